@@ -1,0 +1,68 @@
+// REST overhead: requests/s through @tandem/core vs native fetch (baseline) and ky, against
+// the emulator's /v1/resources, sequential and 32-concurrent, in interleaved rounds.
+import { createClient } from '@tandem/core'
+import { startEmulator } from '@tandem/emulator'
+import ky from 'ky'
+import { fmt, summarize, table } from './stats.mjs'
+
+const ROUNDS = 7
+const SEQUENTIAL = 300
+const CONCURRENT = { total: 1_500, width: 32 }
+
+export async function run() {
+  // No plan limits: we measure the client's own cost, not the service's quota.
+  const emu = await startEmulator({ plans: { maps: false, support: false, realtime: false } })
+  try {
+    const token = await emu.mintToken({ ttlSeconds: 3_600 })
+    const url = `${emu.url}/support/v1/resources?limit=1`
+    const headers = { authorization: `Bearer ${token}`, accept: 'application/json' }
+    const client = createClient({
+      baseUrl: emu.url,
+      auth: { fetchToken: async () => ({ token, expiresIn: 3_600 }) },
+      services: { support: { rateLimit: false } },
+    })
+    const api = ky.create({ headers, retry: 0 })
+    const contenders = {
+      'native fetch (baseline)': async () => { const r = await fetch(url, { headers }); if (!r.ok) throw new Error(String(r.status)); return r.json() },
+      '@tandem/core': () => client.support.resources.list({ limit: 1 }),
+      ky: () => api.get(url).json(),
+    }
+    const modes = {
+      sequential: async (fn) => { for (let i = 0; i < SEQUENTIAL; i++) await fn(); return SEQUENTIAL },
+      '32 concurrent': async (fn) => {
+        let next = 0
+        const worker = async () => { while (next++ < CONCURRENT.total) await fn() }
+        await Promise.all(Array.from({ length: CONCURRENT.width }, worker))
+        return CONCURRENT.total
+      },
+    }
+    for (const fn of Object.values(contenders)) for (let i = 0; i < 50; i++) await fn() // warm-up
+    const samples = {}
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [mode, runMode] of Object.entries(modes)) {
+        // Interleave, rotating the order each round, so drift on a noisy machine hits everyone alike.
+        const names = Object.keys(contenders)
+        const order = names.slice(round % names.length).concat(names.slice(0, round % names.length))
+        for (const name of order) {
+          const started = performance.now()
+          const n = await runMode(contenders[name])
+          ;(samples[`${mode}|${name}`] ??= []).push(n / ((performance.now() - started) / 1000))
+        }
+      }
+    }
+    const rows = []
+    for (const mode of Object.keys(modes)) {
+      const base = summarize(samples[`${mode}|native fetch (baseline)`]).median
+      for (const name of Object.keys(contenders)) {
+        const s = summarize(samples[`${mode}|${name}`])
+        rows.push([mode, name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `${fmt(s.median / base, 2)}×`])
+      }
+    }
+    return {
+      title: `REST overhead (requests/s, ${ROUNDS} interleaved rounds; sequential ${SEQUENTIAL} requests, concurrent ${CONCURRENT.total} requests ${CONCURRENT.width} wide)`,
+      body: table(['mode', 'client', 'median req/s', 'min–max', 'ratio to fetch'], rows) + '\n\nGoal: `@tandem/core` ≥ 0.90× native fetch.',
+    }
+  } finally {
+    await emu.close()
+  }
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { isValidationError, type Resource } from '../index.js'
+import { setup } from './helpers.js'
+
+describe('collections', () => {
+  it('awaiting list() gives one page; for await walks every item exactly once', async () => {
+    const { client } = await setup()
+    const page = await client.support.resources.list({ limit: 7 })
+    expect(page.data).toHaveLength(7)
+    expect(typeof page.nextCursor).toBe('string')
+
+    const ids: string[] = []
+    for await (const item of client.support.resources.list({ limit: 100 })) ids.push(item.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.length).toBeGreaterThan(200)
+
+    let pages = 0
+    for await (const p of client.support.resources.list({ limit: 100 }).pages()) {
+      pages++
+      expect(p.data.length).toBeGreaterThan(0)
+    }
+    expect(pages).toBe(Math.ceil(ids.length / 100))
+  })
+
+  it('creates, reads, updates and removes', async () => {
+    const { client } = await setup()
+    const created = await client.maps.resources.create({ name: 'Lisbon office' })
+    expect(created).toMatchObject({ name: 'Lisbon office', id: expect.any(String) })
+    expect(await client.maps.resources.get(created.id)).toMatchObject({ id: created.id })
+    const updated = await client.maps.resources.update(created.id, { name: 'Porto office' })
+    expect(updated.name).toBe('Porto office')
+    await client.maps.resources.remove(created.id)
+    await expect(client.maps.resources.get(created.id)).rejects.toMatchObject({ name: 'ApiError', status: 404, code: 'not_found' })
+  })
+
+  it('a generic collection works for any service', async () => {
+    const { client } = await setup()
+    const col = client.collection<Resource>('realtime', 'resources')
+    expect((await col.list({ limit: 2 })).data).toHaveLength(2)
+  })
+
+  it.each([
+    ['limit 0', (c: ReturnType<typeof pick>) => c.list({ limit: 0 }), 'limit'],
+    ['limit 101', (c: ReturnType<typeof pick>) => c.list({ limit: 101 }), 'limit'],
+    ['fractional limit', (c: ReturnType<typeof pick>) => c.list({ limit: 1.5 }), 'limit'],
+    ['empty id', (c: ReturnType<typeof pick>) => c.get(''), 'id'],
+    ['non-string id', (c: ReturnType<typeof pick>) => c.get(42 as unknown as string), 'id'],
+    ['array body', (c: ReturnType<typeof pick>) => c.create([] as unknown as Resource), 'body'],
+    ['null patch', (c: ReturnType<typeof pick>) => c.update('res_1', null as unknown as Resource), 'body'],
+  ])('refuses %s locally with a ValidationError naming the field', async (_n, call, field) => {
+    const { emu, client } = await setup()
+    const before = emu.stats.requests
+    let error: unknown
+    try { await call(pick(client)) } catch (e) { error = e }
+    expect(isValidationError(error)).toBe(true)
+    expect(error).toMatchObject({ field })
+    expect(emu.stats.requests).toBe(before)
+  })
+
+  it('a server-side validation error is an ApiError with details', async () => {
+    const { client } = await setup()
+    await expect(client.support.resources.create({ name: '' })).rejects.toMatchObject({ name: 'ApiError', status: 400 })
+  })
+})
+
+function pick(client: Awaited<ReturnType<typeof setup>>['client']) {
+  return client.support.resources
+}

@@ -1,0 +1,82 @@
+import { AbortError } from './errors.js'
+
+/** Full jitter (AWS architecture blog): uniform in [0, min(cap, base·2^attempt)]. */
+export function fullJitter(attempt: number, baseMs: number, capMs: number, random = Math.random): number {
+  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** attempt))
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds * 1000) : undefined
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+export function abortError(signal: AbortSignal): AbortError {
+  return new AbortError('The operation was aborted', { code: 'aborted', cause: signal.reason })
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal)
+}
+
+/** setTimeout as a promise that an AbortSignal can cut short (with an `AbortError`). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal))
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortError(signal!))
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** Races a shared promise against one caller's signal without cancelling the shared work. */
+export function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(abortError(signal))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v) },
+      (e) => { signal.removeEventListener('abort', onAbort); reject(e) },
+    )
+  })
+}
+
+export interface AttemptSignal {
+  signal: AbortSignal
+  timedOut(): boolean
+  dispose(): void
+}
+
+/**
+ * One signal for one attempt: the caller's signal combined with a timeout. ofetch 1.5
+ * ignores `timeout` when a `signal` is passed, so we combine them ourselves (and without
+ * `AbortSignal.any`, which older Safari lacks).
+ */
+export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
+  const controller = new AbortController()
+  let timedOut = false
+  const onAbort = () => controller.abort(caller?.reason)
+  caller?.addEventListener('abort', onAbort, { once: true })
+  const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
+    ? setTimeout(() => { timedOut = true; controller.abort(new Error('timeout')) }, timeoutMs)
+    : undefined
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer)
+      caller?.removeEventListener('abort', onAbort)
+    },
+  }
+}

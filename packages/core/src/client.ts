@@ -1,0 +1,102 @@
+import { createNanoEvents } from 'nanoevents'
+import { createCollection, type Collection, type Resource } from './collection.js'
+import { DEFAULTS } from './defaults.js'
+import { ValidationError } from './errors.js'
+import { createHttp, type Http } from './http.js'
+import { createLogger } from './logger.js'
+import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
+import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
+import {
+  SERVICES, type ClientEvents, type LogLevel, type Logger, type RateLimitOptions, type RetryOptions,
+  type ServiceName, type ServiceOptions, type Unsubscribe,
+} from './types.js'
+
+export interface ClientOptions {
+  /** Where the services live; each service is at `{baseUrl}/{service}` unless `services` says otherwise. */
+  baseUrl?: string
+  services?: Partial<Record<ServiceName, ServiceOptions>>
+  /** Your backend's token endpoint, a callback, or a shared `TokenProvider`. Never a raw key. */
+  auth: AuthOptions
+  fetch?: typeof globalThis.fetch
+  retry?: Partial<RetryOptions> | false
+  timeoutMs?: number
+  /** Add an `Idempotency-Key` to every write so that retries apply once. Default true. */
+  idempotency?: boolean
+  logger?: Logger | false
+  logLevel?: LogLevel
+}
+
+export interface ServiceClient {
+  /** The generic `/v1/resources` collection. */
+  readonly resources: Collection<Resource>
+}
+
+export interface TandemClient {
+  readonly auth: TokenProvider
+  readonly maps: ServiceClient
+  readonly support: ServiceClient
+  readonly realtime: ServiceClient
+  /** Any collection of a service: `client.collection('support', 'resources')`. */
+  collection<T = Resource, Create = Partial<T>, Update = Partial<T>>(service: ServiceName, name: string): Collection<T, Create, Update>
+  /** The raw pipeline (auth, rate limit, retries, typed errors) for endpoints without a helper. */
+  readonly request: Http
+  /** The service base URLs in use. */
+  readonly baseUrls: Readonly<Record<ServiceName, string>>
+  on<E extends keyof ClientEvents>(event: E, callback: ClientEvents[E]): Unsubscribe
+}
+
+export function createClient(options: ClientOptions): TandemClient {
+  if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object')
+  if (typeof options.auth !== 'object' || options.auth === null) {
+    throw new ValidationError('auth', 'is required: { url } of your token endpoint, { fetchToken }, or a TokenProvider')
+  }
+  const fetchImpl = options.fetch ?? globalThis.fetch?.bind(globalThis)
+  if (typeof fetchImpl !== 'function') throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
+  const root = trimSlash(options.baseUrl ?? DEFAULTS.baseUrl)
+  const emitter = createNanoEvents<ClientEvents>()
+  const auth = createTokenProvider(options.auth, { fetch: fetchImpl })
+
+  const baseUrls = {} as Record<ServiceName, string>
+  const limiters: Partial<Record<ServiceName, RateLimiter>> = {}
+  for (const service of SERVICES) {
+    const s = options.services?.[service] ?? {}
+    baseUrls[service] = trimSlash(s.baseUrl ?? `${root}/${service}`)
+    const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
+    if (rate !== false) limiters[service] = createRateLimiter(normalizeRate(rate, service))
+  }
+
+  const http = createHttp({
+    fetch: fetchImpl,
+    auth,
+    baseUrls,
+    limiters,
+    retry: options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry },
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    idempotency: options.idempotency ?? true,
+    log: createLogger(options.logger, options.logLevel ?? DEFAULTS.logLevel),
+    emitter,
+  })
+
+  const service = (name: ServiceName): ServiceClient => ({ resources: createCollection(http, name, 'resources') })
+  return {
+    auth,
+    maps: service('maps'),
+    support: service('support'),
+    realtime: service('realtime'),
+    collection: (name, collection) => createCollection(http, name, collection),
+    request: http,
+    baseUrls,
+    on: (event, callback) => emitter.on(event, callback),
+  }
+}
+
+function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: number; intervalMs: number } {
+  const { limit, intervalMs } = 'requestsPerMinute' in rate ? { limit: rate.requestsPerMinute, intervalMs: 60_000 } : rate
+  if (!(limit > 0) || !(intervalMs > 0)) throw new ValidationError(`services.${service}.rateLimit`, 'limit and interval must be positive')
+  return { limit, intervalMs }
+}
+
+function trimSlash(url: string): string {
+  if (typeof url !== 'string' || url.length === 0) throw new ValidationError('baseUrl', 'must be a non-empty string')
+  return url.replace(/\/+$/, '')
+}

@@ -1,0 +1,34 @@
+import type { ServiceName } from './types.js'
+
+/** Every default of @tandem/core, in one place. */
+export const DEFAULTS = {
+  baseUrl: 'https://api.tandem.dev',
+  timeoutMs: 15_000,
+  retry: {
+    limit: 2,
+    baseDelayMs: 300,
+    maxDelayMs: 10_000,
+    /** A `Retry-After` longer than this is not waited for: the call fails with `RateLimitError`. */
+    maxRetryAfterMs: 60_000,
+  },
+  /** Client-side buckets mirror each service's plan (DESIGN.md §1). */
+  rateLimit: {
+    maps: { limit: 100, intervalMs: 60_000 },
+    support: { limit: 500, intervalMs: 60_000 },
+    realtime: { limit: 600, intervalMs: 60_000 },
+  } satisfies Record<ServiceName, { limit: number; intervalMs: number }>,
+  /** The bucket starts refilling this much later than it could, to absorb latency jitter. */
+  rateLimitSafetyMs: 200,
+  token: {
+    refreshMarginMs: 30_000,
+    refreshMarginRatio: 0.1,
+    maxAttempts: 3,
+    baseDelayMs: 500,
+    maxDelayMs: 10_000,
+    /** After a failed refresh, further calls fail fast for a growing while (no tight loop). */
+    cooldownBaseMs: 1_000,
+    cooldownMaxMs: 30_000,
+    timeoutMs: 10_000,
+  },
+  logLevel: 'info',
+} as const

@@ -1,0 +1,130 @@
+import { abortError } from './backoff.js'
+import { DEFAULTS } from './defaults.js'
+
+export interface RateLimiterOptions {
+  limit: number
+  intervalMs: number
+  /** Refill starts this much late after a burst, absorbing network jitter (see DEFAULTS). */
+  safetyMs?: number
+  now?: () => number
+}
+
+export interface RateLimitHeaders {
+  limit?: number
+  remaining?: number
+}
+
+export interface RateLimiter {
+  /** Resolves when a request may go; waits in FIFO order instead of failing. Returns the ms waited. */
+  acquire(signal?: AbortSignal): Promise<number>
+  /** Re-seeds from the service's `RateLimit-*` headers; `inflight` are requests it has not counted yet. */
+  update(headers: RateLimitHeaders, inflight: number): void
+  /** The service said 429: nothing goes for `ms`. */
+  pause(ms: number): void
+  readonly queued: number
+}
+
+interface Waiter {
+  resolve: (waitedMs: number) => void
+  reject: (error: unknown) => void
+  enqueuedAt: number
+  signal: AbortSignal | undefined
+  onAbort: () => void
+}
+
+/**
+ * A token bucket shaped like the service's: capacity `limit`, refilled continuously at
+ * `limit / intervalMs`. A client that waits on it never sends what the service would refuse.
+ */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const now = options.now ?? (() => Date.now())
+  const safetyMs = options.safetyMs ?? DEFAULTS.rateLimitSafetyMs
+  let capacity = options.limit
+  let perMs = options.limit / options.intervalMs
+  let tokens = capacity
+  let last = now()
+  let pausedUntil = 0
+  const queue: Waiter[] = []
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  function refill(t: number): void {
+    if (t > last) {
+      tokens = Math.min(capacity, tokens + (t - last) * perMs)
+      last = t
+    }
+  }
+
+  function take(t: number): void {
+    // Leaving a full bucket: start refilling `safetyMs` late, as the service's bucket may have started later than ours.
+    if (tokens >= capacity) last = Math.max(last, t + safetyMs)
+    tokens -= 1
+  }
+
+  function drain(): void {
+    timer = undefined
+    const t = now()
+    refill(t)
+    while (queue.length > 0 && t >= pausedUntil && tokens >= 1) {
+      const waiter = queue.shift()!
+      waiter.signal?.removeEventListener('abort', waiter.onAbort)
+      take(t)
+      waiter.resolve(t - waiter.enqueuedAt)
+    }
+    schedule(t)
+  }
+
+  function schedule(t: number): void {
+    if (queue.length === 0 || timer) return
+    const untilToken = tokens >= 1 ? 0 : Math.max(0, last - t) + (1 - tokens) / perMs
+    const wait = Math.max(untilToken, pausedUntil - t, 0)
+    timer = setTimeout(drain, Math.ceil(wait))
+  }
+
+  return {
+    acquire(signal) {
+      if (signal?.aborted) return Promise.reject(abortError(signal))
+      const t = now()
+      refill(t)
+      if (queue.length === 0 && t >= pausedUntil && tokens >= 1) {
+        take(t)
+        return Promise.resolve(0)
+      }
+      return new Promise<number>((resolve, reject) => {
+        const waiter: Waiter = {
+          resolve, reject, enqueuedAt: t, signal,
+          onAbort: () => {
+            const i = queue.indexOf(waiter)
+            if (i >= 0) queue.splice(i, 1)
+            reject(abortError(signal!))
+          },
+        }
+        signal?.addEventListener('abort', waiter.onAbort, { once: true })
+        queue.push(waiter)
+        schedule(t)
+      })
+    },
+    update({ limit, remaining }, inflight) {
+      const t = now()
+      refill(t)
+      if (limit !== undefined && limit > 0 && limit !== capacity) {
+        // The plan differs from what we were told: follow the service.
+        perMs = (perMs * limit) / capacity
+        capacity = limit
+        tokens = Math.min(tokens, capacity)
+      }
+      // Only ever lower: the service knows about other clients of the same app, we know our in-flight requests.
+      if (remaining !== undefined) tokens = Math.min(tokens, remaining - inflight)
+    },
+    pause(ms) {
+      const t = now()
+      refill(t)
+      pausedUntil = Math.max(pausedUntil, t + ms)
+      tokens = Math.min(tokens, 0)
+      if (timer) { clearTimeout(timer); timer = undefined }
+      schedule(t)
+    },
+    get queued() {
+      return queue.length
+    },
+  }
+}

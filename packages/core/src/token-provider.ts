@@ -1,0 +1,207 @@
+import { createNanoEvents } from 'nanoevents'
+import { attemptSignal, fullJitter, sleep, withSignal } from './backoff.js'
+import { DEFAULTS } from './defaults.js'
+import { AuthError, NetworkError, TandemError } from './errors.js'
+import type { Unsubscribe } from './types.js'
+
+export interface TokenResponse {
+  token: string
+  /** Seconds from now. The expiry is computed from our own clock at receipt, so skew cannot matter. */
+  expiresIn: number
+}
+
+export type FetchToken = (context: { signal: AbortSignal }) => Promise<TokenResponse>
+
+/** Where tokens come from: the app's own token endpoint, a callback, or a provider to share. */
+export type AuthOptions =
+  | { url: string; init?: RequestInit }
+  | { fetchToken: FetchToken }
+  | TokenProvider
+
+export interface TokenInfo {
+  token: string
+  /** Epoch ms, local clock. */
+  expiresAt: number
+  expiresIn: number
+}
+
+export interface TokenEvents {
+  token: (info: TokenInfo) => void
+  error: (error: AuthError) => void
+}
+
+export interface TokenProvider {
+  /** A valid token; fetches one at most once however many callers wait (single flight). */
+  getToken(options?: { signal?: AbortSignal; forceRefresh?: boolean }): Promise<string>
+  /** Drops the cached token, but only if it is still `token` when given (a 401 on an old token must not discard a fresh one). */
+  invalidate(token?: string): void
+  /** Expiry of the cached token (epoch ms), if any. */
+  expiresAt(): number | undefined
+  on<E extends keyof TokenEvents>(event: E, callback: TokenEvents[E]): Unsubscribe
+}
+
+export interface TokenProviderOptions {
+  fetch?: typeof globalThis.fetch
+  now?: () => number
+  random?: () => number
+}
+
+interface Cached {
+  token: string
+  expiresAt: number
+  refreshAt: number
+}
+
+export function isTokenProvider(value: unknown): value is TokenProvider {
+  return typeof value === 'object' && value !== null && typeof (value as TokenProvider).getToken === 'function'
+    && typeof (value as TokenProvider).invalidate === 'function'
+}
+
+export function createTokenProvider(auth: AuthOptions, options: TokenProviderOptions = {}): TokenProvider {
+  if (isTokenProvider(auth)) return auth
+  const now = options.now ?? (() => Date.now())
+  const random = options.random ?? Math.random
+  const source: FetchToken = 'fetchToken' in auth
+    ? auth.fetchToken
+    : fromEndpoint(auth.url, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
+  const emitter = createNanoEvents<TokenEvents>()
+  const cfg = DEFAULTS.token
+
+  let cached: Cached | undefined
+  let flight: Promise<string> | undefined
+  let failures = 0
+  let cooldownUntil = 0
+  let lastError: AuthError | undefined
+
+  function store(response: TokenResponse, receivedAt: number): Cached {
+    const lifetime = response.expiresIn * 1000
+    // Refresh ahead by max(30 s, 10 %), but never more than half the lifetime of a short token.
+    const margin = Math.min(Math.max(cfg.refreshMarginMs, lifetime * cfg.refreshMarginRatio), lifetime / 2)
+    return { token: response.token, expiresAt: receivedAt + lifetime, refreshAt: receivedAt + lifetime - margin }
+  }
+
+  async function attemptFetch(): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const guard = attemptSignal(undefined, cfg.timeoutMs)
+      try {
+        const response = validate(await source({ signal: guard.signal }))
+        const receivedAt = now()
+        cached = store(response, receivedAt)
+        failures = 0
+        lastError = undefined
+        emitter.emit('token', { token: cached.token, expiresAt: cached.expiresAt, expiresIn: response.expiresIn })
+        return cached.token
+      } catch (cause) {
+        const error = classify(cause, guard.timedOut())
+        const temporary = error.code === 'token_endpoint_unavailable'
+        if (!temporary || attempt + 1 >= cfg.maxAttempts) throw error
+        await sleep(fullJitter(attempt, cfg.baseDelayMs, cfg.maxDelayMs, random))
+      } finally {
+        guard.dispose()
+      }
+    }
+  }
+
+  function refresh(): Promise<string> {
+    if (flight) return flight
+    if (lastError && now() < cooldownUntil) return Promise.reject(lastError)
+    flight = attemptFetch().then(
+      (token) => { flight = undefined; return token },
+      (error: AuthError) => {
+        flight = undefined
+        failures++
+        // Equal jitter: never near zero, so an app retrying in a loop cannot hammer the endpoint.
+        const ceiling = Math.min(cfg.cooldownMaxMs, cfg.cooldownBaseMs * 2 ** (failures - 1))
+        cooldownUntil = now() + ceiling / 2 + random() * (ceiling / 2)
+        lastError = error
+        emitter.emit('error', error)
+        throw error
+      },
+    )
+    return flight
+  }
+
+  return {
+    getToken({ signal, forceRefresh = false } = {}) {
+      const t = now()
+      if (!forceRefresh && cached && t < cached.expiresAt) {
+        if (t >= cached.refreshAt && !flight) {
+          // Still valid: hand it out and refresh in the background (errors surface as 'error' events).
+          refresh().catch(() => {})
+        }
+        return Promise.resolve(cached.token)
+      }
+      if (forceRefresh) cached = undefined
+      return withSignal(refresh(), signal)
+    },
+    invalidate(token) {
+      if (!token || cached?.token === token) cached = undefined
+    },
+    expiresAt: () => cached?.expiresAt,
+    on: (event, callback) => emitter.on(event, callback),
+  }
+}
+
+function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typeof globalThis.fetch): FetchToken {
+  return async ({ signal }) => {
+    let response: Response
+    try {
+      response = await fetchImpl(url, {
+        method: 'POST',
+        body: '{}',
+        ...init,
+        headers: { accept: 'application/json', 'content-type': 'application/json', ...headersObject(init?.headers) },
+        signal,
+      })
+    } catch (cause) {
+      throw new NetworkError('Token endpoint unreachable', { code: 'network_error', cause })
+    }
+    const requestId = response.headers.get('x-request-id') ?? undefined
+    if (!response.ok) {
+      // classify() decides final vs temporary from the status.
+      throw new TandemError(`Token endpoint answered ${response.status}`, { code: 'http_error', status: response.status, requestId })
+    }
+    let body: unknown
+    try {
+      body = await response.json()
+    } catch (cause) {
+      throw new AuthError('Token endpoint answered with a body that is not JSON', { code: 'invalid_token_response', status: response.status, requestId, cause })
+    }
+    return body as TokenResponse
+  }
+}
+
+function headersObject(headers: HeadersInit | undefined): Record<string, string> {
+  if (!headers) return {}
+  return Object.fromEntries(new Headers(headers).entries())
+}
+
+function validate(response: unknown): TokenResponse {
+  const r = response as Partial<TokenResponse> | null
+  if (!r || typeof r.token !== 'string' || r.token.length === 0 || typeof r.expiresIn !== 'number'
+    || !Number.isFinite(r.expiresIn) || r.expiresIn <= 0) {
+    throw new AuthError('Token endpoint must answer { token: string, expiresIn: seconds > 0 }', { code: 'invalid_token_response' })
+  }
+  return { token: r.token, expiresIn: r.expiresIn }
+}
+
+/**
+ * Sorts failures into final (refused, misconfigured: never retried) and temporary (5xx,
+ * 408/429, network, timeout: retried with backoff). Every one surfaces as an `AuthError`;
+ * messages are fixed strings, so nothing a callback threw (which might hold a secret) leaks.
+ */
+function classify(cause: unknown, timedOut: boolean): AuthError {
+  if (cause instanceof AuthError) return cause
+  const { status, requestId } = (typeof cause === 'object' && cause !== null ? cause : {}) as { status?: unknown; requestId?: unknown }
+  const s = typeof status === 'number' ? status : undefined
+  const rid = typeof requestId === 'string' ? requestId : undefined
+  if (!timedOut && s !== undefined && s < 500 && s !== 408 && s !== 429) {
+    const refused = s === 401 || s === 403
+    return new AuthError(refused ? `Token endpoint refused (${s})` : `Token endpoint answered ${s}`, {
+      code: refused ? 'token_refused' : 'token_endpoint_error', status: s, requestId: rid, cause,
+    })
+  }
+  return new AuthError(timedOut ? 'Token endpoint timed out' : 'Token endpoint unavailable', {
+    code: 'token_endpoint_unavailable', status: s, requestId: rid, cause,
+  })
+}

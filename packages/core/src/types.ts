@@ -1,0 +1,95 @@
+// ---- Services ----------------------------------------------------------------
+
+export type ServiceName = 'maps' | 'support' | 'realtime'
+export const SERVICES: readonly ServiceName[] = ['maps', 'support', 'realtime']
+
+export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export type QueryValue = string | number | boolean | null | undefined
+export type Query = Record<string, QueryValue>
+
+// ---- Options -----------------------------------------------------------------
+
+export type RateLimitOptions = { requestsPerMinute: number } | { limit: number; intervalMs: number }
+
+export interface ServiceOptions {
+  /** The service's base URL; requests go to `{baseUrl}/v1/...`. Default `{client baseUrl}/{service}`. */
+  baseUrl?: string
+  /** Client-side token bucket: queue requests instead of meeting the service's 429s. `false` turns it off. */
+  rateLimit?: RateLimitOptions | false
+}
+
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  limit: number
+  baseDelayMs: number
+  maxDelayMs: number
+  maxRetryAfterMs: number
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
+
+/** Anything console-shaped. */
+export interface Logger {
+  debug?(message: string, data?: Record<string, unknown>): void
+  info?(message: string, data?: Record<string, unknown>): void
+  warn?(message: string, data?: Record<string, unknown>): void
+  error?(message: string, data?: Record<string, unknown>): void
+}
+
+// ---- Requests ----------------------------------------------------------------
+
+export interface CallOptions {
+  signal?: AbortSignal
+  /** Per attempt. */
+  timeoutMs?: number
+}
+
+export interface WriteOptions extends CallOptions {
+  /** Sent as `Idempotency-Key`; generated when omitted, so retries apply once. */
+  idempotencyKey?: string
+}
+
+export interface RequestOptions extends WriteOptions {
+  service: ServiceName
+  method: HttpMethod
+  /** Relative to the service base URL, e.g. `/v1/resources`. */
+  path: string
+  query?: Query
+  body?: unknown
+  headers?: Record<string, string>
+  retry?: Partial<RetryOptions> | false
+}
+
+// ---- Events ------------------------------------------------------------------
+
+export interface RequestEvent {
+  service: ServiceName
+  method: HttpMethod
+  /** Path only: never the query string. */
+  path: string
+  attempt: number
+  status?: number
+  durationMs: number
+  requestId?: string
+  errorCode?: string
+}
+
+export interface RetryEvent extends RequestEvent {
+  delayMs: number
+  reason: string
+}
+
+export interface RateLimitWaitEvent {
+  service: ServiceName
+  waitMs: number
+  queued: number
+}
+
+export interface ClientEvents {
+  request: (event: RequestEvent) => void
+  retry: (event: RetryEvent) => void
+  rateLimitWait: (event: RateLimitWaitEvent) => void
+}
+
+export type Unsubscribe = () => void
