@@ -22,8 +22,9 @@ describe('token provider against the emulator', () => {
       const before = emu.stats.byService.support
       const first = Array.from({ length: 40 }, () => client.support.resources.list({ limit: 1 }).then((p) => p))
       await vi.waitFor(() => expect(emu.stats.byService.support - before).toBe(40))
-      // ...then let the token expire while they are in flight, and send a second wave.
-      vi.setSystemTime(Date.now() + 601_000)
+      // ...then let the token expire while they are in flight (past its 600 s and the emulator's 5 s
+      // clock tolerance), and send a second wave.
+      vi.setSystemTime(Date.now() + 660_000)
       const second = Array.from({ length: 40 }, () => client.support.resources.list({ limit: 1 }).then((p) => p))
       const settled = await Promise.allSettled([...first, ...second])
       expect(settled.filter((s) => s.status === 'rejected')).toEqual([])

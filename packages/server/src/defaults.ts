@@ -1,0 +1,21 @@
+/** Every tunable default of `@tandem/server`, in one place so docs and code cannot drift. */
+export const DEFAULTS = {
+  /** Token lifetime when the caller gives none (DESIGN §2: 10 minutes). */
+  ttlSeconds: 600,
+  /** Shorter tokens would expire before a client could use them. */
+  minTtlSeconds: 60,
+  /** Longer tokens defeat the point of short-lived credentials. */
+  maxTtlSeconds: 86_400,
+  /** Skew allowed between the minting and the verifying clock. */
+  clockToleranceSeconds: 5,
+  /** Webhook replay window, either side of now (DESIGN §2: 5 minutes). */
+  webhookToleranceSeconds: 300,
+  /** Real tokens are a few hundred bytes; the cap bounds work on hostile input. */
+  maxTokenLength: 8_192,
+  /** Same reasoning for the webhook signature header. */
+  maxWebhookHeaderLength: 8_192,
+  /** Bound the HMAC comparisons a single webhook header can cause. */
+  maxWebhookSignatures: 8,
+  /** Request body cap for `toNodeListener`; a token request carries almost nothing. */
+  maxBodyBytes: 65_536,
+} as const
