@@ -1,8 +1,8 @@
 // REST overhead: requests/s through @tandem/core vs native fetch (baseline) and ky, against
 // the emulator's /v1/resources, sequential and 32-concurrent, in interleaved rounds.
 import { createClient } from '@tandem/core'
-import { startEmulator } from '@tandem/emulator'
 import ky from 'ky'
+import { spawnEmulator } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
 const ROUNDS = 7
@@ -11,9 +11,9 @@ const CONCURRENT = { total: 1_500, width: 32 }
 
 export async function run() {
   // No plan limits: we measure the client's own cost, not the service's quota.
-  const emu = await startEmulator({ plans: { maps: false, support: false, realtime: false } })
+  const emu = await spawnEmulator()
   try {
-    const token = await emu.mintToken({ ttlSeconds: 3_600 })
+    const { token } = emu
     const url = `${emu.url}/support/v1/resources?limit=1`
     const headers = { authorization: `Bearer ${token}`, accept: 'application/json' }
     const client = createClient({
@@ -63,6 +63,6 @@ export async function run() {
       body: table(['mode', 'client', 'median req/s', 'min–max', 'ratio to fetch'], rows) + '\n\nGoal: `@tandem/core` ≥ 0.90× native fetch.',
     }
   } finally {
-    await emu.close()
+    await emu.stop()
   }
 }

@@ -1,0 +1,14 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+
+/** Starts src/emulator-process.mjs and resolves with its url, a token and a stop(). */
+export async function spawnEmulator() {
+  const child = spawn(process.execPath, [new URL('./emulator-process.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout })
+  const timeout = setTimeout(() => child.kill(), 15_000)
+  const [line] = await once(lines, 'line')
+  clearTimeout(timeout)
+  const { url, token } = JSON.parse(line)
+  return { url, token, stop: async () => { child.kill('SIGTERM'); await once(child, 'exit') } }
+}
