@@ -7,7 +7,7 @@ export function fullJitter(attempt: number, baseMs: number, capMs: number, rando
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined
+  if (!value || value.trim() === '') return undefined
   const seconds = Number(value)
   if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds * 1000) : undefined
   const date = Date.parse(value)
@@ -33,7 +33,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
       resolve()
-    }, ms)
+    }, Math.min(ms, 2 ** 31 - 1)) // past 2^31 ms setTimeout would fire at once
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }

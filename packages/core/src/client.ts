@@ -1,7 +1,7 @@
-import { createNanoEvents } from 'nanoevents'
 import { createCollection, type Collection, type Resource } from './collection.js'
 import { DEFAULTS } from './defaults.js'
 import { ValidationError } from './errors.js'
+import { createEmitter } from './events.js'
 import { createHttp, type Http } from './http.js'
 import { createLogger } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
@@ -50,10 +50,12 @@ export function createClient(options: ClientOptions): TandemClient {
   if (typeof options.auth !== 'object' || options.auth === null) {
     throw new ValidationError('auth', 'is required: { url } of your token endpoint, { fetchToken }, or a TokenProvider')
   }
-  const fetchImpl = options.fetch ?? globalThis.fetch?.bind(globalThis)
-  if (typeof fetchImpl !== 'function') throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a fetch function')
+  if (!options.fetch && typeof globalThis.fetch !== 'function') throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
+  // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
   const root = trimSlash(options.baseUrl ?? DEFAULTS.baseUrl)
-  const emitter = createNanoEvents<ClientEvents>()
+  const emitter = createEmitter<ClientEvents>()
   const auth = createTokenProvider(options.auth, { fetch: fetchImpl })
 
   const baseUrls = {} as Record<ServiceName, string>
@@ -66,7 +68,7 @@ export function createClient(options: ClientOptions): TandemClient {
   }
 
   const http = createHttp({
-    fetch: fetchImpl,
+    fetch: options.fetch,
     auth,
     baseUrls,
     limiters,

@@ -13,21 +13,20 @@ export interface ListParams extends Query {
 }
 
 /**
- * What `list()` returns: await it for one page, or `for await` it for every item across
- * pages (the pattern of the best generated SDKs). The first page is fetched once, lazily.
+ * What `list()` returns: a real Promise of the first page (so `.catch`, `.finally` and type
+ * inference in TanStack Query and friends work), which is also async-iterable over every item
+ * across pages (the pattern of the best generated SDKs). The first page is requested at once.
  */
-export interface PagePromise<T> extends PromiseLike<Page<T>>, AsyncIterable<T> {
+export interface PagePromise<T> extends Promise<Page<T>>, AsyncIterable<T> {
   /** Every page in turn, starting with this one. */
   pages(): AsyncIterable<Page<T>>
 }
 
-export function createPagePromise<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, cursor?: string): PagePromise<T> {
-  let first: Promise<Page<T>> | undefined
-  const firstPage = () => (first ??= fetchPage(cursor))
+export function createPagePromise<T>(first: Promise<Page<T>>, fetchPage: (cursor: string) => Promise<Page<T>>): PagePromise<T> {
   async function* pages(): AsyncGenerator<Page<T>> {
-    let page = await firstPage()
+    let page = await first
     yield page
-    // Bounded by the service: it returns null once the last page is reached; a repeated cursor would loop forever, so stop.
+    // The service returns null after the last page; a cursor seen before would loop forever, so stop.
     const seen = new Set<string>()
     while (page.nextCursor && !seen.has(page.nextCursor)) {
       seen.add(page.nextCursor)
@@ -35,13 +34,12 @@ export function createPagePromise<T>(fetchPage: (cursor: string | undefined) => 
       yield page
     }
   }
-  return {
-    then: (onFulfilled, onRejected) => firstPage().then(onFulfilled, onRejected),
+  return Object.assign(first, {
     pages,
     async *[Symbol.asyncIterator]() {
       for await (const page of pages()) yield* page.data
     },
-  }
+  })
 }
 
 export interface Resource {
@@ -63,8 +61,9 @@ export interface Collection<T = Resource, Create = Partial<T>, Update = Partial<
 const NAME = /^[a-z][a-z0-9_-]*(\/[a-z][a-z0-9_-]*)*$/
 
 export function validateId(id: unknown, field = 'id'): string {
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
-    throw new ValidationError(field, 'must be a non-empty string of at most 200 characters')
+  // '.' and '..' survive encodeURIComponent and would be resolved away by URL parsing.
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200 || id === '.' || id === '..') {
+    throw new ValidationError(field, 'must be a non-empty string of at most 200 characters (not "." or "..")')
   }
   return encodeURIComponent(id)
 }
@@ -97,20 +96,25 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
     service,
     name,
     list(params = {}, options = {}) {
-      validateLimit(params.limit)
-      if (params.cursor !== undefined && typeof params.cursor !== 'string') throw new ValidationError('cursor', 'must be a string')
-      const { cursor, ...query } = params
-      return createPagePromise<T>(async (c) => {
-        const page = await http<Page<T>>({ ...options, service, method: 'GET', path: base, query: { ...query, cursor: c } })
+      const { cursor, ...rest } = params ?? {}
+      const fetchPage = async (c: string | undefined) => {
+        const page = await http<Page<T>>({ ...options, service, method: 'GET', path: base, query: { ...rest, cursor: c } })
         return checkPage(page, base)
-      }, cursor)
+      }
+      // Validation inside the promise: bad input rejects, like every other failure.
+      const first = (async () => {
+        validateLimit(params?.limit)
+        if (cursor !== undefined && typeof cursor !== 'string') throw new ValidationError('cursor', 'must be a string')
+        return fetchPage(cursor)
+      })()
+      return createPagePromise<T>(first, fetchPage)
     },
-    get: (id, options = {}) => http<T>({ ...options, service, method: 'GET', path: `${base}/${validateId(id)}` }),
-    create(body, options = {}) {
+    get: async (id, options = {}) => http<T>({ ...options, service, method: 'GET', path: `${base}/${validateId(id)}` }),
+    async create(body, options = {}) {
       validateBody(body)
       return http<T>({ ...options, service, method: 'POST', path: base, body })
     },
-    update(id, patch, options = {}) {
+    async update(id, patch, options = {}) {
       const path = `${base}/${validateId(id)}`
       validateBody(patch)
       return http<T>({ ...options, service, method: 'PATCH', path, body: patch })

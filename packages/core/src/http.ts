@@ -1,8 +1,8 @@
-import type { Emitter } from 'nanoevents'
-import { attemptSignal, fullJitter, parseRetryAfter, sleep, throwIfAborted } from './backoff.js'
+import { attemptSignal, fullJitter, parseRetryAfter, sleep, throwIfAborted, withSignal } from './backoff.js'
 import {
   AbortError, ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, ValidationError,
 } from './errors.js'
+import type { SafeEmitter } from './events.js'
 import { redact, type LogFn } from './logger.js'
 import { buildUrl } from './url.js'
 import type { RateLimiter } from './rate-limiter.js'
@@ -10,7 +10,8 @@ import type { TokenProvider } from './token-provider.js'
 import type { ClientEvents, HttpMethod, RequestOptions, RetryOptions, ServiceName } from './types.js'
 
 export interface HttpOptions {
-  fetch: typeof globalThis.fetch
+  /** Looked up per request when absent, so a fetch patched after createClient (MSW, tests) is used. */
+  fetch?: typeof globalThis.fetch
   auth: TokenProvider
   baseUrls: Record<ServiceName, string>
   limiters: Partial<Record<ServiceName, RateLimiter>>
@@ -18,13 +19,15 @@ export interface HttpOptions {
   timeoutMs: number
   idempotency: boolean
   log: LogFn
-  emitter: Emitter<ClientEvents>
+  emitter: SafeEmitter<ClientEvents>
   random?: () => number
 }
 
 export type Http = <T = unknown>(options: RequestOptions) => Promise<T>
 
+const DEFAULT_MAX_PAUSE_MS = 60_000
 const IDEMPOTENT = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+const METHODS = new Set<string>([...IDEMPOTENT, 'POST', 'PATCH'])
 /** 4xx are final except these (DESIGN.md); 5xx gateway/availability errors are retried. */
 const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504])
 
@@ -41,16 +44,29 @@ export function createHttp(options: HttpOptions): Http {
     const { service, method, signal } = req
     const path = req.path
     if (!options.baseUrls[service]) throw new ValidationError('service', `unknown service "${String(service)}"`)
+    if (!METHODS.has(method)) throw new ValidationError('method', `unsupported method "${String(method)}"`)
+    if (typeof path !== 'string' || !path.startsWith('/')) throw new ValidationError('path', 'must start with "/"')
     const retry = req.retry === false || options.retry === false ? undefined : { ...options.retry, ...req.retry }
     const isWrite = !IDEMPOTENT.has(method)
-    const idempotencyKey = isWrite ? req.idempotencyKey ?? (options.idempotency ? randomId() : undefined) : undefined
+    const callerHeaders = normalizeHeaders(req.headers)
+    const givenKey = req.idempotencyKey ?? callerHeaders['idempotency-key']
+    if (givenKey !== undefined && (typeof givenKey !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(givenKey))) {
+      throw new ValidationError('idempotencyKey', 'must be 1 to 255 printable ASCII characters')
+    }
+    const idempotencyKey = isWrite ? givenKey ?? (options.idempotency ? randomId() : undefined) : undefined
     const retryable = !isWrite || idempotencyKey !== undefined
     const limiter = options.limiters[service]
+    // Local mistakes are ValidationErrors before anything is sent, never "network errors" to retry.
+    const url = buildUrl(options.baseUrls[service], path, req.query)
+    checkUrl(url)
+    const body = serialize(req.body)
     let attempt = 0
     let replayedAfter401 = false
 
     for (;;) {
       throwIfAborted(signal)
+      // Token first: a slot taken while a token is being fetched would be sent late, in a burst.
+      await options.auth.getToken({ signal })
       if (limiter) {
         const waited = await limiter.acquire(signal)
         if (waited > 0) {
@@ -58,23 +74,22 @@ export function createHttp(options: HttpOptions): Http {
           options.log('debug', `rate limit: waited ${waited} ms`, { service })
         }
       }
-      const token = await options.auth.getToken({ signal })
-      const headers: Record<string, string> = { accept: 'application/json', ...req.headers, authorization: `Bearer ${token}` }
+      const token = await options.auth.getToken({ signal }) // cached: the queue may have outlived a refresh
+      const headers: Record<string, string> = { accept: 'application/json', ...callerHeaders, authorization: `Bearer ${token}` }
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
+      if (body !== undefined) headers['content-type'] = 'application/json'
       const guard = attemptSignal(signal, req.timeoutMs ?? options.timeoutMs)
       const started = Date.now()
       const base = { service, method, path, attempt }
-      if (req.body !== undefined) headers['content-type'] = 'application/json'
       let response: Response
       let text: string
       inflight[service]++
       try {
-        response = await options.fetch(buildUrl(options.baseUrls[service], path, req.query), {
-          method, headers, signal: guard.signal,
-          body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        })
+        const fetchImpl = options.fetch ?? globalThis.fetch
+        // Raced against the attempt's signal: a fetch that ignores its signal must not hang us.
+        response = await withSignal(fetchImpl(url, { method, headers, signal: guard.signal, body }), guard.signal)
         // Read as text and parse ourselves, so a bad body becomes an ApiError, not a crash.
-        text = await response.text()
+        text = await withSignal(response.text(), guard.signal)
       } catch (cause) {
         const durationMs = Date.now() - started
         const error = signal?.aborted
@@ -104,10 +119,10 @@ export function createHttp(options: HttpOptions): Http {
 
       if (status >= 200 && status < 300) return parseBody<T>(text, status, method, path, requestId)
 
-      const body = parseErrorBody(text)
-      const code = body.code ?? `http_${status}`
-      const message = redact(`${method} ${path}: ${status} ${code}${body.message ? ` — ${body.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`)
-      const init = { code, status, requestId, details: body.details }
+      const errorBody = parseErrorBody(text)
+      const code = errorBody.code ?? `http_${status}`
+      const message = redact(`${method} ${path}: ${status} ${code}${errorBody.message ? ` — ${errorBody.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`)
+      const init = { code, status, requestId, details: errorBody.details }
 
       if (status === 401 && !replayedAfter401) {
         // Refresh once (only drops the token if it is still the one we used) and replay once.
@@ -117,10 +132,11 @@ export function createHttp(options: HttpOptions): Http {
       }
       if (status === 401 || status === 403) throw new AuthError(message, init)
 
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), serverNow(response.headers))
       if (status === 429) {
         const wait = retryAfterMs ?? fullJitter(attempt, retry?.baseDelayMs ?? 1000, retry?.maxDelayMs ?? 10_000, random)
-        limiter?.pause(wait)
+        // Never hold the whole service longer than we would wait ourselves (a bogus Retry-After must not freeze it).
+        limiter?.pause(Math.min(wait, retry?.maxRetryAfterMs ?? DEFAULT_MAX_PAUSE_MS))
         if (retry && retryable && attempt < retry.limit && wait <= retry.maxRetryAfterMs) {
           await backoff({ ...base, signal }, wait, code, durationMs, status, requestId)
           attempt++
@@ -151,9 +167,9 @@ export function createHttp(options: HttpOptions): Http {
   }
 }
 
-/** 204/205 have no body; any other success must be JSON. */
+/** 204/205, HEAD and an empty DELETE have no body; any other success must be JSON. */
 function parseBody<T>(text: string, status: number, method: string, path: string, requestId?: string): T {
-  if (status === 204 || status === 205 || method === 'HEAD') return undefined as T
+  if (status === 204 || status === 205 || method === 'HEAD' || (method === 'DELETE' && text === '')) return undefined as T
   try {
     return JSON.parse(text) as T
   } catch (cause) {
@@ -185,6 +201,43 @@ function parseErrorBody(text: string | undefined): ErrorBody {
   } catch {
     return {}
   }
+}
+
+function serialize(body: unknown): string | undefined {
+  if (body === undefined) return undefined
+  try {
+    return JSON.stringify(body)
+  } catch (cause) {
+    throw new ValidationError('body', `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`)
+  }
+}
+
+function normalizeHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!headers) return out
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new ValidationError('headers', `"${name}" is not a valid header`)
+    }
+    out[name.toLowerCase()] = value
+  }
+  return out
+}
+
+function checkUrl(url: string): void {
+  try {
+    // Relative base URLs are fine in a page (same-origin proxy); elsewhere they must be absolute.
+    new URL(url, (globalThis as { location?: { href?: string } }).location?.href)
+  } catch {
+    throw new ValidationError('baseUrl', 'must be an absolute http(s) URL')
+  }
+}
+
+/** The server's clock from its Date header, so an HTTP-date Retry-After is immune to our skew. */
+function serverNow(headers: Headers): number | undefined {
+  const date = headers.get('date')
+  const t = date ? Date.parse(date) : NaN
+  return Number.isNaN(t) ? undefined : t
 }
 
 function readRateLimit(headers: Headers): { limit?: number; remaining?: number } {

@@ -24,6 +24,8 @@ export interface RateLimiter {
   readonly queued: number
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 interface Waiter {
   resolve: (waitedMs: number) => void
   reject: (error: unknown) => void
@@ -77,7 +79,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (queue.length === 0 || timer) return
     const untilToken = tokens >= 1 ? 0 : Math.max(0, last - t) + (1 - tokens) / perMs
     const wait = Math.max(untilToken, pausedUntil - t, 0)
-    timer = setTimeout(drain, Math.ceil(wait))
+    // Clamped: past 2^31 ms, setTimeout fires at once, which would spin.
+    timer = setTimeout(drain, Math.min(Math.ceil(wait), MAX_TIMER_MS))
   }
 
   return {
@@ -106,8 +109,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     update({ limit, remaining }, inflight) {
       const t = now()
       refill(t)
-      if (limit !== undefined && limit > 0 && limit !== capacity) {
-        // The plan differs from what we were told: follow the service.
+      if (limit !== undefined && limit > 0 && limit < capacity) {
+        // The service's plan is smaller than configured: follow it (never raise past what the user set).
         perMs = (perMs * limit) / capacity
         capacity = limit
         tokens = Math.min(tokens, capacity)

@@ -1,6 +1,6 @@
-import { createNanoEvents } from 'nanoevents'
 import { attemptSignal, fullJitter, sleep, withSignal } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
+import { createEmitter } from './events.js'
 import { AuthError, NetworkError, TandemError } from './errors.js'
 import type { Unsubscribe } from './types.js'
 
@@ -64,7 +64,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
   const source: FetchToken = 'fetchToken' in auth
     ? auth.fetchToken
     : fromEndpoint(auth.url, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
-  const emitter = createNanoEvents<TokenEvents>()
+  const emitter = createEmitter<TokenEvents>()
   const cfg = DEFAULTS.token
 
   let cached: Cached | undefined
@@ -84,7 +84,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
     for (let attempt = 0; ; attempt++) {
       const guard = attemptSignal(undefined, cfg.timeoutMs)
       try {
-        const response = validate(await source({ signal: guard.signal }))
+        const response = validate(await withSignal(source({ signal: guard.signal }), guard.signal))
         const receivedAt = now()
         cached = store(response, receivedAt)
         failures = 0
@@ -131,7 +131,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
         }
         return Promise.resolve(cached.token)
       }
-      if (forceRefresh) cached = undefined
+      // forceRefresh keeps a still-valid token until a new one arrives (it may be refused or cooling down).
       return withSignal(refresh(), signal)
     },
     invalidate(token) {
@@ -146,9 +146,10 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
   return async ({ signal }) => {
     let response: Response
     try {
+      const method = (init?.method ?? 'POST').toUpperCase()
       response = await fetchImpl(url, {
-        method: 'POST',
-        body: '{}',
+        method,
+        body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
         ...init,
         headers: { accept: 'application/json', 'content-type': 'application/json', ...headersObject(init?.headers) },
         signal,

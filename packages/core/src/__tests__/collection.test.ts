@@ -33,6 +33,16 @@ describe('collections', () => {
     await expect(client.maps.resources.get(created.id)).rejects.toMatchObject({ name: 'ApiError', status: 404, code: 'not_found' })
   })
 
+  it('list() is a real Promise: .catch and .finally work', async () => {
+    const { client } = await setup()
+    const list = client.support.resources.list({ limit: 2 })
+    expect(list).toBeInstanceOf(Promise)
+    let finished = false
+    const page = await list.catch(() => null).finally(() => { finished = true })
+    expect(page?.data).toHaveLength(2)
+    expect(finished).toBe(true)
+  })
+
   it('a generic collection works for any service', async () => {
     const { client } = await setup()
     const col = client.collection<Resource>('realtime', 'resources')
@@ -47,11 +57,15 @@ describe('collections', () => {
     ['non-string id', (c: ReturnType<typeof pick>) => c.get(42 as unknown as string), 'id'],
     ['array body', (c: ReturnType<typeof pick>) => c.create([] as unknown as Resource), 'body'],
     ['null patch', (c: ReturnType<typeof pick>) => c.update('res_1', null as unknown as Resource), 'body'],
-  ])('refuses %s locally with a ValidationError naming the field', async (_n, call, field) => {
+    ['"." as id', (c: ReturnType<typeof pick>) => c.remove('.'), 'id'],
+    ['".." as id', (c: ReturnType<typeof pick>) => c.remove('..'), 'id'],
+    ['a BigInt in the body', (c: ReturnType<typeof pick>) => c.create({ name: 'x', n: 1n } as unknown as Resource), 'body'],
+    ['an empty idempotency key', (c: ReturnType<typeof pick>) => c.create({ name: 'x' }, { idempotencyKey: '' }), 'idempotencyKey'],
+  ])('refuses %s locally with a ValidationError naming the field (a rejection, not a throw)', async (_n, call, field) => {
     const { emu, client } = await setup()
     const before = emu.stats.requests
-    let error: unknown
-    try { await call(pick(client)) } catch (e) { error = e }
+    const promise = call(pick(client)) // must not throw synchronously
+    const error = await Promise.resolve(promise).then(() => null, (e: unknown) => e)
     expect(isValidationError(error)).toBe(true)
     expect(error).toMatchObject({ field })
     expect(emu.stats.requests).toBe(before)

@@ -9,7 +9,7 @@ afterEach(async () => {
 
 /** A real emulator on 127.0.0.1 and a client that gets its tokens from the emulator's dev token endpoint. */
 export async function setup(
-  options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> } = {},
+  options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> | ((emu: Emulator) => Partial<ClientOptions>) } = {},
 ): Promise<{ emu: Emulator; client: TandemClient }> {
   const emu = await startEmulator(options.emulator)
   open.push(emu)
@@ -17,7 +17,7 @@ export async function setup(
     baseUrl: emu.url,
     auth: { url: `${emu.url}/dev/token` },
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    ...options.client,
+    ...(typeof options.client === 'function' ? options.client(emu) : options.client),
   })
   return { emu, client }
 }

@@ -121,3 +121,107 @@ describe('HTTP pipeline against the emulator', () => {
     expect(retries).toHaveLength(2)
   })
 })
+
+describe('HTTP pipeline edge cases', () => {
+  it('a slow token endpoint does not turn queued slots into a burst the service refuses', async () => {
+    const plan = { limit: 100, intervalMs: 1_000 }
+    const { emu, client } = await setup({
+      emulator: { plans: { maps: { limit: 100, windowMs: 1_000 } } },
+      client: (e) => ({
+        services: { maps: { rateLimit: plan } },
+        auth: {
+          fetchToken: async () => {
+            await new Promise((r) => setTimeout(r, 600)) // a slow backend
+            const res = await fetch(`${e.url}/dev/token`, { method: 'POST' })
+            return (await res.json()) as { token: string; expiresIn: number }
+          },
+        },
+      }),
+    })
+    const results = await Promise.allSettled(Array.from({ length: 250 }, () => client.maps.resources.list({ limit: 1 })))
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([])
+    expect(emu.stats.rateLimited).toBe(0)
+  })
+
+  it('Retry-After: 0 retries at once', async () => {
+    const { emu, client } = await setup()
+    emu.faults.rateLimitNext(1, { retryAfterSeconds: 0 })
+    expect((await client.maps.resources.list({ limit: 1 })).data).toHaveLength(1)
+  })
+
+  it('a bogus huge Retry-After fails that call and holds the service no longer than maxRetryAfterMs', async () => {
+    const { emu, client } = await setup({ client: { retry: { maxRetryAfterMs: 300 } } })
+    emu.faults.rateLimitNext(1, { retryAfterSeconds: 3_000_000 })
+    await expect(client.maps.resources.list()).rejects.toMatchObject({ name: 'RateLimitError', retryAfterMs: 3_000_000_000 })
+    const started = performance.now()
+    expect((await client.maps.resources.list({ limit: 1 })).data).toHaveLength(1)
+    expect(performance.now() - started).toBeLessThan(5_000)
+  })
+
+  it('an abort while queued behind the rate limit leaves the queue and sends nothing', async () => {
+    const { emu, client } = await setup({ client: { services: { maps: { rateLimit: { limit: 1, intervalMs: 60_000 } } } } })
+    await client.maps.resources.list({ limit: 1 })
+    const before = emu.stats.byService.maps
+    const controller = new AbortController()
+    const queued = client.maps.resources.list({ limit: 1 }, { signal: controller.signal })
+    // The token is cached, so only microtasks stand between the call and the queue: one macrotask turn flushes them.
+    await new Promise((r) => setImmediate(r))
+    controller.abort() // the next slot is a minute away: without abort support in the queue this would time out
+    await expect(queued).rejects.toMatchObject({ name: 'AbortError' })
+    expect(emu.stats.byService.maps).toBe(before)
+  })
+
+  it('an abort while waiting for a token rejects that call only', async () => {
+    const client = createClient({ baseUrl: 'http://127.0.0.1:9', auth: { fetchToken: () => new Promise(() => {}) } })
+    const controller = new AbortController()
+    const pending = client.maps.resources.list({}, { signal: controller.signal })
+    controller.abort()
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('a fetch that ignores its signal still times out', async () => {
+    const client = createClient({
+      baseUrl: 'http://127.0.0.1:9', retry: false, timeoutMs: 50,
+      fetch: () => new Promise<Response>(() => {}),
+      auth: { fetchToken: async () => ({ token: 't', expiresIn: 600 }) },
+    })
+    await expect(client.maps.resources.list()).rejects.toMatchObject({ name: 'TimeoutError' })
+  })
+
+  it('a throwing request listener breaks nothing: the write resolves and is applied once', async () => {
+    const reported: unknown[] = []
+    vi.stubGlobal('reportError', (e: unknown) => reported.push(e))
+    try {
+      const { emu, client } = await setup()
+      client.on('request', () => { throw new Error('listener bug') })
+      await expect(client.support.resources.create({ name: 'once' })).resolves.toMatchObject({ name: 'once' })
+      expect(emu.stats.writesApplied).toBe(1)
+      expect(reported.length).toBeGreaterThan(0)
+      expect(reported[0]).toMatchObject({ message: 'listener bug' })
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it("a caller's own Idempotency-Key header is the key (any case), so a repeat is replayed", async () => {
+    const { emu, client } = await setup()
+    const send = () => client.request<{ id: string }>({
+      service: 'support', method: 'POST', path: '/v1/resources', body: { name: 'keyed' }, headers: { 'Idempotency-Key': 'order-42' },
+    })
+    const [a, b] = [await send(), await send()]
+    expect(a.id).toBe(b.id)
+    expect(emu.stats.writesApplied).toBe(1)
+  })
+
+  it.each([
+    ['an unknown method', { method: 'TRACE' }, 'method'],
+    ['a path without a slash', { path: 'v1/resources' }, 'path'],
+    ['a header with a newline', { headers: { 'x-a': 'b\r\nc' } }, 'headers'],
+  ])('client.request refuses %s locally', async (_n, patch, field) => {
+    const { emu, client } = await setup()
+    const before = emu.stats.requests
+    const req = { service: 'maps', method: 'GET', path: '/v1/resources', ...patch } as Parameters<typeof client.request>[0]
+    await expect(client.request(req)).rejects.toMatchObject({ name: 'ValidationError', field })
+    expect(emu.stats.requests).toBe(before)
+  })
+})

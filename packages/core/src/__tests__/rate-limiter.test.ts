@@ -52,7 +52,29 @@ describe('rate limiter (fake timers)', () => {
     await vi.advanceTimersByTimeAsync(0)
     expect(granted).toBe(3)
     limiter.update({ remaining: 100 }, 0) // never raised
+    await vi.advanceTimersByTimeAsync(0)
+    expect(granted).toBe(3)
     expect(limiter.queued).toBe(2)
+    await vi.advanceTimersByTimeAsync(1_000) // one refill: one more, never the burst
+    expect(granted).toBe(4)
+  })
+
+  it('follows a smaller plan from RateLimit-Limit, never a larger one', async () => {
+    const limiter = createRateLimiter({ limit: 10, intervalMs: 1_000, safetyMs: 0, now: Date.now })
+    limiter.update({ limit: 1_000 }, 0)
+    let granted = 0
+    for (let i = 0; i < 20; i++) void limiter.acquire().then(() => granted++)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(granted).toBe(10)
+  })
+
+  it('a pause far beyond 2^31 ms does not spin a timer every millisecond', async () => {
+    const limiter = createRateLimiter({ limit: 1, intervalMs: 1_000, safetyMs: 0, now: Date.now })
+    limiter.pause(2 ** 33)
+    void limiter.acquire()
+    expect(vi.getTimerCount()).toBe(1)
+    await vi.advanceTimersByTimeAsync(100)
+    expect(vi.getTimerCount()).toBe(1)
   })
 
   it('pause() holds everything for the given time (a 429 Retry-After)', async () => {

@@ -18,7 +18,7 @@ describe('token provider against the emulator', () => {
     try {
       await client.support.resources.list({ limit: 1 })
       // Hold the first wave at the emulator (latency is applied before it checks the token)...
-      emu.faults.latency(150, { service: 'support', count: 40 })
+      emu.faults.latency(1_000, { service: 'support', count: 40 })
       const before = emu.stats.byService.support
       const first = Array.from({ length: 40 }, () => client.support.resources.list({ limit: 1 }).then((p) => p))
       await vi.waitFor(() => expect(emu.stats.byService.support - before).toBe(40))
@@ -141,11 +141,44 @@ describe('token provider (unit, controlled clock)', () => {
     expect(errors).toEqual(['token_endpoint_unavailable'])
   })
 
+  it('a token source that ignores its signal cannot hang the flight: it times out and is retried', async () => {
+    vi.useFakeTimers()
+    try {
+      let calls = 0
+      const provider = createTokenProvider({ fetchToken: () => { calls++; return new Promise<TokenResponse>(() => {}) } }, { random: () => 0 })
+      const pending = provider.getToken().catch((e: unknown) => e)
+      await vi.advanceTimersByTimeAsync(3 * 10_000 + 100)
+      expect(await pending).toMatchObject({ name: 'AuthError', code: 'token_endpoint_unavailable' })
+      expect(calls).toBe(3)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("a throwing 'token' listener does not break the refresh", async () => {
+    const reported: unknown[] = []
+    vi.stubGlobal('reportError', (e: unknown) => reported.push(e))
+    try {
+      const provider = createTokenProvider({ fetchToken: async () => ({ token: 'fine', expiresIn: 600 }) })
+      provider.on('token', () => { throw new Error('listener bug') })
+      expect(await provider.getToken()).toBe('fine')
+      expect(reported).toMatchObject([{ message: 'listener bug' }]) // where the app's error handler sees it
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
   it('rejects a malformed token response as a final AuthError', async () => {
     const src = counting(() => ({ token: '', expiresIn: 10 }) as TokenResponse)
     const provider = createTokenProvider({ fetchToken: src.fetchToken })
     await expect(provider.getToken()).rejects.toMatchObject({ code: 'invalid_token_response' })
     expect(src.calls()).toBe(1)
+  })
+
+  it('a GET token endpoint gets no body', async () => {
+    const { emu } = await setup()
+    const provider = createTokenProvider({ url: `${emu.url}/dev/token`, init: { method: 'GET' } })
+    expect(await provider.getToken()).toMatch(/^eyJ/)
   })
 
   it("one caller's abort does not cancel the shared fetch for the others", async () => {

@@ -1,0 +1,35 @@
+import { createNanoEvents, type EventsMap } from 'nanoevents'
+import type { Unsubscribe } from './types.js'
+
+export interface SafeEmitter<Events extends EventsMap> {
+  on<E extends keyof Events>(event: E, callback: Events[E]): Unsubscribe
+  emit<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void
+}
+
+/**
+ * nanoevents, but a listener that throws cannot break the SDK (a token refresh, a request
+ * that the service already applied): its error goes to the platform's `reportError` (the
+ * page's `onerror`), or is re-thrown on a microtask where there is none, and the other
+ * listeners still run.
+ */
+export function createEmitter<Events extends EventsMap>(): SafeEmitter<Events> {
+  const emitter = createNanoEvents<Events>()
+  return {
+    on: (event, callback) => emitter.on(event, callback),
+    emit(event, ...args) {
+      for (const callback of [...(emitter.events[event] ?? [])]) {
+        try {
+          callback(...args)
+        } catch (error) {
+          reportError(error)
+        }
+      }
+    },
+  }
+}
+
+function reportError(error: unknown): void {
+  const report = (globalThis as { reportError?: (e: unknown) => void }).reportError
+  if (typeof report === 'function') report(error)
+  else queueMicrotask(() => { throw error })
+}
