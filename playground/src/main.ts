@@ -9,7 +9,7 @@ function log(text: string): void {
   line.textContent = `${new Date().toLocaleTimeString()}  ${text}`
   logEl.prepend(line)
 }
-client.on('request', (e) => log(`${e.method} ${e.service}${e.path} → ${e.status ?? e.errorCode} in ${e.durationMs} ms (${e.requestId ?? 'no id'})`))
+client.on('request', (e) => log(`${e.method} /${e.service}${e.path} → ${e.status ?? e.errorCode} in ${e.durationMs} ms (${e.requestId ?? 'no id'})`))
 client.on('retry', (e) => log(`retry ${e.method} ${e.path} in ${e.delayMs} ms: ${e.reason}`))
 client.on('rateLimitWait', (e) => log(`rate limit: ${e.service} waited ${e.waitMs} ms, ${e.queued} queued`))
 client.auth.on('token', (t) => log(`token refreshed, expires in ${t.expiresIn} s`))
