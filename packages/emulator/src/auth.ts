@@ -1,0 +1,87 @@
+// Who is calling: a bearer JWT verified with the app's keys, or (server-side only) a raw key.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import { decodeToken, scopeAllows, TokenError, verifyToken } from '@tandem/server'
+import { HttpError } from './http-errors.js'
+import type { EmulatorApp, Service } from './types.js'
+
+export interface Principal {
+  app: string
+  subject: string
+  scope: string[]
+}
+
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; error: HttpError; app?: string }
+
+const unauthorized = (code: string, message: string) => new HttpError(401, code, message, undefined, { 'WWW-Authenticate': 'Bearer' })
+
+export async function authenticate(req: IncomingMessage, query: URLSearchParams, apps: ReadonlyMap<string, EmulatorApp>): Promise<AuthResult> {
+  const header = req.headers.authorization
+  if (header !== undefined && header !== '') return verifyBearer(header, apps)
+  const key = query.get('key')
+  if (key !== null) return verifyRawKey(key, req.headers.origin !== undefined, apps)
+  return { ok: false, error: unauthorized('missing_token', 'Send Authorization: Bearer <token>.') }
+}
+
+async function verifyBearer(header: string, apps: ReadonlyMap<string, EmulatorApp>): Promise<AuthResult> {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)
+  if (!match?.[1]) {
+    return { ok: false, error: unauthorized('missing_token', 'The Authorization header must be "Bearer <token>".') }
+  }
+  const token = match[1]
+  const decoded = decodeToken(token)
+  if (decoded === null) return { ok: false, error: unauthorized('malformed_token', 'The token is malformed.') }
+  const appId = decoded.claims.app
+  const app = typeof appId === 'string' ? apps.get(appId) : undefined
+  // Deliberately no app id in the message: it came from an unverified token.
+  if (!app) return { ok: false, error: unauthorized('unknown_app', 'The token names an app this emulator does not know.') }
+  try {
+    const claims = await verifyToken(token, { keys: app.keys, appId: app.appId })
+    return { ok: true, principal: { app: app.appId, subject: claims.sub, scope: claims.scope } }
+  } catch (err) {
+    // TokenError messages are fixed strings that never quote the token.
+    if (err instanceof TokenError) return { ok: false, error: unauthorized(err.code, err.message), app: app.appId }
+    throw err
+  }
+}
+
+function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<string, EmulatorApp>): AuthResult {
+  // Refuse before checking the key, so a browser cannot probe whether a leaked key works.
+  if (fromBrowser) {
+    return {
+      ok: false,
+      error: new HttpError(403, 'key_not_allowed_in_browser', 'Raw keys are for server-side callers; browsers must use short-lived tokens.'),
+    }
+  }
+  const colon = raw.indexOf(':')
+  const keyId = colon > 0 ? raw.slice(0, colon) : ''
+  const secret = colon > 0 ? raw.slice(colon + 1) : ''
+  for (const app of apps.values()) {
+    const key = app.keys.find((k) => k.id === keyId)
+    if (key && sameSecret(key.secret, secret)) {
+      // A raw key is the app's own credential: it may do anything the app may.
+      return { ok: true, principal: { app: app.appId, subject: `key:${key.id}`, scope: ['*'] } }
+    }
+  }
+  return { ok: false, error: unauthorized('invalid_key', 'The key is not valid. Use ?key=<keyId>:<secret>.') }
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  // Hash first so the comparison is constant-time whatever the lengths.
+  const a = createHash('sha256').update(expected).digest()
+  const b = createHash('sha256').update(given).digest()
+  return timingSafeEqual(a, b)
+}
+
+/** The capability a request needs (docs/architecture.md, "Tokens and scopes"). */
+export function requiredCapability(service: Service, method: string): string {
+  if (service === 'maps') return 'maps'
+  const read = method === 'GET' || method === 'HEAD'
+  return `${service}:${read ? 'read' : 'write'}`
+}
+
+export function checkScope(principal: Principal, required: string): HttpError | undefined {
+  // scopeAllows also lets `X:write` imply `X:read`, as the architecture table says for support.
+  if (scopeAllows(principal.scope, required)) return undefined
+  return new HttpError(403, 'insufficient_scope', `This request needs the "${required}" capability.`, [{ required }])
+}

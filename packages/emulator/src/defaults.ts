@@ -1,0 +1,40 @@
+// Every tunable default of the emulator in one place.
+import type { EmulatorApp, PlanLimit, Service } from './types.js'
+
+export const DEV_APP: EmulatorApp = Object.freeze({
+  appId: 'app_dev',
+  keys: [Object.freeze({ id: 'key_dev', secret: 'tandem_dev_secret_local_only' })],
+}) as EmulatorApp
+
+export const DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  seed: 1,
+  maxBodyBytes: 1024 * 1024,
+  devTokenEndpoint: true,
+  windowMs: 60_000,
+  plans: { maps: { limit: 100 }, support: { limit: 500 }, realtime: { limit: 600 } } as Record<
+    Service,
+    PlanLimit
+  >,
+  /**
+   * The client's bucket and ours start at slightly different instants (the first request's
+   * latency), so a client that waits for exactly one token may arrive a hair early. We admit
+   * a request whose token is at most this far away, capped at `rateLimitToleranceTokens`.
+   */
+  rateLimitToleranceMs: 50,
+  rateLimitToleranceTokens: 0.1,
+  seededPerService: 250,
+  listLimit: 20,
+  maxListLimit: 100,
+  maxNameLength: 200,
+  logSize: 1000,
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  idempotencyMaxEntries: 10_000,
+  devSubject: 'dev-user',
+  devScope: ['maps', 'support', 'realtime'],
+  devTokenPath: '/dev/token',
+  /** Node's own default is 5 minutes; a stuck upload should fail sooner in tests. */
+  requestTimeoutMs: 30_000,
+  corsMaxAgeSeconds: 600,
+} as const

@@ -1,0 +1,16 @@
+export { createEmulator } from './emulator.js'
+export { startEmulator } from './start.js'
+export { DEV_APP } from './defaults.js'
+export type { Faults } from './faults.js'
+export type {
+  AccessLogLine,
+  Emulator,
+  EmulatorApp,
+  EmulatorCore,
+  EmulatorOptions,
+  EmulatorStats,
+  MintOptions,
+  PlanLimit,
+  Resource,
+  Service,
+} from './types.js'

@@ -1,0 +1,113 @@
+// The generic `/v1/resources` collection every service offers (DESIGN §4).
+import { DEFAULTS } from './defaults.js'
+import { HttpError } from './http-errors.js'
+import { isPlainObject } from './http-utils.js'
+import { parseLimit, type ResourceStore } from './resource-store.js'
+import { Router } from './router.js'
+
+export interface RouteContext {
+  store: ResourceStore
+  params: Record<string, string>
+  query: URLSearchParams
+  /** The parsed JSON object body of a write, when one was sent. */
+  body: Record<string, unknown> | undefined
+}
+
+export interface RouteResult {
+  status: number
+  body?: unknown
+  /** True when the handler changed data (counts `stats.writesApplied`). */
+  applied?: boolean
+}
+
+export interface RouteHandler {
+  write: boolean
+  run(ctx: RouteContext): RouteResult
+}
+
+const notFound = (id: string) => new HttpError(404, 'not_found', `No resource with id "${truncate(id, 100)}".`)
+
+const list: RouteHandler = {
+  write: false,
+  run: ({ store, query }) => {
+    const limit = parseLimit(query.get('limit'))
+    // `?cursor=` (empty) reads as the first page, as clients often send it that way.
+    return { status: 200, body: store.list(limit, query.get('cursor') || null) }
+  },
+}
+
+const get: RouteHandler = {
+  write: false,
+  run: ({ store, params }) => {
+    const id = params.id ?? ''
+    const resource = store.get(id)
+    if (!resource) throw notFound(id)
+    return { status: 200, body: resource }
+  },
+}
+
+const create: RouteHandler = {
+  write: true,
+  run: ({ store, body }) => {
+    const input = requireBody(body)
+    const name = validName(input.name, true) as string
+    const attributes = validAttributes(input.attributes) ?? {}
+    return { status: 201, body: store.create(name, attributes), applied: true }
+  },
+}
+
+const update: RouteHandler = {
+  write: true,
+  run: ({ store, params, body }) => {
+    const input = requireBody(body)
+    const name = validName(input.name, false)
+    const attributes = validAttributes(input.attributes)
+    const id = params.id ?? ''
+    const resource = store.update(id, { ...(name !== undefined ? { name } : {}), ...(attributes ? { attributes } : {}) })
+    if (!resource) throw notFound(id)
+    return { status: 200, body: resource, applied: true }
+  },
+}
+
+const remove: RouteHandler = {
+  write: true,
+  run: ({ store, params }) => {
+    const id = params.id ?? ''
+    if (!store.delete(id)) throw notFound(id)
+    return { status: 204, applied: true }
+  },
+}
+
+export const resourceRouter = new Router<RouteHandler>([
+  { method: 'GET', pattern: '/v1/resources', handler: list },
+  { method: 'POST', pattern: '/v1/resources', handler: create },
+  { method: 'GET', pattern: '/v1/resources/:id', handler: get },
+  { method: 'PATCH', pattern: '/v1/resources/:id', handler: update },
+  { method: 'DELETE', pattern: '/v1/resources/:id', handler: remove },
+])
+
+function requireBody(body: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!body) throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object.')
+  return body
+}
+
+function invalid(field: string, message: string): HttpError {
+  return new HttpError(400, 'invalid_parameter', `Invalid ${field}: ${message}.`, [{ field, message }])
+}
+
+function validName(value: unknown, required: boolean): string | undefined {
+  if (value === undefined && !required) return undefined
+  if (typeof value !== 'string' || value.trim() === '') throw invalid('name', 'must be a non-empty string')
+  if (value.length > DEFAULTS.maxNameLength) throw invalid('name', `must be at most ${DEFAULTS.maxNameLength} characters`)
+  return value
+}
+
+function validAttributes(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined
+  if (!isPlainObject(value)) throw invalid('attributes', 'must be a JSON object')
+  return value
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}

@@ -1,0 +1,128 @@
+// One service request, in order: injected faults → route → auth → rate limit → body →
+// idempotency → handler. Every refusal is an HttpError the caller turns into JSON.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { authenticate, checkScope, requiredCapability } from './auth.js'
+import { codeForStatus, HttpError } from './http-errors.js'
+import { IdempotencyStore } from './idempotency.js'
+import { canRespond, errorBody, isJsonContentType, parseJsonObject, readBody, sendJson, sendRaw, JSON_TYPE } from './http-utils.js'
+import { resourceRouter, type RouteResult } from './resource-routes.js'
+import type { EmulatorState } from './state.js'
+import type { Service } from './types.js'
+
+export interface ServiceRequest {
+  req: IncomingMessage
+  res: ServerResponse
+  requestId: string
+  service: Service
+  /** The path below the service prefix, e.g. `/v1/resources`. */
+  path: string
+  query: URLSearchParams
+  /** Set once the caller is authenticated, for the access log. */
+  app?: string
+}
+
+export async function handleServiceRequest(state: EmulatorState, r: ServiceRequest): Promise<void> {
+  const { req, res, service } = r
+  const method = req.method ?? 'GET'
+  // Until we know the caller, the RateLimit-* headers describe the plan (a full bucket);
+  // they are replaced by the caller's own bucket once authenticated.
+  setHeaders(res, state.limiter.peek(undefined, service)?.headers)
+
+  const delay = state.faults.takeLatency(service)
+  if (delay > 0) await state.sleeper.sleep(delay)
+  if (!canRespond(res)) return
+
+  let dropAfter = false
+  const fault = state.faults.take(service)
+  switch (fault?.kind) {
+    case 'drop':
+      if (fault.when === 'before') return void req.socket.destroy()
+      dropAfter = true
+      break
+    case 'respond':
+      return sendRaw(res, fault.status, fault.body, fault.contentType ?? JSON_TYPE)
+    case 'fail': {
+      const retry = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : undefined
+      throw new HttpError(fault.status, fault.code ?? codeForStatus(fault.status), 'Injected failure (emulator fault).', undefined, retry)
+    }
+    case 'rateLimit':
+      state.stats.rateLimited++
+      throw rateLimited(fault.retryAfterSeconds)
+  }
+
+  const match = resourceRouter.match(method, r.path)
+  if (match instanceof HttpError) throw match
+
+  const auth = await authenticate(req, r.query, state.appsById)
+  if (!auth.ok) {
+    // Show the bucket without spending from it: refused callers do not consume tokens.
+    setHeaders(res, state.limiter.peek(auth.app, service)?.headers)
+    throw auth.error
+  }
+  const { principal } = auth
+  r.app = principal.app
+
+  const decision = state.limiter.take(principal.app, service)
+  setHeaders(res, decision?.headers)
+  if (decision && !decision.allowed) {
+    state.stats.rateLimited++
+    throw rateLimited(decision.retryAfterSeconds ?? 1)
+  }
+  const scopeError = checkScope(principal, requiredCapability(service, method))
+  if (scopeError) throw scopeError
+
+  const handler = match.route.handler
+  const raw = handler.write ? await readBody(req, state.maxBodyBytes) : Buffer.alloc(0)
+  if (raw.length > 0 && !isJsonContentType(req.headers['content-type'])) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json.')
+  }
+  const body = parseJsonObject(raw)
+
+  const idempotencyKey = handler.write ? readIdempotencyKey(req) : undefined
+  const fingerprint = idempotencyKey ? IdempotencyStore.fingerprint(method, `/${service}${r.path}`, raw) : ''
+  if (idempotencyKey) {
+    const seen = state.idempotency.lookup(principal.app, idempotencyKey, fingerprint)
+    if (seen.kind === 'mismatch') {
+      throw new HttpError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.')
+    }
+    if (seen.kind === 'replay') {
+      if (dropAfter) return void req.socket.destroy()
+      return sendJson(res, seen.response.status, seen.response.body, { 'Idempotent-Replayed': 'true' })
+    }
+  }
+
+  let result: RouteResult
+  try {
+    result = handler.run({ store: state.stores[service], params: match.params, query: r.query, body })
+  } catch (err) {
+    // A deterministic refusal of a keyed write is remembered too, so a retry sees the same answer.
+    if (!(err instanceof HttpError) || !idempotencyKey) throw err
+    result = { status: err.status, body: errorBody(r.requestId, err.status, err.code, err.message, err.details) }
+  }
+  if (result.applied) state.stats.writesApplied++
+  if (idempotencyKey) state.idempotency.remember(principal.app, idempotencyKey, fingerprint, { status: result.status, body: result.body })
+  // 'after': the write is applied and remembered, but the caller never hears back.
+  if (dropAfter) return void req.socket.destroy()
+  sendJson(res, result.status, result.body)
+}
+
+function rateLimited(retryAfterSeconds: number): HttpError {
+  return new HttpError(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfterSeconds} s.`, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  })
+}
+
+function setHeaders(res: ServerResponse, headers: Record<string, string> | undefined): void {
+  if (!headers || !canRespond(res)) return
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+}
+
+function readIdempotencyKey(req: IncomingMessage): string | undefined {
+  const value = req.headers['idempotency-key']
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(value)) {
+    const message = 'must be 1 to 255 visible ASCII characters'
+    throw new HttpError(400, 'invalid_parameter', `Invalid Idempotency-Key: ${message}.`, [{ field: 'Idempotency-Key', message }])
+  }
+  return value
+}

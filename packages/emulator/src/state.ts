@@ -1,0 +1,94 @@
+// Everything one emulator instance holds, resolved from its options once.
+import { DEFAULTS, DEV_APP } from './defaults.js'
+import { Faults } from './faults.js'
+import { IdempotencyStore } from './idempotency.js'
+import { RateLimiter } from './rate-limiter.js'
+import { ResourceStore } from './resource-store.js'
+import { Sleeper } from './sleeper.js'
+import { SERVICES, type AccessLogLine, type EmulatorApp, type EmulatorOptions, type EmulatorStats, type PlanLimit, type Service } from './types.js'
+
+export interface EmulatorState {
+  apps: EmulatorApp[]
+  appsById: Map<string, EmulatorApp>
+  seed: number
+  maxBodyBytes: number
+  devTokenEndpoint: boolean
+  onLog: ((line: AccessLogLine) => void) | undefined
+  stores: Record<Service, ResourceStore>
+  limiter: RateLimiter
+  idempotency: IdempotencyStore
+  faults: Faults
+  stats: EmulatorStats
+  log: AccessLogLine[]
+  sleeper: Sleeper
+}
+
+export function createState(o: EmulatorOptions = {}): EmulatorState {
+  const apps = resolveApps(o.apps)
+  const seed = o.seed ?? DEFAULTS.seed
+  if (!Number.isInteger(seed)) throw new TypeError('seed must be an integer')
+  const maxBodyBytes = o.maxBodyBytes ?? DEFAULTS.maxBodyBytes
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError('maxBodyBytes must be a positive integer')
+  return {
+    apps,
+    appsById: new Map(apps.map((a) => [a.appId, a])),
+    seed,
+    maxBodyBytes,
+    devTokenEndpoint: o.devTokenEndpoint ?? DEFAULTS.devTokenEndpoint,
+    onLog: o.onLog,
+    stores: { maps: new ResourceStore('maps', seed), support: new ResourceStore('support', seed), realtime: new ResourceStore('realtime', seed) },
+    limiter: new RateLimiter(resolvePlans(o.plans)),
+    idempotency: new IdempotencyStore(),
+    faults: new Faults(seed),
+    stats: emptyStats(),
+    log: [],
+    sleeper: new Sleeper(),
+  }
+}
+
+export function emptyStats(): EmulatorStats {
+  return { requests: 0, tokenRequests: 0, rateLimited: 0, byService: { maps: 0, support: 0, realtime: 0 }, writesApplied: 0 }
+}
+
+/** Back to the seeded state, mutating in place so references held by tests stay live. */
+export function resetState(s: EmulatorState): void {
+  s.faults.clear()
+  Object.assign(s.stats, emptyStats())
+  s.limiter.reset()
+  s.idempotency.clear()
+  for (const service of SERVICES) s.stores[service].reset()
+  s.log.length = 0
+}
+
+function resolveApps(apps: EmulatorApp[] | undefined): EmulatorApp[] {
+  const list = apps ?? [DEV_APP]
+  if (!Array.isArray(list) || list.length === 0) throw new TypeError('apps must be a non-empty array')
+  const seen = new Set<string>()
+  return list.map((app) => {
+    if (typeof app?.appId !== 'string' || app.appId === '') throw new TypeError('every app needs a non-empty appId')
+    if (seen.has(app.appId)) throw new TypeError(`duplicate appId ${app.appId}`)
+    seen.add(app.appId)
+    if (!Array.isArray(app.keys) || app.keys.length === 0) throw new TypeError(`app ${app.appId} needs at least one key`)
+    for (const key of app.keys) {
+      if (typeof key?.id !== 'string' || key.id === '' || key.id.includes(':')) throw new TypeError(`app ${app.appId}: key ids must be non-empty and free of ':'`)
+      if (typeof key.secret !== 'string' || key.secret === '') throw new TypeError(`app ${app.appId}: key secrets must be non-empty`)
+    }
+    return { appId: app.appId, keys: app.keys.map((k) => ({ id: k.id, secret: k.secret })) }
+  })
+}
+
+function resolvePlans(plans: EmulatorOptions['plans']): Record<Service, PlanLimit | false> {
+  const out = {} as Record<Service, PlanLimit | false>
+  for (const service of SERVICES) {
+    const plan = plans?.[service] ?? DEFAULTS.plans[service]
+    if (plan !== false) {
+      const windowMs = plan.windowMs ?? DEFAULTS.windowMs
+      if (!(Number.isFinite(plan.limit) && plan.limit >= 1)) throw new RangeError(`plans.${service}.limit must be a number ≥ 1`)
+      if (!(Number.isFinite(windowMs) && windowMs > 0)) throw new RangeError(`plans.${service}.windowMs must be a positive number`)
+      out[service] = { limit: plan.limit, windowMs }
+    } else {
+      out[service] = false
+    }
+  }
+  return out
+}
