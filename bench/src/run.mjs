@@ -26,7 +26,7 @@ const header = [
   `Command: \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` (from the repository root; builds first).`,
   `Date: ${new Date().toISOString()}`,
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
-  `Node ${process.version}; esbuild ${version('esbuild')}, ofetch ${version('ofetch')}, ky ${version('ky')}.`,
+  `Node ${process.version}; esbuild ${version('esbuild')}, ofetch ${version('ofetch')}, ky ${version("ky")}.`,
   '',
   'Figures are medians over interleaved rounds with min–max; ratios are against the baseline of the same run, because these machines are noisy.',
   '',

@@ -85,11 +85,13 @@ export function createHttp(options: HttpOptions): Http {
       let text: string
       inflight[service]++
       try {
-        const fetchImpl = options.fetch ?? globalThis.fetch
-        // Raced against the attempt's signal: a fetch that ignores its signal must not hang us.
-        response = await withSignal(fetchImpl(url, { method, headers, signal: guard.signal, body }), guard.signal)
         // Read as text and parse ourselves, so a bad body becomes an ApiError, not a crash.
-        text = await withSignal(response.text(), guard.signal)
+        const exchange = (async () => {
+          const r = await (options.fetch ?? globalThis.fetch)(url, { method, headers, signal: guard.signal, body })
+          return [r, await r.text()] as const
+        })()
+        // The platform fetch honours its signal; a custom one might not, and must not hang us.
+        ;[response, text] = options.fetch ? await withSignal(exchange, guard.signal) : await exchange
       } catch (cause) {
         const durationMs = Date.now() - started
         const error = signal?.aborted
