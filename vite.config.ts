@@ -15,6 +15,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'server', root: 'packages/server', environment: 'node' } },
       { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node' } },
+      { extends: true, test: { name: 'realtime', root: 'packages/realtime', environment: 'node' } },
       { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
     ],
   },

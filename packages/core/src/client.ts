@@ -5,6 +5,9 @@ import { createEmitter } from './events.js'
 import { createHttp, type Http } from './http.js'
 import { createLogger } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
+import { createMapsService, type MapsService } from './services/maps.js'
+import { createRealtimeService, type RealtimeService } from './services/realtime.js'
+import { createSupportService, type SupportService } from './services/support.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
 import {
   SERVICES, type ClientEvents, type LogLevel, type Logger, type RateLimitOptions, type RetryOptions,
@@ -33,9 +36,9 @@ export interface ServiceClient {
 
 export interface TandemClient {
   readonly auth: TokenProvider
-  readonly maps: ServiceClient
-  readonly support: ServiceClient
-  readonly realtime: ServiceClient
+  readonly maps: ServiceClient & MapsService
+  readonly support: ServiceClient & SupportService
+  readonly realtime: ServiceClient & RealtimeService
   /** Any collection of a service: `client.collection('support', 'resources')`. */
   collection<T = Resource, Create = Partial<T>, Update = Partial<T>>(service: ServiceName, name: string): Collection<T, Create, Update>
   /** The raw pipeline (auth, rate limit, retries, typed errors) for endpoints without a helper. */
@@ -79,12 +82,12 @@ export function createClient(options: ClientOptions): TandemClient {
     emitter,
   })
 
-  const service = (name: ServiceName): ServiceClient => ({ resources: createCollection(http, name, 'resources') })
+  const resources = (name: ServiceName): ServiceClient => ({ resources: createCollection(http, name, 'resources') })
   return {
     auth,
-    maps: service('maps'),
-    support: service('support'),
-    realtime: service('realtime'),
+    maps: { ...resources('maps'), ...createMapsService(http) },
+    support: { ...resources('support'), ...createSupportService(http) },
+    realtime: { ...resources('realtime'), ...createRealtimeService(http) },
     collection: (name, collection) => createCollection(http, name, collection),
     request: http,
     baseUrls,

@@ -62,9 +62,10 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
   const core: EmulatorCore = {
     handle,
     attach(server: Server): void {
-      // Reserved: the WebSocket hub (a later issue) listens to this server's 'upgrade' event.
-      void server
+      for (const service of SERVICES) state.modules[service].attach?.(server)
     },
+    realtime: state.modules.realtime.controls,
+    webhooks: state.webhooks.controls,
     faults: state.faults,
     stats: state.stats,
     log: state.log,

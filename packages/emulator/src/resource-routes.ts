@@ -3,10 +3,17 @@ import { DEFAULTS } from './defaults.js'
 import { HttpError } from './http-errors.js'
 import { isPlainObject } from './http-utils.js'
 import { parseLimit, type ResourceStore } from './resource-store.js'
-import { Router } from './router.js'
+import type { Principal } from './auth.js'
+import type { Route } from './router.js'
 
 export interface RouteContext {
+  /** The generic `/v1/resources` store of this service. */
   store: ResourceStore
+  /** Who is calling (from the verified token or raw key). */
+  principal: Principal
+  requestId: string
+  /** Throws 403 `insufficient_scope` unless the caller holds `capability`. */
+  require(capability: string): void
   params: Record<string, string>
   query: URLSearchParams
   /** The parsed JSON object body of a write, when one was sent. */
@@ -22,6 +29,12 @@ export interface RouteResult {
 
 export interface RouteHandler {
   write: boolean
+  /**
+   * The capability the route needs, from its params (e.g. `realtime:publish:<channel>`).
+   * Omitted: the service default (`maps`, `support:read|write`, `realtime:read|write`).
+   */
+  capability?: (params: Record<string, string>) => string
+  /** Synchronous on purpose: an idempotent write is checked, applied and recorded in one step. */
   run(ctx: RouteContext): RouteResult
 }
 
@@ -78,13 +91,13 @@ const remove: RouteHandler = {
   },
 }
 
-export const resourceRouter = new Router<RouteHandler>([
+export const resourceRoutes: Route<RouteHandler>[] = [
   { method: 'GET', pattern: '/v1/resources', handler: list },
   { method: 'POST', pattern: '/v1/resources', handler: create },
   { method: 'GET', pattern: '/v1/resources/:id', handler: get },
   { method: 'PATCH', pattern: '/v1/resources/:id', handler: update },
   { method: 'DELETE', pattern: '/v1/resources/:id', handler: remove },
-])
+]
 
 function requireBody(body: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!body) throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object.')

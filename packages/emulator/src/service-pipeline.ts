@@ -5,7 +5,7 @@ import { authenticate, checkScope, requiredCapability } from './auth.js'
 import { codeForStatus, HttpError } from './http-errors.js'
 import { IdempotencyStore } from './idempotency.js'
 import { canRespond, errorBody, isJsonContentType, parseJsonObject, readBody, sendJson, sendRaw, JSON_TYPE } from './http-utils.js'
-import { resourceRouter, type RouteResult } from './resource-routes.js'
+import type { RouteResult } from './resource-routes.js'
 import type { EmulatorState } from './state.js'
 import type { Service } from './types.js'
 
@@ -50,7 +50,7 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
       throw rateLimited(fault.retryAfterSeconds)
   }
 
-  const match = resourceRouter.match(method, r.path)
+  const match = state.routers[service].match(method, r.path)
   if (match instanceof HttpError) throw match
 
   const auth = await authenticate(req, r.query, state.appsById)
@@ -68,10 +68,11 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     state.stats.rateLimited++
     throw rateLimited(decision.retryAfterSeconds ?? 1)
   }
-  const scopeError = checkScope(principal, requiredCapability(service, method))
+  const handler = match.route.handler
+  const required = handler.capability ? handler.capability(match.params) : requiredCapability(service, method)
+  const scopeError = checkScope(principal, required)
   if (scopeError) throw scopeError
 
-  const handler = match.route.handler
   const raw = handler.write ? await readBody(req, state.maxBodyBytes) : Buffer.alloc(0)
   if (raw.length > 0 && !isJsonContentType(req.headers['content-type'])) {
     throw new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json.')
@@ -93,7 +94,13 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
 
   let result: RouteResult
   try {
-    result = handler.run({ store: state.stores[service], params: match.params, query: r.query, body })
+    result = handler.run({
+      store: state.stores[service], params: match.params, query: r.query, body, principal, requestId: r.requestId,
+      require(capability) {
+        const error = checkScope(principal, capability)
+        if (error) throw error
+      },
+    })
   } catch (err) {
     // A deterministic refusal of a keyed write is remembered too, so a retry sees the same answer.
     if (!(err instanceof HttpError) || !idempotencyKey) throw err

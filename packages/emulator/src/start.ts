@@ -31,6 +31,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       state.sleeper.wakeAll()
+      for (const module of Object.values(state.modules)) module.close?.()
+      state.webhooks.close()
       server.close(() => resolve())
       // Keep-alive and in-flight sockets would otherwise hold close() open for seconds.
       server.closeAllConnections()

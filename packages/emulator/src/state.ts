@@ -4,7 +4,14 @@ import { Faults } from './faults.js'
 import { IdempotencyStore } from './idempotency.js'
 import { RateLimiter } from './rate-limiter.js'
 import { ResourceStore } from './resource-store.js'
+import { createMapsModule } from './maps/module.js'
+import { createRealtimeModule, type RealtimeModule } from './realtime/module.js'
+import { resourceRoutes, type RouteHandler } from './resource-routes.js'
+import { Router } from './router.js'
+import type { ServiceModule } from './service-module.js'
 import { Sleeper } from './sleeper.js'
+import { createSupportModule } from './support/module.js'
+import { createWebhookModule, type WebhookModule } from './webhooks/module.js'
 import { SERVICES, type AccessLogLine, type EmulatorApp, type EmulatorOptions, type EmulatorStats, type PlanLimit, type Service } from './types.js'
 
 export interface EmulatorState {
@@ -21,6 +28,10 @@ export interface EmulatorState {
   stats: EmulatorStats
   log: AccessLogLine[]
   sleeper: Sleeper
+  webhooks: WebhookModule
+  modules: { maps: ServiceModule; support: ServiceModule; realtime: RealtimeModule }
+  /** Per service: the generic resources routes plus the module's own. */
+  routers: Record<Service, Router<RouteHandler>>
 }
 
 export function createState(o: EmulatorOptions = {}): EmulatorState {
@@ -29,7 +40,19 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
   if (!Number.isInteger(seed)) throw new TypeError('seed must be an integer')
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULTS.maxBodyBytes
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError('maxBodyBytes must be a positive integer')
+  const webhooks = createWebhookModule(o.webhooks)
+  const ctx = { seed, webhooks }
+  const modules = {
+    maps: createMapsModule(ctx, o.maps),
+    support: createSupportModule(ctx, o.support),
+    realtime: createRealtimeModule(ctx, o.realtime),
+  }
+  const routers = {} as Record<Service, Router<RouteHandler>>
+  for (const service of SERVICES) routers[service] = new Router([...resourceRoutes, ...modules[service].routes])
   return {
+    webhooks,
+    modules,
+    routers,
     apps,
     appsById: new Map(apps.map((a) => [a.appId, a])),
     seed,
@@ -56,7 +79,11 @@ export function resetState(s: EmulatorState): void {
   Object.assign(s.stats, emptyStats())
   s.limiter.reset()
   s.idempotency.clear()
-  for (const service of SERVICES) s.stores[service].reset()
+  for (const service of SERVICES) {
+    s.stores[service].reset()
+    s.modules[service].reset()
+  }
+  s.webhooks.reset()
   s.log.length = 0
 }
 

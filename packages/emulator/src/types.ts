@@ -1,6 +1,10 @@
 // Public types of the emulator, kept apart so every module can import them without cycles.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Faults } from './faults.js'
+import type { MapsOptions } from './maps/module.js'
+import type { RealtimeControls, RealtimeOptions } from './realtime/module.js'
+import type { SupportOptions } from './support/module.js'
+import type { WebhookControls, WebhookOptions } from './webhooks/module.js'
 
 export type Service = 'maps' | 'support' | 'realtime'
 
@@ -39,6 +43,10 @@ export interface EmulatorOptions {
   maxBodyBytes?: number
   devTokenEndpoint?: boolean
   onLog?: (line: AccessLogLine) => void
+  maps?: MapsOptions
+  support?: SupportOptions
+  realtime?: RealtimeOptions
+  webhooks?: WebhookOptions
 }
 
 export interface EmulatorStats {
@@ -69,6 +77,10 @@ export interface EmulatorCore {
   apps: EmulatorApp[]
   mintToken(o?: MintOptions): Promise<string>
   reset(): void
+  /** Controls of the realtime hub, for tests. */
+  realtime: RealtimeControls
+  /** Registered webhook endpoints and the delivery log, for tests. */
+  webhooks: WebhookControls
 }
 
 export interface Emulator extends EmulatorCore {

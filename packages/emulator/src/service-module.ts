@@ -1,0 +1,24 @@
+// The seam between the emulator's shared pipeline (auth, rate limits, idempotency, faults,
+// access log) and each service's own routes and state. A module owns one directory.
+import type { Server } from 'node:http'
+import type { RouteHandler } from './resource-routes.js'
+import type { Route } from './router.js'
+import type { WebhookModule } from './webhooks/module.js'
+
+export interface ServiceModule {
+  /** Routes relative to the service prefix, e.g. `{ method: 'POST', pattern: '/v1/routes:compute' }`. */
+  routes: Route<RouteHandler>[]
+  /** Back to the seeded state (emulator.reset()). */
+  reset(): void
+  /** Called once with the HTTP server (the realtime hub takes its 'upgrade' events). */
+  attach?(server: Server): void
+  /** Called by close(): end sockets and timers. */
+  close?(): void
+}
+
+/** What a module gets when the emulator is created. */
+export interface ModuleContext {
+  seed: number
+  /** Sends signed webhooks to the URLs registered for an app. */
+  webhooks: WebhookModule
+}
