@@ -1,7 +1,6 @@
 // `npm run bench` runs every benchmark; `npm run bench -- rest` one of them. Writes bench/RESULTS.md.
 import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import { createRequire } from 'node:module'
 import * as bundle from './bundle.mjs'
 import * as rest from './rest.mjs'
 
@@ -10,8 +9,10 @@ const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const names = wanted.length ? wanted : Object.keys(BENCHES)
 for (const n of names) if (!BENCHES[n]) { console.error(`unknown bench "${n}"; choose from ${Object.keys(BENCHES).join(', ')}`); process.exit(2) }
 
-const require = createRequire(import.meta.url)
-const version = (p) => { try { return require(`${p}/package.json`).version } catch { return '?' } }
+// Read package.json from node_modules directly: some packages (ky) keep it out of their exports map.
+const version = (p) => {
+  try { return JSON.parse(readFileSync(new URL(`../../node_modules/${p}/package.json`, import.meta.url), 'utf8')).version } catch { return '?' }
+}
 const sections = []
 for (const name of names) {
   console.log(`\n== ${name} ==`)
@@ -26,7 +27,7 @@ const header = [
   `Command: \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` (from the repository root; builds first).`,
   `Date: ${new Date().toISOString()}`,
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
-  `Node ${process.version}; esbuild ${version('esbuild')}, ofetch ${version('ofetch')}, ky ${version("ky")}.`,
+  `Node ${process.version}; esbuild ${version('esbuild')}, ofetch ${version('ofetch')}, ky ${version('ky')}.`,
   '',
   'Figures are medians over interleaved rounds with min–max; ratios are against the baseline of the same run, because these machines are noisy.',
   '',

@@ -14,3 +14,13 @@ export type {
   Resource,
   Service,
 } from './types.js'
+export type { WaitForOptions, WebhookControls, WebhookDelivery, WebhookEndpoint, WebhookEndpointOptions, WebhookEvent, WebhookEventType, WebhookOptions, WebhookOutcome, WebhookPayload } from './webhooks/module.js'
+export type {
+  DropOptions,
+  Member as RealtimeMember,
+  RealtimeControls,
+  RealtimeEvent,
+  RealtimeOptions,
+  RealtimeStats,
+  StoredMessage as RealtimeMessage,
+} from './realtime/types.js'

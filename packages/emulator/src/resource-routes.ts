@@ -18,6 +18,8 @@ export interface RouteContext {
   query: URLSearchParams
   /** The parsed JSON object body of a write, when one was sent. */
   body: Record<string, unknown> | undefined
+  /** The write's `Idempotency-Key`, when sent (realtime dedupes publishes per channel with it). */
+  idempotencyKey?: string
 }
 
 export interface RouteResult {

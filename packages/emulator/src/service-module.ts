@@ -3,6 +3,7 @@
 import type { Server } from 'node:http'
 import type { RouteHandler } from './resource-routes.js'
 import type { Route } from './router.js'
+import type { EmulatorApp } from './types.js'
 import type { WebhookModule } from './webhooks/module.js'
 
 export interface ServiceModule {
@@ -21,4 +22,9 @@ export interface ModuleContext {
   seed: number
   /** Sends signed webhooks to the URLs registered for an app. */
   webhooks: WebhookModule
+  /**
+   * The configured apps by id (the realtime hub verifies socket tokens with their keys).
+   * Optional so a module can be built alone in a test; without it every socket token is refused.
+   */
+  apps?: ReadonlyMap<string, EmulatorApp>
 }

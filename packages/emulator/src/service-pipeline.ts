@@ -96,6 +96,7 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   try {
     result = handler.run({
       store: state.stores[service], params: match.params, query: r.query, body, principal, requestId: r.requestId,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
       require(capability) {
         const error = checkScope(principal, capability)
         if (error) throw error

@@ -40,8 +40,9 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
   if (!Number.isInteger(seed)) throw new TypeError('seed must be an integer')
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULTS.maxBodyBytes
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError('maxBodyBytes must be a positive integer')
-  const webhooks = createWebhookModule(o.webhooks)
-  const ctx = { seed, webhooks }
+  const webhooks = createWebhookModule(o.webhooks, { appIds: apps.map((a) => a.appId) })
+  const appsById = new Map(apps.map((a) => [a.appId, a]))
+  const ctx = { seed, webhooks, apps: appsById }
   const modules = {
     maps: createMapsModule(ctx, o.maps),
     support: createSupportModule(ctx, o.support),
@@ -54,7 +55,7 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     modules,
     routers,
     apps,
-    appsById: new Map(apps.map((a) => [a.appId, a])),
+    appsById,
     seed,
     maxBodyBytes,
     devTokenEndpoint: o.devTokenEndpoint ?? DEFAULTS.devTokenEndpoint,

@@ -15,3 +15,6 @@ export type { NodeLikeIncomingMessage, NodeLikeServerResponse } from './node-lis
 export { signWebhook } from './sign-webhook.js'
 export { verifyWebhook } from './verify-webhook.js'
 export type { VerifyWebhookOptions } from './verify-webhook.js'
+export { createWebhookHandler } from './webhook-handler.js'
+export type { WebhookEvent, WebhookEventHandler, WebhookEventHandlers, WebhookEventMap, WebhookHandlerOptions } from './webhook-handler.js'
+export type { WebhookReplayStore } from './replay-store.js'

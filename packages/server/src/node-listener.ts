@@ -41,16 +41,16 @@ function toHeaders(raw: NodeLikeIncomingMessage['headers']): Headers {
   return headers
 }
 
-async function readBody(req: NodeLikeIncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+async function readBody(req: NodeLikeIncomingMessage, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(headerValue(req.headers['content-length']))
-  if (declared > DEFAULTS.maxBodyBytes) throw new PayloadTooLarge()
+  if (declared > maxBytes) throw new PayloadTooLarge()
   const chunks: Uint8Array[] = []
   let size = 0
   for await (const chunk of req) {
     const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk instanceof Uint8Array ? chunk : null
     if (bytes === null) continue
     size += bytes.byteLength
-    if (size > DEFAULTS.maxBodyBytes) throw new PayloadTooLarge()
+    if (size > maxBytes) throw new PayloadTooLarge()
     chunks.push(bytes)
   }
   const body = new Uint8Array(size)
@@ -62,7 +62,7 @@ async function readBody(req: NodeLikeIncomingMessage): Promise<Uint8Array<ArrayB
   return body
 }
 
-async function toRequest(req: NodeLikeIncomingMessage): Promise<Request> {
+async function toRequest(req: NodeLikeIncomingMessage, maxBytes: number): Promise<Request> {
   const method = (req.method ?? 'GET').toUpperCase()
   const host = headerValue(req.headers.host)
   // Plain http: TLS usually ends at a proxy, and its forwarding headers are not ours to trust.
@@ -74,7 +74,7 @@ async function toRequest(req: NodeLikeIncomingMessage): Promise<Request> {
     url = new URL('/', base)
   }
   const hasBody = method !== 'GET' && method !== 'HEAD'
-  const body = hasBody ? await readBody(req) : null
+  const body = hasBody ? await readBody(req, maxBytes) : null
   return new Request(url, { method, headers: toHeaders(req.headers), body: body && body.byteLength > 0 ? body : null })
 }
 
@@ -111,11 +111,14 @@ async function writeResponse(res: NodeLikeServerResponse, response: Response, me
  */
 export function toNodeListener(
   handler: (request: Request) => Promise<Response>,
+  options: { maxBodyBytes?: number } = {},
 ): (req: NodeLikeIncomingMessage, res: NodeLikeServerResponse) => void {
+  // Token requests are tiny; a webhook handler mounted here can raise the cap to its own.
+  const maxBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes
   return (req, res) => {
     const run = async (): Promise<void> => {
       try {
-        const response = await handler(await toRequest(req))
+        const response = await handler(await toRequest(req, maxBytes))
         await writeResponse(res, response, req.method)
       } catch (error) {
         if (error instanceof PayloadTooLarge) sendJsonError(res, 413, 'payload_too_large', 'The request body is too large.')

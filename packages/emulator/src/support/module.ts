@@ -1,8 +1,17 @@
-// Support service: mailboxes, conversations with threads, docs (issue 3).
+// Support service: mailboxes, agents, conversations with threads, docs (issue 3).
+// REST reference: docs/services/support.md.
 import type { ModuleContext, ServiceModule } from '../service-module.js'
+import { catalogRoutes } from './catalog-routes.js'
+import { conversationRoutes } from './conversation-routes.js'
+import { ConversationStore } from './conversation-store.js'
 
+/** Nothing to tune yet: the data comes from the emulator's `seed`. */
 export interface SupportOptions {}
 
-export function createSupportModule(_ctx: ModuleContext, _options: SupportOptions = {}): ServiceModule {
-  return { routes: [], reset() {} }
+export function createSupportModule(ctx: ModuleContext, _options: SupportOptions = {}): ServiceModule {
+  const store = new ConversationStore(ctx.seed)
+  return {
+    routes: [...catalogRoutes(store), ...conversationRoutes(store, ctx.webhooks)],
+    reset: () => store.reset(),
+  }
 }

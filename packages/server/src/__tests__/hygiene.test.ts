@@ -58,7 +58,7 @@ describe('package hygiene', () => {
 
   it('exports the public API by name', () => {
     expect(Object.keys(server).sort()).toEqual([
-      'DEFAULTS', 'TokenError', 'WebhookError', 'createTokenHandler', 'decodeToken', 'mintToken',
+      'DEFAULTS', 'TokenError', 'WebhookError', 'createTokenHandler', 'createWebhookHandler', 'decodeToken', 'mintToken',
       'scopeAllows', 'signWebhook', 'toNodeListener', 'verifyToken', 'verifyWebhook',
     ])
     expect(server.DEFAULTS).toMatchObject({ ttlSeconds: 600, minTtlSeconds: 60, maxTtlSeconds: 86_400, webhookToleranceSeconds: 300, clockToleranceSeconds: 5 })

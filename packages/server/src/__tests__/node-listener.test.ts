@@ -23,6 +23,7 @@ const authorize = async (request: Request): Promise<AuthorizeResult> => {
 beforeAll(async () => {
   const tokenListener = toNodeListener(createTokenHandler({ appId: APP, keyId: KID, secret: SECRET, authorize }))
   const crashing = toNodeListener(() => Promise.reject(new Error('boom')))
+  const large = toNodeListener(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), { maxBodyBytes: 1_048_576 })
   const cookies = toNodeListener(async () => {
     const headers = new Headers({ 'x-extra': 'yes' })
     headers.append('set-cookie', 'a=1; Path=/')
@@ -31,6 +32,7 @@ beforeAll(async () => {
   })
   mount((req, res) => {
     if (req.url?.startsWith('/crash')) crashing(req, res)
+    else if (req.url?.startsWith('/large')) large(req, res)
     else if (req.url?.startsWith('/cookies')) cookies(req, res)
     else tokenListener(req, res)
   })
@@ -88,6 +90,14 @@ describe('toNodeListener on a real node:http server', () => {
     // A body of exactly the cap is fine.
     const ok = await fetch(`${base}/api/tandem-token`, { method: 'POST', body: 'x'.repeat(65_536) })
     expect(ok.status).toBe(401)
+  })
+
+  it('takes a larger body cap as an option (for a webhook handler)', async () => {
+    const body = 'x'.repeat(200_000)
+    const ok = await fetch(`${base}/large`, { method: 'POST', body })
+    expect(await ok.text()).toBe('200000')
+    const tooBig = await fetch(`${base}/large`, { method: 'POST', body: 'x'.repeat(1_048_577) })
+    expect(tooBig.status).toBe(413)
   })
 
   it('answers 500 when the handler fails, and keeps serving', async () => {

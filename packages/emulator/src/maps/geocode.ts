@@ -1,0 +1,53 @@
+// POST /v1/geocode: `{ query }` (forward: "Lisbon", "Porto, Portugal", "porto, pt") or `{ location }`
+// (reverse: the nearest city of the country the point lies in, then that country).
+import { countries as COUNTRIES } from 'countries-list'
+import { HttpError } from '../http-errors.js'
+import type { RouteHandler } from '../resource-routes.js'
+import { citiesNamed, majorByName, majorCities, nearestCity } from './cities.js'
+import { countryAt, countryByCode } from './countries.js'
+import { DEFAULTS } from './defaults.js'
+import { fold, type LatLng } from './geo.js'
+import { invalid, latLng, requireBody, text } from './params.js'
+import { cityResult, countryResult, type PlaceResult } from './results.js'
+
+/** Folded country names and codes → alpha-2, for "City, Country" qualifiers and country queries. */
+const countryKeys = new Map(Object.entries(COUNTRIES).flatMap(([code, c]) => [[fold(c.name), code], [code.toLowerCase(), code]]))
+
+export const geocode: RouteHandler = {
+  write: true, // a POST with a body; nothing is stored
+  run: ({ body }) => {
+    const input = requireBody(body)
+    if (input.query !== undefined && input.location !== undefined) throw invalid('query', 'give either query or location, not both')
+    if (input.location !== undefined) return { status: 200, body: { results: reverse(latLng(input.location, 'location')) } }
+    if (input.query === undefined) throw new HttpError(400, 'invalid_parameter', 'Give query or location.', [{ field: 'query', message: 'is required (or location)' }])
+    return { status: 200, body: { results: forward(text(input.query, 'query')) } }
+  },
+}
+
+export function forward(query: string): PlaceResult[] {
+  const [name = '', ...rest] = query.split(',').map(fold)
+  const qualifier = countryKeys.get(rest.join(' ').trim())
+  const inCountry = (code: string) => !qualifier || code === qualifier
+  const results: PlaceResult[] = []
+  // A query naming a country ("Portugal") means the country first.
+  const named = countryKeys.get(name)
+  const country = named && rest.length === 0 ? countryByCode(named) : undefined
+  const countryHit = country && countryResult(country)
+  if (countryHit) results.push(countryHit)
+  let found = majorByName(name).filter((c) => inCountry(c.country))
+  // Smaller towns by exact name, then bigger cities by prefix ("lisb" → Lisbon); biggest first.
+  if (found.length === 0) found = citiesNamed(name).filter((c) => inCountry(c.country))
+  if (found.length === 0 && name.length >= 2) found = majorCities().filter((c) => c.key.startsWith(name) && inCountry(c.country))
+  for (const c of found) results.push(cityResult(c))
+  return results.slice(0, DEFAULTS.geocodeResults)
+}
+
+function reverse(p: LatLng): PlaceResult[] {
+  const country = countryAt(p)
+  const near = (country && nearestCity(p, country.code)) ?? nearestCity(p)
+  const results: PlaceResult[] = []
+  if (near) results.push({ ...cityResult(near.city), distanceMeters: Math.round(near.distance) })
+  const countryHit = country && countryResult(country)
+  if (countryHit) results.push(countryHit)
+  return results
+}

@@ -1,0 +1,48 @@
+// The place shape every maps answer shares (geocode results, places, route endpoints by id).
+import { cityByPlaceId, majorCities, type City } from './cities.js'
+import { bordered, countryByCode, countryName, type Country } from './countries.js'
+import type { LatLng } from './geo.js'
+
+export interface PlaceResult {
+  name: string
+  formattedAddress: string
+  location: LatLng
+  countryCode: string
+  placeId: string
+  types: string[]
+  population?: number
+  distanceMeters?: number
+}
+
+const COUNTRY_PREFIX = 'country_'
+
+export function cityResult(c: City): PlaceResult {
+  return {
+    name: c.name,
+    formattedAddress: `${c.name}, ${countryName(c.country)}`,
+    location: c.location,
+    countryCode: c.country,
+    placeId: c.placeId,
+    types: c.capital ? ['city', 'capital'] : ['city'],
+    population: c.population,
+  }
+}
+
+/** A country's point is its boundary's centroid, or its capital for the small states without one. */
+export function countryResult(c: Country): PlaceResult | undefined {
+  bordered() // boundaries (and so centroids) load on first use
+  const capital = majorCities().find((city) => city.country === c.code && city.capital)
+  const location = c.centroid ?? capital?.location
+  if (!location) return undefined
+  return { name: c.name, formattedAddress: c.name, location, countryCode: c.code, placeId: `${COUNTRY_PREFIX}${c.code}`, types: ['country'] }
+}
+
+/** Resolves a place id from any maps answer. */
+export function findPlace(placeId: string): PlaceResult | undefined {
+  if (placeId.startsWith(COUNTRY_PREFIX)) {
+    const country = countryByCode(placeId.slice(COUNTRY_PREFIX.length))
+    return country && countryResult(country)
+  }
+  const city = cityByPlaceId(placeId)
+  return city && cityResult(city)
+}

@@ -1,0 +1,267 @@
+// The hub: sockets on `/realtime/v1/ws`, the handshake, channels per app, and publishing (shared with REST).
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import type { WebhookModule } from '../webhooks/module.js'
+import type { EmulatorApp } from '../types.js'
+import { Channel, type Ack } from './channel-state.js'
+import { Connection, type ConnectionEnv } from './connection.js'
+import { CLOSE, DEFAULTS } from './defaults.js'
+import { parseFrame, RtError } from './frames.js'
+import type { ResolvedOptions } from './options.js'
+import { Presence, type PresenceEnv } from './presence.js'
+import { handleRequest, KNOWN_TYPES } from './requests.js'
+import { TokenGate } from './token-auth.js'
+import type { RealtimeEvent, RealtimeStats, StoredMessage } from './types.js'
+
+export const emptyStats = (): RealtimeStats => ({ connections: { open: 0, total: 0 }, framesIn: {}, framesOut: {}, publishes: 0, subscribes: 0 })
+
+export class Hub implements ConnectionEnv, PresenceEnv {
+  readonly stats = emptyStats()
+  readonly presence = new Presence(this)
+  readonly gate: TokenGate
+  /** Every socket, from upgrade to close (handshaking ones too). */
+  readonly sockets = new Set<Connection>()
+  /** Handshaken connections by id. */
+  readonly open = new Map<string, Connection>()
+  paused = false
+  delayMs = 0
+  private channels = new Map<string, Map<string, Channel>>()
+  private listeners = new Set<(event: RealtimeEvent) => void>()
+  private wss: WebSocketServer
+  private detachers: (() => void)[] = []
+
+  constructor(
+    readonly options: ResolvedOptions,
+    apps: ReadonlyMap<string, EmulatorApp>,
+    private readonly webhooks: WebhookModule,
+  ) {
+    this.gate = new TokenGate(apps)
+    const cap = Math.max(options.maxMessageBytes * DEFAULTS.payloadHeadroom, DEFAULTS.minPayloadCap)
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: cap, clientTracking: false })
+  }
+
+  /** Takes the server's upgrades for our path only: other paths (Vite's HMR) belong to others. */
+  attach(server: Server): void {
+    const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (req.url ?? '/').split('?')[0]
+      if (path !== DEFAULTS.path) {
+        // Alone on this server (startEmulator), nobody else will answer: say so rather than hang.
+        if (server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+        return
+      }
+      socket.on('error', () => socket.destroy())
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws))
+    }
+    server.on('upgrade', onUpgrade)
+    this.detachers.push(() => server.off('upgrade', onUpgrade))
+  }
+
+  shutdown(): void {
+    for (const detach of this.detachers.splice(0)) detach()
+    this.dropAll()
+    this.presence.clear()
+    this.wss.close()
+  }
+
+  /** Back to nothing: sockets closed (4200), channels, revocations and counters gone. */
+  reset(): void {
+    for (const conn of [...this.sockets]) this.close(conn, CLOSE.server_restart)
+    this.presence.clear()
+    this.channels.clear()
+    this.gate.reset()
+    this.paused = false
+    this.delayMs = 0
+    Object.assign(this.stats, emptyStats())
+  }
+
+  // ---- ConnectionEnv / PresenceEnv ----
+
+  emit(event: RealtimeEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event)
+      } catch (err) {
+        console.error('[tandem-emulator] realtime listener threw:', err)
+      }
+    }
+  }
+
+  on(listener: (event: RealtimeEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => void this.listeners.delete(listener)
+  }
+
+  heartbeatsPaused = (): boolean => this.paused
+  frameDelayMs = (): number => this.delayMs
+  graceMs = (): number => this.options.presenceGraceMs
+
+  /** Server-side close: the close frame, then the same cleanup as when the peer goes. */
+  close(conn: Connection, code: number, retryAfterMs?: number): void {
+    conn.close(code, retryAfterMs)
+    this.release(conn, code)
+  }
+
+  terminate(conn: Connection): void {
+    conn.terminate()
+    this.release(conn, 1006)
+  }
+
+  // ---- channels ----
+
+  channel(app: string, name: string): Channel | undefined {
+    return this.channels.get(app)?.get(name)
+  }
+
+  ensureChannel(app: string, name: string): Channel {
+    let byName = this.channels.get(app)
+    if (!byName) this.channels.set(app, (byName = new Map()))
+    let channel = byName.get(name)
+    if (!channel) {
+      const { historySize, historyTtlMs } = this.options
+      const dedupeMs = Math.max(historyTtlMs, DEFAULTS.minDedupeMs)
+      byName.set(name, (channel = new Channel(app, name, { historySize, historyTtlMs, dedupeMs, maxDedupeKeys: DEFAULTS.maxDedupeKeys })))
+    }
+    return channel
+  }
+
+  channelsOf(app: string): Channel[] {
+    return [...(this.channels.get(app)?.values() ?? [])]
+  }
+
+  /** A channel name across every app (test controls), or all channels. */
+  channelsNamed(name?: string): Channel[] {
+    const all = [...this.channels.values()].flatMap((byName) => [...byName.values()])
+    return name === undefined ? all : all.filter((c) => c.name === name)
+  }
+
+  subscribe(conn: Connection, channel: Channel): void {
+    conn.subscriptions.add(channel.name)
+    if (channel.subscribers.has(conn)) return
+    channel.subscribers.add(conn)
+    if (channel.subscribers.size === 1) this.webhooks.dispatch(channel.app, { type: 'channel.occupied', data: { channel: channel.name } })
+  }
+
+  unsubscribe(conn: Connection, channel: Channel): void {
+    conn.subscriptions.delete(channel.name)
+    if (conn.presence.delete(channel.name)) this.presence.leave(conn.id, channel)
+    if (channel.subscribers.delete(conn) && channel.subscribers.size === 0) {
+      this.webhooks.dispatch(channel.app, { type: 'channel.vacated', data: { channel: channel.name } })
+    }
+  }
+
+  /**
+   * Stores and fans out one message (WebSocket and REST alike). `onAck` runs before the
+   * broadcast, so a publisher hears its ack before its own copy of the message.
+   */
+  publish(app: string, name: string, event: string, data: unknown, clientId: string, key: string | undefined, onAck?: (ack: Ack) => void): Ack {
+    const value = data === undefined ? null : data
+    if (Buffer.byteLength(JSON.stringify(value)) > this.options.maxMessageBytes) {
+      throw new RtError('message_too_large', `"data" must serialise to at most ${this.options.maxMessageBytes} bytes.`)
+    }
+    const channel = this.ensureChannel(app, name)
+    const { ack, message } = channel.append(event, value, clientId, key)
+    onAck?.(ack)
+    if (message) {
+      this.stats.publishes++
+      channel.broadcast({ type: 'message', ...message })
+      this.webhooks.dispatch(app, { type: 'message.published', data: message satisfies StoredMessage })
+    }
+    return ack
+  }
+
+  // ---- sockets ----
+
+  dropAll(): void {
+    for (const conn of [...this.sockets]) this.terminate(conn)
+  }
+
+  private onConnection(ws: WebSocket): void {
+    const conn = new Connection(ws, this)
+    this.sockets.add(conn)
+    this.stats.connections.open++
+    this.stats.connections.total++
+    ws.on('message', (data, isBinary) => this.onFrame(conn, data, isBinary))
+    ws.on('close', (code) => this.release(conn, code))
+    ws.on('error', () => {}) // 'close' follows and cleans up; without a listener 'error' would throw
+  }
+
+  private onFrame(conn: Connection, data: RawData, isBinary: boolean): void {
+    conn.seen()
+    if (conn.blackholed || conn.state === 'closed') return
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
+    if (bytes.length > this.options.maxMessageBytes) return this.close(conn, CLOSE.frame_too_large)
+    const parsed = isBinary ? { error: new RtError('bad_request', 'Frames are JSON text, not binary.'), id: undefined } : parseFrame(bytes.toString('utf8'))
+    const type = 'frame' in parsed ? String(parsed.frame.type) : 'invalid'
+    const key = KNOWN_TYPES.has(type) ? type : 'frame' in parsed ? 'unknown' : 'invalid'
+    this.stats.framesIn[key] = (this.stats.framesIn[key] ?? 0) + 1
+    this.emit({ type: 'in', connectionId: conn.identity ? conn.id : undefined, frame: 'frame' in parsed ? parsed.frame : { type: 'invalid' } })
+
+    if (conn.state !== 'open') {
+      // Until `connected`, the only acceptable frame is one `connect`.
+      if (conn.state === 'handshake' && 'frame' in parsed && type === 'connect') return void this.connect(conn, parsed.frame, parsed.id)
+      return this.close(conn, CLOSE.protocol_error)
+    }
+    if ('error' in parsed) return conn.push({ type: 'error', ...(parsed.id !== undefined ? { id: parsed.id } : {}), error: parsed.error.toBody() })
+    const { frame, id } = parsed
+    const fail = (err: unknown) => {
+      if (conn.state !== 'open') return
+      if (!(err instanceof RtError)) console.error('[tandem-emulator] realtime request failed:', err)
+      const error = err instanceof RtError ? err : new RtError('internal', 'The emulator failed to handle this request.')
+      conn.push({ type: 'error', id, error: error.toBody() })
+    }
+    try {
+      handleRequest(this, conn, frame, id)?.catch(fail)
+    } catch (err) {
+      fail(err)
+    }
+  }
+
+  private async connect(conn: Connection, frame: Record<string, unknown>, id: string | number | undefined): Promise<void> {
+    conn.state = 'verifying'
+    if (typeof frame.token !== 'string') return this.close(conn, CLOSE.protocol_error)
+    const identity = await this.gate.verify(frame.token)
+    if (conn.state !== 'verifying') return // closed while we verified
+    if (typeof identity === 'string') return this.close(conn, CLOSE[identity])
+
+    const resume = frame.resume as { connectionId?: unknown } | undefined
+    const previous = typeof resume?.connectionId === 'string' ? resume.connectionId : undefined
+    let resumed = false
+    if (previous !== undefined) {
+      // The server may not have noticed the old socket die yet (half-open): it is replaced.
+      const live = this.open.get(previous)
+      if (live?.identity?.app === identity.app && live.identity.subject === identity.subject) this.terminate(live)
+      const held = this.presence.takeOver(previous, identity.app, identity.subject)
+      if (held) {
+        conn.id = previous
+        for (const name of held) conn.presence.add(name)
+        if (held.size > 0) this.presence.confirmLater(conn)
+        resumed = true
+      }
+    }
+    this.open.set(conn.id, conn)
+    conn.opened(identity)
+    const { heartbeatMs, maxMessageBytes } = this.options
+    conn.push({ type: 'connected', id, connectionId: conn.id, heartbeatMs, maxMessageBytes, expiresIn: conn.expiresIn(), resumed })
+    this.emit({ type: 'open', connectionId: conn.id, subject: identity.subject })
+  }
+
+  /** Once per socket, whoever closed it: subscriptions end now, presence waits out its grace. */
+  private release(conn: Connection, code: number): void {
+    if (!this.sockets.delete(conn)) return
+    conn.stop()
+    this.stats.connections.open--
+    if (this.open.get(conn.id) === conn) this.open.delete(conn.id)
+    const identity = conn.identity
+    if (identity) {
+      for (const name of conn.subscriptions) {
+        const channel = this.channel(identity.app, name)
+        if (channel?.subscribers.delete(conn) && channel.subscribers.size === 0) {
+          this.webhooks.dispatch(identity.app, { type: 'channel.vacated', data: { channel: name } })
+        }
+      }
+      this.presence.hold(conn)
+    }
+    this.emit({ type: 'close', connectionId: identity ? conn.id : undefined, code })
+  }
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it, vi } from 'vitest'
+import { createWebhookHandler, signWebhook, type WebhookEvent, type WebhookReplayStore } from '../index.js'
+import { createMemoryReplayStore } from '../replay-store.js'
+
+const SECRET = 'whsec_handler_test_9c1d3e5f7a9b2c4d6e8f'
+const OLD = 'whsec_handler_old_1a2b3c4d5e6f7a8b'
+const URL_ = 'https://app.example/api/tandem-webhooks'
+let counter = 0
+
+function event(type = 'conversation.created', data: unknown = { conversationId: 'conv_1' }): WebhookEvent {
+  counter++
+  return { id: `evt_test_${counter}`, type, createdAt: new Date().toISOString(), appId: 'app_test', data }
+}
+
+async function signed(body: string, secret = SECRET, timestamp?: number, init: RequestInit = {}): Promise<Request> {
+  const headers = new Headers(init.headers)
+  headers.set('content-type', 'application/json')
+  headers.set('tandem-signature', await signWebhook(body, secret, timestamp))
+  return new Request(URL_, { method: 'POST', ...init, headers, body })
+}
+
+async function expectError(response: Response, status: number, code: string): Promise<string> {
+  const body = (await response.json()) as { error: { code: string; message: string; status: number } }
+  expect([response.status, body.error.code, body.error.status]).toEqual([status, code, status])
+  expect(response.headers.get('cache-control')).toBe('no-store')
+  return body.error.message
+}
+
+describe('createWebhookHandler', () => {
+  it('verifies, parses and dispatches a valid delivery once, answering 200 { received: true }', async () => {
+    const onCreated = vi.fn()
+    const onUpdated = vi.fn()
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated, 'conversation.updated': onUpdated } })
+    const evt = event()
+    const request = await signed(JSON.stringify(evt))
+    const response = await handler(request)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ received: true })
+    expect(onCreated).toHaveBeenCalledTimes(1)
+    expect(onCreated).toHaveBeenCalledWith(evt, request)
+    expect(onUpdated).not.toHaveBeenCalled()
+  })
+
+  it('types handlers from an event map', async () => {
+    type Events = { 'conversation.created': { conversationId: string } }
+    const ids: string[] = []
+    const handler = createWebhookHandler<Events>({
+      secret: SECRET,
+      on: { 'conversation.created': (e) => void ids.push(e.data.conversationId) },
+    })
+    expect((await handler(await signed(JSON.stringify(event())))).status).toBe(200)
+    expect(ids).toEqual(['conv_1'])
+    // @ts-expect-error a type outside the map is a typo, caught at compile time
+    createWebhookHandler<Events>({ secret: SECRET, on: { 'conversation.craeted': () => {} } })
+  })
+
+  it('refuses a tampered body and a wrong secret (401 invalid_signature) and a missing header (400)', async () => {
+    const onCreated = vi.fn()
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated } })
+    const body = JSON.stringify(event())
+    const good = await signed(body)
+    const tampered = new Request(URL_, { method: 'POST', headers: good.headers, body: body.replace('conv_1', 'conv_2') })
+    await expectError(await handler(tampered), 401, 'invalid_signature')
+    await expectError(await handler(await signed(body, 'whsec_someone_else')), 401, 'invalid_signature')
+    await expectError(await handler(new Request(URL_, { method: 'POST', body })), 400, 'missing_signature')
+    const malformed = new Request(URL_, { method: 'POST', body, headers: { 'tandem-signature': 'nonsense' } })
+    await expectError(await handler(malformed), 400, 'malformed_signature')
+    expect(onCreated).not.toHaveBeenCalled()
+  })
+
+  it('accepts either secret during a rotation', async () => {
+    const onCreated = vi.fn()
+    const handler = createWebhookHandler({ secret: [SECRET, OLD], on: { 'conversation.created': onCreated } })
+    expect((await handler(await signed(JSON.stringify(event()), OLD))).status).toBe(200)
+    expect((await handler(await signed(JSON.stringify(event()), SECRET))).status).toBe(200)
+    await expectError(await handler(await signed(JSON.stringify(event()), 'whsec_retired')), 401, 'invalid_signature')
+    expect(onCreated).toHaveBeenCalledTimes(2)
+  })
+
+  it('refuses a stale or far-future timestamp with 401 timestamp_out_of_range', async () => {
+    const onCreated = vi.fn()
+    const handler = createWebhookHandler({ secret: SECRET, toleranceSeconds: 60, on: { 'conversation.created': onCreated } })
+    const now = Math.floor(Date.now() / 1000)
+    await expectError(await handler(await signed(JSON.stringify(event()), SECRET, now - 120)), 401, 'timestamp_out_of_range')
+    await expectError(await handler(await signed(JSON.stringify(event()), SECRET, now + 120)), 401, 'timestamp_out_of_range')
+    expect((await handler(await signed(JSON.stringify(event()), SECRET, now - 30))).status).toBe(200)
+    expect(onCreated).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses a replayed delivery with 409 duplicate_delivery, even re-signed', async () => {
+    const onCreated = vi.fn()
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated } })
+    const body = JSON.stringify(event())
+    const first = await signed(body)
+    const replay = new Request(URL_, { method: 'POST', headers: first.headers, body })
+    expect((await handler(first)).status).toBe(200)
+    await expectError(await handler(replay), 409, 'duplicate_delivery')
+    await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
+    expect(onCreated).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses a concurrent copy of a delivery still being handled', async () => {
+    let release = (): void => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const onCreated = vi.fn(() => gate)
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated } })
+    const body = JSON.stringify(event())
+    const slow = handler(await signed(body))
+    await vi.waitFor(() => expect(onCreated).toHaveBeenCalledTimes(1), { timeout: 2_000 })
+    await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
+    release()
+    expect((await slow).status).toBe(200)
+  })
+
+  it('answers 500 with a fixed message when a handler throws, and accepts the retry', async () => {
+    let fail = true
+    const onCreated = vi.fn(async () => {
+      if (fail) throw new Error(`db down: postgres://user:${SECRET}@db`)
+    })
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated } })
+    const body = JSON.stringify(event())
+    const message = await expectError(await handler(await signed(body)), 500, 'internal_error')
+    expect(message).not.toContain(SECRET)
+    expect(message).not.toContain('postgres')
+    fail = false
+    expect((await handler(await signed(body))).status).toBe(200)
+    await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
+    expect(onCreated).toHaveBeenCalledTimes(2)
+  })
+
+  it('acknowledges a type without a handler, through onUnhandled when given', async () => {
+    const quiet = createWebhookHandler({ secret: SECRET, on: {} })
+    expect((await quiet(await signed(JSON.stringify(event('channel.vacated'))))).status).toBe(200)
+    // A type named like an Object.prototype member is not a handler.
+    expect((await quiet(await signed(JSON.stringify(event('constructor'))))).status).toBe(200)
+    const onUnhandled = vi.fn()
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': vi.fn() }, onUnhandled })
+    const evt = event('message.published')
+    expect((await handler(await signed(JSON.stringify(evt)))).status).toBe(200)
+    expect(onUnhandled).toHaveBeenCalledWith(evt, expect.any(Request))
+  })
+
+  it('answers 400 for signed bodies that are not JSON or not an event', async () => {
+    const handler = createWebhookHandler({ secret: SECRET, on: {} })
+    await expectError(await handler(await signed('{"id":')), 400, 'invalid_json')
+    await expectError(await handler(await signed('')), 400, 'invalid_json')
+    for (const body of ['[]', 'null', '"evt"', '{"type":"x"}', '{"id":"evt_1"}', '{"id":1,"type":"x"}', `{"id":"${'e'.repeat(300)}","type":"x"}`]) {
+      await expectError(await handler(await signed(body)), 400, 'invalid_event')
+    }
+  })
+
+  it('answers 413 for a body over the cap, declared or streamed', async () => {
+    const handler = createWebhookHandler({ secret: SECRET, on: {} })
+    const big = JSON.stringify({ ...event(), data: 'x'.repeat(1024 * 1024) })
+    await expectError(await handler(await signed(big)), 413, 'payload_too_large')
+    const small = createWebhookHandler({ secret: SECRET, on: {}, maxBodyBytes: 100 })
+    const chunk = new TextEncoder().encode('y'.repeat(64))
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(chunk) // endless: only the cap ends it
+      },
+    })
+    const streamed = new Request(URL_, { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
+    await expectError(await small(streamed), 413, 'payload_too_large')
+  })
+
+  it('answers 405 with Allow: POST for other methods', async () => {
+    const handler = createWebhookHandler({ secret: SECRET, on: {} })
+    for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS']) {
+      const response = await handler(new Request(URL_, { method }))
+      await expectError(response, 405, 'method_not_allowed')
+      expect(response.headers.get('allow')).toBe('POST')
+    }
+  })
+
+  it('uses a pluggable replay store with a ttl covering the window, and 500s if it fails', async () => {
+    const seen = new Set<string>()
+    const remember = vi.fn((id: string) => void seen.add(id))
+    const store: WebhookReplayStore = { seen: async (id) => seen.has(id), remember }
+    const handler = createWebhookHandler({ secret: SECRET, toleranceSeconds: 120, on: {}, replayStore: store })
+    const body = JSON.stringify(event())
+    expect((await handler(await signed(body))).status).toBe(200)
+    expect(remember).toHaveBeenCalledWith(JSON.parse(body).id, 240)
+    await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
+    const broken = createWebhookHandler({ secret: SECRET, on: {}, replayStore: { seen: () => Promise.reject(new Error('redis')), remember } })
+    await expectError(await broken(await signed(JSON.stringify(event()))), 500, 'internal_error')
+  })
+
+  it('rejects bad options at creation with a TypeError or RangeError', () => {
+    const on = {}
+    expect(() => createWebhookHandler({ secret: '', on })).toThrow(TypeError)
+    expect(() => createWebhookHandler({ secret: [], on })).toThrow(TypeError)
+    expect(() => createWebhookHandler({ secret: [SECRET, ''], on })).toThrow(TypeError)
+    expect(() => createWebhookHandler({ secret: SECRET, on, toleranceSeconds: -1 })).toThrow(TypeError)
+    expect(() => createWebhookHandler({ secret: SECRET, on: null as unknown as Record<string, never> })).toThrow(TypeError)
+    expect(() => createWebhookHandler({ secret: SECRET, on, maxBodyBytes: 0 })).toThrow(RangeError)
+    expect(() => createWebhookHandler({ secret: SECRET, on, replayStore: {} as WebhookReplayStore })).toThrow(TypeError)
+  })
+})
+
+describe('createMemoryReplayStore', () => {
+  it('forgets ids after their ttl and stays bounded', () => {
+    let now = 1_000_000
+    const store = createMemoryReplayStore({ maxEntries: 3, now: () => now })
+    store.remember('a', 10)
+    expect(store.seen('a')).toBe(true)
+    now += 10_000
+    expect(store.seen('a')).toBe(false)
+    for (const id of ['b', 'c', 'd', 'e']) store.remember(id, 60)
+    expect(['b', 'c', 'd', 'e'].map((id) => store.seen(id))).toEqual([false, true, true, true])
+    expect(() => createMemoryReplayStore({ maxEntries: 0 })).toThrow(RangeError)
+  })
+})
