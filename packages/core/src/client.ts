@@ -1,3 +1,5 @@
+import { createResourceCache } from './cache/resource-cache.js'
+import type { CacheOptions, ResourceCache } from './cache/types.js'
 import { createCollection, type Collection, type Resource } from './collection.js'
 import { DEFAULTS } from './defaults.js'
 import { ValidationError } from './errors.js'
@@ -27,6 +29,8 @@ export interface ClientOptions {
   idempotency?: boolean
   logger?: Logger | false
   logLevel?: LogLevel
+  /** Defaults and focus/online triggers of `client.cache`. */
+  cache?: CacheOptions
 }
 
 export interface ServiceClient {
@@ -46,6 +50,8 @@ export interface TandemClient {
   /** The service base URLs in use. */
   readonly baseUrls: Readonly<Record<ServiceName, string>>
   on<E extends keyof ClientEvents>(event: E, callback: ClientEvents[E]): Unsubscribe
+  /** Cached, deduplicated, revalidating lists and items (docs/cache.md). */
+  readonly cache: ResourceCache
 }
 
 export function createClient(options: ClientOptions): TandemClient {
@@ -83,15 +89,17 @@ export function createClient(options: ClientOptions): TandemClient {
   })
 
   const resources = (name: ServiceName): ServiceClient => ({ resources: createCollection(http, name, 'resources') })
+  const collection = <T, C, U>(name: ServiceName, c: string) => createCollection<T, C, U>(http, name, c)
   return {
     auth,
     maps: { ...resources('maps'), ...createMapsService(http) },
     support: { ...resources('support'), ...createSupportService(http) },
     realtime: { ...resources('realtime'), ...createRealtimeService(http) },
-    collection: (name, collection) => createCollection(http, name, collection),
+    collection,
     request: http,
     baseUrls,
     on: (event, callback) => emitter.on(event, callback),
+    cache: createResourceCache({ ...options.cache, collection }),
   }
 }
 

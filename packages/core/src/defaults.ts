@@ -31,4 +31,16 @@ export const DEFAULTS = {
     timeoutMs: 10_000,
   },
   logLevel: 'info',
+  /** The resource cache (docs/cache.md). */
+  cache: {
+    /** 0: data is stale at once, so every mount revalidates (TanStack Query's default). */
+    staleTime: 0,
+    /** Browser only; where there is no `window` entries are kept until `clear()`. */
+    gcTime: 5 * 60_000,
+    refetchOnFocus: true,
+    refetchOnReconnect: true,
+    refetchInterval: false,
+    /** Hydrated data counts as fresh at least this long, so the hydrating render does not refetch it. */
+    hydrateFreshMs: 2_000,
+  },
 } as const

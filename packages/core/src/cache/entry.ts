@@ -1,0 +1,229 @@
+import type { Collection } from '../collection.js'
+import { createEmitter } from '../events.js'
+import type { ServiceName } from '../types.js'
+import { patchItem, patchList } from './patch.js'
+import { replaceEqualDeep } from './structural-sharing.js'
+import type { CacheEvent, CacheQuery, CacheStatus, ListData, ListSnapshot, ResourceEntry, Snapshot, WatchOptions } from './types.js'
+
+export interface EntryState {
+  status: CacheStatus
+  data: unknown
+  error: Error | null
+  fetching: false | 'all' | 'next'
+  dataUpdatedAt: number
+  invalidated: boolean
+  /** Fresh until at least this time, whatever staleTime says (set by hydrate). */
+  freshUntil: number
+}
+
+/** Entry options with every field set; `refetchInterval` is Infinity when off. */
+export type Settings = Required<Omit<WatchOptions, 'refetchInterval'>> & { refetchInterval: number }
+
+export interface EntryContext {
+  collection(service: ServiceName, name: string): Collection<unknown>
+  defaults: Settings
+  online(): boolean
+  /** The entry gained its first subscriber (+1) or lost its last (-1). */
+  activity(delta: 1 | -1): void
+  remove(entry: Entry): void
+  revive(entry: Entry): void
+}
+
+type AnySnapshot = Snapshot<unknown> & Partial<Omit<ListSnapshot<unknown>, keyof Snapshot<unknown>>>
+
+export interface Entry extends ResourceEntry<AnySnapshot> {
+  readonly hash: string
+  state(): EntryState
+  set(patch: Partial<EntryState>): void
+  active(): boolean
+  settings(): Settings
+  isStale(staleTime?: number): boolean
+  /** Refetch all pages; `force` cancels a fetch in flight instead of joining it. */
+  fetch(force?: boolean): Promise<void>
+  applyEvent(event: CacheEvent<unknown>): void
+  scheduleGc(): void
+  dispose(): void
+}
+
+const INITIAL: EntryState = { status: 'pending', data: undefined, error: null, fetching: false, dataUpdatedAt: 0, invalidated: false, freshUntil: 0 }
+
+export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext): Entry {
+  const emitter = createEmitter<{ change: () => void }>()
+  const subs = new Set<WatchOptions>()
+  const isList = query.id === undefined
+  let state = INITIAL
+  let run: { ctrl: AbortController; promise: Promise<void> } | undefined
+  let snap: AnySnapshot | undefined
+  let items: unknown[] = []
+  let itemsOf: unknown
+  let gcTime: number | undefined
+  let gcTimer: ReturnType<typeof setTimeout> | undefined
+  let interval: ReturnType<typeof setInterval> | undefined
+
+  // Merged once per (un)subscribe, not per getSnapshot (React calls that on every render).
+  let merged = ctx.defaults
+  const settings = () => merged
+  const isStale = (staleTime = settings().staleTime) => {
+    const now = Date.now()
+    return state.status !== 'success' || state.invalidated || (now >= state.dataUpdatedAt + staleTime && now >= state.freshUntil)
+  }
+
+  function build(): AnySnapshot {
+    const { status, data, error, fetching, dataUpdatedAt } = state
+    const base = { status, data, error, isFetching: fetching !== false, isStale: isStale(), dataUpdatedAt }
+    if (!isList) return base
+    const pages = (data as ListData<unknown> | undefined)?.pages
+    // Flatten only when the data changed, so `items` keeps its reference across isFetching flips.
+    if (data !== itemsOf) {
+      itemsOf = data
+      items = pages?.flatMap((p) => p.data) ?? []
+    }
+    return { ...base, items, hasNextPage: !!pages?.at(-1)?.nextCursor, isFetchingNextPage: fetching === 'next' }
+  }
+
+  function set(patch: Partial<EntryState>): void {
+    state = { ...state, ...patch }
+    snap = build()
+    emitter.emit('change')
+  }
+
+  async function load(next: boolean, signal: AbortSignal): Promise<unknown> {
+    const col = ctx.collection(query.service, query.collection)
+    if (query.id !== undefined) return col.get(query.id, { signal })
+    const get = (cursor?: string | null) => col.list(cursor ? { ...query.params, cursor } : query.params, { signal })
+    const loaded = (state.data as ListData<unknown> | undefined)?.pages ?? []
+    if (next) return get(loaded.at(-1)?.nextCursor)
+    // Refetch as many pages as were loaded, following the new cursors (items may have moved).
+    const pages = [await get()]
+    for (let last = pages[0]; pages.length < loaded.length && last?.nextCursor;) pages.push((last = await get(last.nextCursor)))
+    return { pages }
+  }
+
+  function start(next: boolean, force = false): Promise<void> {
+    if (run) {
+      if (!force) return run.promise
+      run.ctrl.abort()
+    }
+    const ctrl = new AbortController()
+    const promise = load(next, ctrl.signal).then(
+      (result) => {
+        if (run?.ctrl !== ctrl) return
+        run = undefined
+        if (next) {
+          const pages = (state.data as ListData<unknown> | undefined)?.pages ?? []
+          return set({ data: { pages: [...pages, result] }, fetching: false })
+        }
+        set({ status: 'success', data: replaceEqualDeep(state.data, result), error: null, fetching: false, dataUpdatedAt: Date.now(), invalidated: false, freshUntil: 0 })
+      },
+      (error: unknown) => {
+        // Aborted: the state was already restored; a forced refetch's waiters join the new run.
+        if (run?.ctrl !== ctrl) return run?.promise
+        run = undefined
+        set({ status: 'error', error: error instanceof Error ? error : new Error(String(error)), fetching: false })
+      },
+    )
+    run = { ctrl, promise }
+    set({ fetching: next ? 'next' : 'all' })
+    return promise
+  }
+
+  function abort(): void {
+    const r = run
+    if (!r) return
+    run = undefined
+    r.ctrl.abort()
+    set({ fetching: false })
+  }
+
+  function schedule(): void {
+    clearInterval(interval)
+    const ms = settings().refetchInterval
+    if (subs.size > 0 && ms > 0 && ms < Infinity) interval = setInterval(() => {
+      if (ctx.online()) void start(false)
+    }, ms)
+  }
+
+  const entry: Entry = {
+    query,
+    hash,
+    state: () => state,
+    set,
+    active: () => subs.size > 0,
+    settings,
+    isStale,
+    fetch: (force) => start(false, force),
+    getSnapshot() {
+      // Staleness is a function of time: refresh the snapshot when it has turned.
+      if (!snap || snap.isStale !== isStale()) snap = build()
+      return snap
+    },
+    subscribe(listener, options = {}) {
+      const sub = { ...options } // one object per subscription, even for equal options
+      const off = emitter.on('change', listener)
+      subs.add(sub)
+      merged = mergeSettings(ctx.defaults, subs)
+      gcTime = Math.max(gcTime ?? 0, options.gcTime ?? ctx.defaults.gcTime)
+      clearTimeout(gcTimer)
+      ctx.revive(entry)
+      if (subs.size === 1) ctx.activity(1)
+      schedule()
+      if (isStale()) void start(false)
+      let done = false
+      return () => {
+        if (done) return
+        done = true
+        off()
+        subs.delete(sub)
+        merged = mergeSettings(ctx.defaults, subs)
+        schedule()
+        if (subs.size > 0) return
+        ctx.activity(-1)
+        entry.scheduleGc()
+        // Nobody is left to see the answer. A microtask later, so an immediate resubscribe
+        // (React StrictMode's effect replay, a component that moves) keeps the request.
+        queueMicrotask(() => subs.size === 0 && abort())
+      }
+    },
+    refetch: () => start(false, true),
+    fetchNextPage() {
+      // During a refetch, wait for it: its last page's cursor is the one to follow.
+      if (run) return state.fetching === 'next' ? run.promise : run.promise.then(entry.fetchNextPage)
+      if (!isList) return Promise.resolve()
+      if (state.data === undefined) return start(false)
+      return (state.data as ListData<unknown>).pages.at(-1)?.nextCursor ? start(true) : Promise.resolve()
+    },
+    applyEvent(event) {
+      if (state.data === undefined) return
+      const data = isList ? patchList(state.data as ListData<unknown>, event) : patchItem(query.id as string, state.data, event)
+      if (data !== state.data) set({ data })
+    },
+    scheduleGc() {
+      clearTimeout(gcTimer)
+      const ms = gcTime ?? ctx.defaults.gcTime
+      if (ms < Infinity) gcTimer = setTimeout(() => subs.size === 0 && ctx.remove(entry), ms)
+    },
+    dispose() {
+      clearTimeout(gcTimer)
+      clearInterval(interval)
+      abort()
+    },
+  }
+  return entry
+}
+
+/** Several subscribers, one entry: the most eager wins (smallest staleTime and interval, any refetch flag). */
+function mergeSettings(d: Settings, subs: Set<WatchOptions>): Settings {
+  if (subs.size === 0) return d
+  const all = [...subs]
+  const min = (pick: (o: WatchOptions) => number | undefined, fallback: number) => {
+    const values = all.map(pick).filter((v): v is number => v !== undefined)
+    return values.length ? Math.min(...values) : fallback
+  }
+  return {
+    staleTime: min((o) => o.staleTime, d.staleTime),
+    gcTime: d.gcTime,
+    refetchInterval: min((o) => (o.refetchInterval === undefined ? undefined : o.refetchInterval || Infinity), d.refetchInterval),
+    refetchOnFocus: all.some((o) => o.refetchOnFocus ?? d.refetchOnFocus),
+    refetchOnReconnect: all.some((o) => o.refetchOnReconnect ?? d.refetchOnReconnect),
+  }
+}

@@ -1,0 +1,143 @@
+import type { Collection } from '../collection.js'
+import { DEFAULTS } from '../defaults.js'
+import type { ServiceName, Unsubscribe } from '../types.js'
+import { createEntry, type Entry, type EntryContext, type Settings } from './entry.js'
+import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
+import { replaceEqualDeep } from './structural-sharing.js'
+import { createFocusManager, createOnlineManager } from './triggers.js'
+import type { CacheFilter, CacheOptions, CacheQuery, DehydratedState, ResourceCache, WatchOptions } from './types.js'
+
+export interface ResourceCacheOptions extends CacheOptions {
+  /** Where entries fetch from: `client.collection`. */
+  collection(service: ServiceName, name: string): Collection<unknown>
+}
+
+/**
+ * The framework-agnostic resource cache (the model is TanStack's query-core): entries keyed by
+ * (service, collection, params | id), each a store with `subscribe`/`getSnapshot`.
+ */
+export function createResourceCache(options: ResourceCacheOptions): ResourceCache {
+  const { focusManager = createFocusManager(), onlineManager = createOnlineManager() } = options
+  const d = DEFAULTS.cache
+  const defaults: Settings = {
+    staleTime: options.staleTime ?? d.staleTime,
+    // Without a window (a server, a script) a pending gc timer would hold the process open
+    // for minutes; entries live as long as the cache there, as in TanStack Query.
+    gcTime: options.gcTime ?? (typeof window === 'undefined' ? Infinity : d.gcTime),
+    refetchOnFocus: options.refetchOnFocus ?? d.refetchOnFocus,
+    refetchOnReconnect: options.refetchOnReconnect ?? d.refetchOnReconnect,
+    refetchInterval: (options.refetchInterval ?? d.refetchInterval) || Infinity,
+  }
+  const entries = new Map<string, Entry>()
+  let active = 0
+  let detach: Unsubscribe[] = []
+
+  const revalidate = (flag: 'refetchOnFocus' | 'refetchOnReconnect') => () => {
+    if (!ctx.online()) return
+    for (const e of entries.values()) if (e.active() && e.settings()[flag] && e.isStale()) void e.fetch()
+  }
+
+  const ctx: EntryContext = {
+    collection: options.collection,
+    defaults,
+    online: () => onlineManager.isOnline?.() !== false,
+    activity(delta) {
+      active += delta
+      // Listen to the platform only while some entry is watched.
+      if (delta > 0 && active === 1) {
+        detach = [focusManager.subscribe(revalidate('refetchOnFocus')), onlineManager.subscribe(revalidate('refetchOnReconnect'))]
+      } else if (active === 0) {
+        detach.forEach((off) => off())
+        detach = []
+      }
+    },
+    remove(e) {
+      if (entries.get(e.hash) === e) entries.delete(e.hash)
+      e.dispose()
+    },
+    // A holder of a collected entry (a mounted component) subscribing again puts it back.
+    revive(e) {
+      if (!entries.has(e.hash)) entries.set(e.hash, e)
+    },
+  }
+
+  function get(query: CacheQuery): Entry {
+    const hash = hashQuery(query)
+    let e = entries.get(hash)
+    if (!e) {
+      e = createEntry(normalizeQuery(query), hash, ctx)
+      entries.set(hash, e)
+      e.scheduleGc()
+    }
+    return e
+  }
+
+  const matching = (filter: CacheFilter = {}) => [...entries.values()].filter((e) => matchesFilter(e.query, filter))
+
+  function invalidateEntry(e: Entry): Promise<void> | undefined {
+    e.set({ invalidated: true })
+    return e.active() ? e.fetch(true) : undefined
+  }
+
+  async function fetch(query: CacheQuery, o: { staleTime?: number } = {}) {
+    const e = get(query)
+    if (e.isStale(o.staleTime ?? defaults.staleTime)) await e.fetch()
+    const s = e.getSnapshot()
+    if (s.status === 'error') throw s.error
+    return s
+  }
+
+  const cache = {
+    get,
+    watch(query: CacheQuery, listener: (s: unknown) => void, o?: WatchOptions) {
+      const e = get(query)
+      let called = false
+      const off = e.subscribe(() => {
+        called = true
+        listener(e.getSnapshot())
+      }, o)
+      // The current state at once, unless subscribing (a fetch starting) already reported it.
+      if (!called) listener(e.getSnapshot())
+      return off
+    },
+    fetch,
+    prefetch: (query: CacheQuery, o?: { staleTime?: number }) => fetch(query, o).then(() => undefined, () => undefined),
+    async invalidate(filter?: CacheFilter) {
+      await Promise.all(matching(filter).map(invalidateEntry))
+    },
+    setData(query: CacheQuery, updater: unknown) {
+      const e = get(query)
+      const { fetching, ...previous } = e.state()
+      const next = typeof updater === 'function' ? (updater as (p: unknown) => unknown)(previous.data) : updater
+      const data = replaceEqualDeep(previous.data, next)
+      e.set({ status: 'success', data, error: null, dataUpdatedAt: Date.now(), invalidated: false })
+      // Restoring over data that changed since (a refetch, another update) would lose it: refetch instead.
+      return () => (e.state().data === data ? e.set(previous) : void invalidateEntry(e))
+    },
+    applyEvent(filter: CacheFilter, event: Parameters<Entry['applyEvent']>[0]) {
+      for (const e of matching(filter)) e.applyEvent(event)
+    },
+    dehydrate(): DehydratedState {
+      return {
+        entries: [...entries.values()].flatMap((e) => {
+          const { status, data, dataUpdatedAt } = e.state()
+          return status === 'success' ? [{ query: e.query, data, dataUpdatedAt }] : []
+        }),
+      }
+    },
+    hydrate(state: DehydratedState) {
+      const freshUntil = Date.now() + Math.max(defaults.staleTime, d.hydrateFreshMs)
+      for (const { query, data, dataUpdatedAt } of state?.entries ?? []) {
+        const e = get(query)
+        const s = e.state()
+        // Never replace newer data (a client fetch that beat the HTML).
+        if (s.status === 'success' && s.dataUpdatedAt > dataUpdatedAt) continue
+        e.set({ status: 'success', data: replaceEqualDeep(s.data, data), error: null, dataUpdatedAt, invalidated: false, freshUntil })
+      }
+    },
+    clear() {
+      for (const e of entries.values()) ctx.remove(e)
+    },
+  }
+  return cache as ResourceCache
+}

@@ -1,0 +1,127 @@
+import type { ListParams, Page, Resource } from '../collection.js'
+import type { ServiceName, Unsubscribe } from '../types.js'
+import type { OnlineManager, Trigger } from './triggers.js'
+
+// ---- Keys --------------------------------------------------------------------
+
+/** A list of a collection: its pages for these params. */
+export interface ListQuery {
+  service: ServiceName
+  collection: string
+  params?: ListParams
+  id?: undefined
+}
+
+/** One item of a collection, by id. */
+export interface ItemQuery {
+  service: ServiceName
+  collection: string
+  id: string
+  params?: undefined
+}
+
+export type CacheQuery = ListQuery | ItemQuery
+
+/** Matches by prefix: every field given must match; `params` matches list entries whose params include these. */
+export interface CacheFilter {
+  service?: ServiceName
+  collection?: string
+  params?: ListParams
+  id?: string
+}
+
+// ---- Snapshots ---------------------------------------------------------------
+
+export type CacheStatus = 'pending' | 'success' | 'error'
+
+export interface Snapshot<D> {
+  /** 'error' keeps the last good `data`; 'pending' means no data yet. */
+  status: CacheStatus
+  data: D | undefined
+  error: Error | null
+  isFetching: boolean
+  isStale: boolean
+  /** When `data` was last fetched (ms since epoch), 0 if never. */
+  dataUpdatedAt: number
+}
+
+export interface ListData<T> {
+  pages: Page<T>[]
+}
+
+export interface ListSnapshot<T = Resource> extends Snapshot<ListData<T>> {
+  /** Every loaded page's items, in order; the same array until `data` changes. */
+  items: T[]
+  hasNextPage: boolean
+  isFetchingNextPage: boolean
+}
+
+/** `data` is the item; `undefined` after a `deleted` event. */
+export type ItemSnapshot<T = Resource> = Snapshot<T>
+
+// ---- Options -----------------------------------------------------------------
+
+export interface WatchOptions {
+  /** Data younger than this is fresh: mounting, focus and reconnect do not refetch it. */
+  staleTime?: number
+  /** How long an entry without subscribers is kept. */
+  gcTime?: number
+  refetchOnFocus?: boolean
+  refetchOnReconnect?: boolean
+  /** Refetch every `ms` while subscribed (whether stale or not). */
+  refetchInterval?: number | false
+}
+
+export interface CacheOptions extends WatchOptions {
+  /** Fires when the app regains focus. Default: `visibilitychange`/`focus`, attached on first subscribe. */
+  focusManager?: Trigger
+  /** Fires on reconnect. Default: `online`/`offline`, attached on first subscribe. */
+  onlineManager?: OnlineManager
+}
+
+// ---- Store -------------------------------------------------------------------
+
+/** One cache entry, shaped for `useSyncExternalStore(entry.subscribe, entry.getSnapshot)`. */
+export interface ResourceEntry<S> {
+  readonly query: CacheQuery
+  /** Fetches on subscribe when stale. Does not call `listener` at once. */
+  subscribe(listener: () => void, options?: WatchOptions): Unsubscribe
+  /** The same object until the entry changes. */
+  getSnapshot(): S
+  /** Refetch every loaded page (cancels a fetch in flight). */
+  refetch(): Promise<void>
+  /** Append the page after the last one; no-op without a next page or for items. */
+  fetchNextPage(): Promise<void>
+}
+
+export type CacheEvent<T = Resource> = { type: 'created' | 'updated'; item: T } | { type: 'deleted'; id: string }
+
+export type Updater<D> = D | ((previous: D | undefined) => D)
+
+export interface DehydratedState {
+  entries: { query: CacheQuery; data: unknown; dataUpdatedAt: number }[]
+}
+
+export interface ResourceCache {
+  get<T = Resource>(query: ListQuery): ResourceEntry<ListSnapshot<T>>
+  get<T = Resource>(query: ItemQuery): ResourceEntry<ItemSnapshot<T>>
+  /** Subscribe with a listener that gets the snapshot: now, then on every change. */
+  watch<T = Resource>(query: ListQuery, listener: (s: ListSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
+  watch<T = Resource>(query: ItemQuery, listener: (s: ItemSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
+  /** Fetch unless fresh; rejects with the fetch error. */
+  fetch<T = Resource>(query: ListQuery, options?: { staleTime?: number }): Promise<ListSnapshot<T>>
+  fetch<T = Resource>(query: ItemQuery, options?: { staleTime?: number }): Promise<ItemSnapshot<T>>
+  /** `fetch` that never rejects (SSR, hover). */
+  prefetch(query: CacheQuery, options?: { staleTime?: number }): Promise<void>
+  /** Mark matching entries stale; refetch those with subscribers. */
+  invalidate(filter?: CacheFilter): Promise<void>
+  /** Replace an entry's data (optimistic update). `rollback()` restores it, or refetches if it changed since. */
+  setData<T = Resource>(query: ListQuery, updater: Updater<ListData<T>>): () => void
+  setData<T = Resource>(query: ItemQuery, updater: Updater<T>): () => void
+  /** Patch matching entries from a realtime event, without a request. */
+  applyEvent<T = Resource>(filter: CacheFilter, event: CacheEvent<T>): void
+  dehydrate(): DehydratedState
+  hydrate(state: DehydratedState): void
+  /** Drop every entry and timer (logout, end of a script). */
+  clear(): void
+}
