@@ -1,7 +1,7 @@
 // Package hygiene for every published package: publint --strict and attw (ESM-only profile).
 import { execFileSync } from 'node:child_process'
 
-const PACKAGES = ['server', 'core', 'realtime', 'emulator']
+const PACKAGES = ['server', 'core', 'realtime', 'react', 'emulator']
 let failed = 0
 for (const name of PACKAGES) {
   const dir = `packages/${name}`

@@ -14,6 +14,8 @@ export {
 export type { TandemErrorOptions } from './errors.js'
 export { fullJitter, parseRetryAfter, sleep } from './backoff.js'
 export { redact } from './logger.js'
+export { createEmitter } from './events.js'
+export type { SafeEmitter } from './events.js'
 export { DEFAULTS } from './defaults.js'
 export { createResourceCache } from './cache/resource-cache.js'
 export type { ResourceCacheOptions } from './cache/resource-cache.js'

@@ -1,0 +1,171 @@
+// Unit tests of the pieces, with fake clocks where time matters.
+import { RealtimeError } from '@tandem/core'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createBackoff } from '../backoff.js'
+import { createOutbox, type Op } from '../outbox.js'
+import { closeAction, parseFrame } from '../protocol.js'
+import { refreshDelay } from '../token-refresh.js'
+import { toWsUrl } from '../url.js'
+import { createWatchdog } from '../watchdog.js'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('backoff', () => {
+  it('full jitter: uniform in [0, min(cap, 500·2^n)), capped at 20 s', () => {
+    const top = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000 }, () => 0.999999)
+    expect(Array.from({ length: 8 }, () => top.next())).toEqual([499, 999, 1999, 3999, 7999, 15999, 19999, 19999])
+    const bottom = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000 }, () => 0)
+    expect(bottom.next()).toBe(0)
+  })
+
+  it('resets only after a connection stayed up for stableMs', () => {
+    let now = 0
+    const b = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000 }, () => 0.999999, () => now)
+    b.next()
+    b.next()
+    b.up()
+    now += 9_999
+    expect(b.next()).toBe(1999) // a flapping link keeps growing
+    b.up()
+    now += 10_000
+    expect(b.next()).toBe(499)
+  })
+})
+
+describe('close codes', () => {
+  const r = (code: string) => JSON.stringify({ code })
+  it.each([
+    [1000, '', 'retry', undefined, 'close_1000'],
+    [1006, '', 'retry', undefined, 'close_1006'],
+    [4000, r('protocol_error'), 'fatal', undefined, 'protocol_error'],
+    [4003, '', 'fatal', undefined, 'close_4003'], // no readable reason: the code decides, and names it
+    [4009, r('frame_too_large'), 'fatal', undefined, 'frame_too_large'],
+    [4050, 'garbage', 'fatal', undefined, 'close_4050'],
+    [4100, r('token_expired'), 'reauth', 0, 'token_expired'],
+    [4101, r('token_invalid'), 'reauth', undefined, 'token_invalid'],
+    [4102, '', 'reauth', undefined, 'close_4102'],
+    [4200, r('server_restart'), 'retry', undefined, 'server_restart'],
+    [4290, '{"code":"rate_limited","retryAfterMs":2000}', 'retry', 2000, 'rate_limited'],
+    [4290, 'not json', 'retry', undefined, 'close_4290'],
+  ])('%i %s → %s', (code, reason, kind, delayMs, name) => {
+    expect(closeAction(code, reason)).toEqual({ kind, name, delayMs })
+  })
+})
+
+describe('parseFrame', () => {
+  it('accepts well-formed frames and reports the rest as RealtimeError (never throws)', () => {
+    expect(parseFrame('{"type":"heartbeat","ts":1}', 100)).toMatchObject({ type: 'heartbeat' })
+    expect(parseFrame('{"type":"pong","id":3}', 100)).toMatchObject({ id: 3 })
+    const cases: [unknown, string][] = [
+      ['{', 'bad_frame'], ['[]', 'bad_frame'], ['null', 'bad_frame'], ['{"type":"nope"}', 'unknown_frame'],
+      ['{"type":"pong"}', 'bad_frame'], ['{"type":"message","channel":"a"}', 'bad_frame'],
+      ['{"type":"history","id":1,"epoch":"e","offset":1,"messages":{},"complete":true}', 'bad_frame'],
+      ['{"type":"ack","id":1,"offset":null,"epoch":"e","messageId":"m"}', 'bad_frame'],
+      [new ArrayBuffer(2), 'bad_frame'], ['x'.repeat(101), 'frame_too_large'], ['{"type":"toString"}', 'unknown_frame'],
+    ]
+    for (const [data, code] of cases) {
+      const r = parseFrame(data, 100)
+      expect(r, String(data)).toBeInstanceOf(RealtimeError)
+      expect((r as RealtimeError).code).toBe(code)
+    }
+  })
+})
+
+describe('token refresh schedule', () => {
+  it("core's margin: max(30 s, 10 %), never more than half the lifetime", () => {
+    expect(refreshDelay(600_000)).toBe(540_000)
+    expect(refreshDelay(120_000)).toBe(90_000)
+    expect(refreshDelay(2_000)).toBe(1_000)
+    expect(refreshDelay(-5)).toBe(0)
+  })
+})
+
+describe('urls', () => {
+  it('maps the service base URL to its WebSocket endpoint', () => {
+    expect(toWsUrl('https://api.tandem.dev/realtime')).toBe('wss://api.tandem.dev/realtime/v1/ws')
+    expect(toWsUrl('http://127.0.0.1:1/realtime/')).toBe('ws://127.0.0.1:1/realtime/v1/ws')
+    expect(toWsUrl('wss://x/realtime/v1/ws')).toBe('wss://x/realtime/v1/ws')
+  })
+})
+
+describe('watchdog', () => {
+  it('fires after heartbeatMs + grace of silence; any frame resets it', () => {
+    vi.useFakeTimers()
+    const dead = vi.fn()
+    const w = createWatchdog(dead)
+    w.start(1_000, 500)
+    vi.advanceTimersByTime(1_400)
+    w.seen()
+    vi.advanceTimersByTime(1_400)
+    expect(dead).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(200)
+    expect(dead).toHaveBeenCalledOnce()
+    vi.advanceTimersByTime(10_000)
+    expect(dead).toHaveBeenCalledOnce() // stops itself
+  })
+
+  it('a throttled timer still notices: it compares wall-clock time on its next tick', () => {
+    let now = 0
+    const ticks: (() => void)[] = []
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void) => (ticks.push(fn), 1)) as never)
+    const dead = vi.fn()
+    const w = createWatchdog(dead, () => now)
+    w.start(15_000, 10_000)
+    now = 60_000 // a background tab: one tick a minute
+    ticks[0]!()
+    expect(dead).toHaveBeenCalledOnce()
+    vi.restoreAllMocks()
+  })
+})
+
+describe('outbox', () => {
+  const op = (log: string[], name: string): Op => ({
+    frame: { type: 'publish', name },
+    resolve: () => log.push(`ok ${name}`),
+    reject: (e) => log.push(`${e.code} ${name}`),
+  })
+
+  it('bounds waiting requests (oldest dropped), times out, and resends what an older connection lost, in order', () => {
+    vi.useFakeTimers()
+    let seq = 0
+    const log: string[] = []
+    const dropped: RealtimeError[] = []
+    const box = createOutbox(2, () => seq, (e) => dropped.push(e))
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => op(log, n)) as [Op, Op, Op]
+    box.add(a, 1_000)
+    box.add(b, 1_000)
+    box.add(c, 1_000)
+    expect(log).toEqual(['queue_overflow a'])
+    expect(dropped).toHaveLength(1)
+    seq = 1
+    const sent: string[] = []
+    box.flush((o) => (sent.push(o.frame.name as string), true))
+    box.flush((o) => (sent.push(o.frame.name as string), true)) // nothing twice on one connection
+    expect(sent).toEqual(['b', 'c'])
+    seq = 2 // the connection dropped before the replies: both go again, same frames
+    box.flush((o) => (sent.push(o.frame.name as string), true))
+    expect(sent).toEqual(['b', 'c', 'b', 'c'])
+    box.remove(b)
+    vi.advanceTimersByTime(1_000)
+    expect(log).toEqual(['queue_overflow a', 'timeout c'])
+  })
+
+  it('waits for ready() and stops at a refusing socket', () => {
+    const log: string[] = []
+    const box = createOutbox(10, () => 1, () => {})
+    let ready = false
+    const gated = { ...op(log, 'p'), ready: () => ready }
+    box.add(gated, 60_000)
+    box.add(op(log, 'q'), 60_000)
+    const sent: string[] = []
+    box.flush((o) => (sent.push(o.frame.name as string), false))
+    expect(sent).toEqual(['q'])
+    ready = true
+    box.flush((o) => (sent.push(o.frame.name as string), true))
+    expect(sent).toEqual(['q', 'p', 'q'])
+    box.clear(new RealtimeError('closed', { code: 'closed' }))
+    expect(log).toEqual(['closed p', 'closed q'])
+  })
+})

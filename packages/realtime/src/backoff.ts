@@ -1,0 +1,35 @@
+import { fullJitter } from '@tandem/core'
+
+export interface BackoffOptions {
+  baseMs: number
+  capMs: number
+  stableMs: number
+}
+
+export interface Backoff {
+  /** The connection is up: if it stays up for `stableMs`, the next delay starts from scratch. */
+  up(): void
+  /** The delay before the next attempt. */
+  next(): number
+  reset(): void
+}
+
+/** Exponential backoff with full jitter, so a fleet of clients does not reconnect in step. */
+export function createBackoff(o: BackoffOptions, random = Math.random, now = () => Date.now()): Backoff {
+  let attempt = 0
+  let upSince: number | undefined
+  return {
+    up() {
+      upSince = now()
+    },
+    next() {
+      if (upSince !== undefined && now() - upSince >= o.stableMs) attempt = 0
+      upSince = undefined
+      return fullJitter(attempt++, o.baseMs, o.capMs, random)
+    },
+    reset() {
+      attempt = 0
+      upSince = undefined
+    },
+  }
+}

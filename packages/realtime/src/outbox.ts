@@ -1,0 +1,69 @@
+import type { RealtimeError } from '@tandem/core'
+import { rtError, type Frame } from './protocol.js'
+
+/** A request the app made (publish, history, presence): sent when it can be, retried on every new connection. */
+export interface Op {
+  frame: Frame
+  resolve(reply: Frame): void
+  reject(error: RealtimeError): void
+  /** Presence needs the channel subscribed on this connection first. */
+  ready?(): boolean
+  /** Connection seq it was last sent on: an op sent on an older connection goes again, same frame, same idempotency key. */
+  sentOn?: number
+  notBefore?: number
+  timer?: ReturnType<typeof setTimeout>
+}
+
+export interface Outbox {
+  /** Queues `op` (deadline `timeoutMs` from now); the oldest waiting op is dropped past the bound. */
+  add(op: Op, timeoutMs: number): void
+  /** Sends, in call order, what can go on the current connection; `send` is false when the socket refused. */
+  flush(send: (op: Op) => boolean): void
+  remove(op: Op): void
+  /** Rejects everything (closed, failed). */
+  clear(error: RealtimeError): void
+}
+
+/** `seq()` is the current connection: ops not sent on it count as waiting. */
+export function createOutbox(max: number, seq: () => number, onDrop: (error: RealtimeError) => void): Outbox {
+  let ops: Op[] = []
+  const remove = (op: Op) => {
+    clearTimeout(op.timer)
+    ops = ops.filter((o) => o !== op)
+  }
+  return {
+    add(op, timeoutMs) {
+      const waiting = ops.filter((o) => o.sentOn !== seq())
+      if (waiting.length >= max && waiting[0]) {
+        const oldest = waiting[0]
+        remove(oldest)
+        const error = rtError('queue_overflow', 'Queue full: oldest request dropped', true)
+        oldest.reject(error)
+        onDrop(error)
+      }
+      op.timer = setTimeout(() => {
+        remove(op)
+        op.reject(rtError('timeout', 'No reply in time', true))
+      }, timeoutMs)
+      ops.push(op)
+    },
+    flush(send) {
+      const now = Date.now()
+      const current = seq()
+      for (const op of ops) {
+        if (op.sentOn === current || (op.notBefore ?? 0) > now || (op.ready && !op.ready())) continue
+        if (!send(op)) return
+        op.sentOn = current
+      }
+    },
+    remove,
+    clear(error) {
+      const all = ops
+      ops = []
+      for (const op of all) {
+        clearTimeout(op.timer)
+        op.reject(error)
+      }
+    },
+  }
+}

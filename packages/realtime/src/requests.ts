@@ -1,0 +1,121 @@
+import type { RealtimeError } from '@tandem/core'
+import { ValidationError } from '@tandem/core'
+import { createOutbox, type Op } from './outbox.js'
+import { retryAfter, rtError, toError, type Frame } from './protocol.js'
+
+export interface RequestsOptions {
+  /** Writes a frame to the socket; false when there is no open socket. */
+  write(text: string): boolean
+  /** No reply to a session request: the link is dead. */
+  dead(reason: string): void
+  error(error: RealtimeError): void
+  /** The current connection, and the server's frame limit. */
+  seq(): number
+  maxBytes(): number
+  maxQueued: number
+  timeoutMs: number
+}
+
+export interface Requests {
+  /** A request of the session itself (connect, subscribe, auth, ping); only on the open socket. */
+  call(frame: Frame, onReply: (reply: Frame) => void, timeoutMs?: number, why?: string): boolean
+  /** A request of the app: queued, sent when `ready`, resent on each new connection until a reply or its deadline. */
+  request(frame: Frame, timeoutMs?: number, ready?: () => boolean): Promise<Frame>
+  /** Routes a reply by its id; false when nothing waits for it. */
+  reply(frame: Frame): boolean
+  /** Sends what the outbox may send now (after the handshake and the resubscribe). */
+  flush(): void
+  /** The socket is gone: replies will not come; app requests stay queued. */
+  lost(): void
+  clear(error: RealtimeError): void
+  ready: boolean
+}
+
+export function createRequests(o: RequestsOptions): Requests {
+  const pending = new Map<unknown, (reply: Frame) => void>()
+  const timers = new Set<ReturnType<typeof setTimeout>>()
+  const outbox = createOutbox(o.maxQueued, o.seq, o.error)
+  let nextId = 1
+
+  const tooBig = (text: string) => {
+    const max = o.maxBytes()
+    // Cheap first: a string cannot take more than 3 bytes per UTF-16 unit.
+    return text.length * 3 > max && new TextEncoder().encode(text).length > max ? rtError('message_too_large', `Over ${max} bytes`) : undefined
+  }
+
+  function settle(op: Op, reply: Frame) {
+    if (reply.type === 'error') {
+      const e = toError(reply.error)
+      const after = retryAfter(e)
+      if (e.temporary && after !== undefined) {
+        // rate_limited: the same frame (same idempotency key) goes again once the bucket refills.
+        op.sentOn = undefined
+        op.notBefore = Date.now() + after
+        setTimeout(self.flush, after)
+        return
+      }
+      outbox.remove(op)
+      return op.reject(e)
+    }
+    outbox.remove(op)
+    op.resolve(reply)
+  }
+
+  const self: Requests = {
+    ready: false,
+    call(frame, onReply, timeoutMs = o.timeoutMs, why = 'request_timeout') {
+      const id = nextId++
+      const timer = setTimeout(() => o.dead(why), timeoutMs)
+      timers.add(timer)
+      pending.set(id, (reply) => {
+        clearTimeout(timer)
+        timers.delete(timer)
+        onReply(reply)
+      })
+      return o.write(JSON.stringify({ ...frame, id }))
+    },
+    request(frame, timeoutMs = o.timeoutMs, ready) {
+      return new Promise((resolve, reject) => {
+        let text: string
+        try {
+          text = JSON.stringify(frame)
+        } catch {
+          return reject(new ValidationError('data', 'must be JSON-serialisable'))
+        }
+        const big = tooBig(text)
+        if (big) return reject(big)
+        outbox.add({ frame, resolve, reject, ...(ready ? { ready } : {}) }, timeoutMs)
+        self.flush()
+      })
+    },
+    reply(frame) {
+      const handler = pending.get(frame.id)
+      pending.delete(frame.id)
+      handler?.(frame)
+      return handler !== undefined
+    },
+    flush() {
+      if (!self.ready) return
+      outbox.flush((op) => {
+        const id = nextId++
+        const text = JSON.stringify({ ...op.frame, id })
+        const big = tooBig(text) // the limit the server announced may be lower than the default
+        if (big) {
+          outbox.remove(op)
+          op.reject(big)
+          return true
+        }
+        pending.set(id, (reply) => settle(op, reply))
+        return o.write(text)
+      })
+    },
+    lost() {
+      self.ready = false
+      for (const t of timers) clearTimeout(t)
+      timers.clear()
+      pending.clear()
+    },
+    clear: (error) => outbox.clear(error),
+  }
+  return self
+}

@@ -1,0 +1,77 @@
+import type { RealtimeError } from '@tandem/core'
+import type { ChannelImpl } from './channel.js'
+import { DEFAULTS } from './defaults.js'
+import type { Frame } from './protocol.js'
+
+export interface SubscriptionsOptions {
+  channels: Map<string, ChannelImpl>
+  call(frame: Frame, onReply: (reply: Frame) => void): boolean
+  maxBytes(): number
+  /** The server took over the old connection's presence (`connected.resumed`). */
+  resumed(): boolean
+  /** Every subscribe frame of this round has its reply: queued requests may go. */
+  done(): void
+  error(error: RealtimeError): void
+}
+
+export interface Subscriptions {
+  /** Sends one subscribe frame for every channel that wants one, and the unsubscribes. */
+  sync(): void
+  /** The socket is gone: nothing is subscribed on the next one yet. */
+  lost(): void
+}
+
+export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
+  // Channels subscribed on the current connection (or with their subscribe frame out).
+  const onServer = new Set<string>()
+
+  /** One frame, split only past the service's limits (1000 channels, maxMessageBytes). */
+  function batches(subs: ChannelImpl[]): ChannelImpl[][] {
+    const out: ChannelImpl[][] = []
+    let batch: ChannelImpl[] | undefined
+    let size = 0
+    for (const ch of subs) {
+      const entry = JSON.stringify({ channel: ch.name, since: ch.position }).length + 1
+      if (!batch || (size += entry) > o.maxBytes() - 64 || batch.length >= DEFAULTS.maxChannelsPerFrame) {
+        out.push((batch = []))
+        size = entry
+      }
+      batch.push(ch)
+    }
+    return out
+  }
+
+  function subscribe(batch: ChannelImpl[], settled: () => void) {
+    for (const ch of batch) onServer.add(ch.name)
+    const entries = batch.map((ch) => ({ channel: ch.name, ...(ch.position ? { since: ch.position } : {}) }))
+    o.call({ type: 'subscribe', channels: entries }, (reply) => {
+      const results = new Map<unknown, Frame>()
+      if (Array.isArray(reply.channels)) for (const r of reply.channels as Frame[]) results.set(r?.channel, r)
+      for (const ch of batch) {
+        const resuming = ch.position !== undefined
+        ch.subscribed(results.get(ch.name) ?? { error: reply.error ?? { code: 'bad_frame', message: 'No subscribe result' } })
+        if (ch.state === 'failed') onServer.delete(ch.name)
+        // A reconnect that did not keep our presence: enter again, with the last data.
+        else if (resuming && !o.resumed()) ch.presence.reenter()?.catch(o.error)
+      }
+      settled()
+    })
+  }
+
+  return {
+    sync() {
+      const subs: ChannelImpl[] = []
+      const unsubs: string[] = []
+      for (const ch of o.channels.values()) {
+        if (ch.leases && ch.state !== 'failed' && !onServer.has(ch.name)) subs.push(ch)
+        else if (!ch.leases && onServer.delete(ch.name)) unsubs.push(ch.name)
+      }
+      if (unsubs.length) o.call({ type: 'unsubscribe', channels: unsubs }, () => {})
+      const all = batches(subs)
+      let open = all.length
+      for (const batch of all) subscribe(batch, () => --open === 0 && o.done())
+      if (!open) o.done()
+    },
+    lost: () => onServer.clear(),
+  }
+}

@@ -1,0 +1,71 @@
+import type { RealtimeError, TokenProvider } from '@tandem/core'
+import { DEFAULTS } from './defaults.js'
+import { asError, toError, type Frame } from './protocol.js'
+
+export interface TokenRefreshOptions {
+  auth: TokenProvider
+  /** The token the connection runs on. */
+  current(): string | undefined
+  /** Sends `{ type: 'auth', token }`; false when not connected. */
+  send(token: string, onReply: (reply: Frame) => void): boolean
+  error(error: RealtimeError): void
+}
+
+export interface TokenRefresh {
+  /** The connection's token expires in `expiresIn` seconds (the server's count). */
+  schedule(expiresIn: number): void
+  stop(): void
+}
+
+/** When to refresh a token that expires in `lifetimeMs`: core's margin rule, max(30 s, 10 %), at most half. */
+export function refreshDelay(lifetimeMs: number): number {
+  const margin = Math.min(Math.max(DEFAULTS.refreshMarginMs, lifetimeMs * DEFAULTS.refreshMarginRatio), lifetimeMs / 2)
+  return Math.max(0, lifetimeMs - margin)
+}
+
+/** Re-authenticates on the open connection before the token expires, so no channel is dropped. */
+export function createTokenRefresh(o: TokenRefreshOptions): TokenRefresh {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let run = 0
+
+  const later = (ms: number) => {
+    clearTimeout(timer)
+    const mine = ++run
+    timer = setTimeout(() => void refresh(mine), Math.min(ms, 2 ** 31 - 1))
+  }
+
+  async function refresh(mine: number) {
+    try {
+      let token = await o.auth.getToken()
+      // Core hands out its cached token until its own refresh point; we need a new one now.
+      if (token === o.current()) token = await o.auth.getToken({ forceRefresh: true })
+      if (mine !== run) return
+      const sent = o.send(token, (reply) => {
+        if (mine !== run) return
+        if (reply.type === 'authed') return schedule(reply.expiresIn as number)
+        o.error(toError(reply.error))
+        later(DEFAULTS.refreshRetryMs)
+      })
+      if (!sent) later(DEFAULTS.refreshRetryMs)
+    } catch (cause) {
+      if (mine !== run) return
+      o.error(asError(cause, 'token_refresh_failed', true))
+      later(DEFAULTS.refreshRetryMs)
+    }
+  }
+
+  function schedule(expiresIn: number) {
+    const now = Date.now()
+    // The provider's expiry is by our own clock; the server's by its clock. The earlier wins.
+    const expiry = Math.min(now + expiresIn * 1000, o.auth.expiresAt() ?? Infinity)
+    later(refreshDelay(expiry - now))
+  }
+
+  return {
+    schedule,
+    stop() {
+      clearTimeout(timer)
+      run++
+    },
+  }
+}

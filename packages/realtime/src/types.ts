@@ -1,0 +1,108 @@
+import type { RealtimeError, Unsubscribe } from '@tandem/core'
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closed' | 'failed'
+
+export interface StateChange {
+  previous: ConnectionState
+  current: ConnectionState
+  /** Why: `connect`, `close`, a close-code name (`token_expired`), `heartbeat_timeout`, `offline`, … */
+  reason?: string
+  /** When the next attempt starts, for `reconnecting`. */
+  retryInMs?: number
+  error?: RealtimeError
+}
+
+/** `subscribing` also covers "waiting to resume after a reconnect". */
+export type ChannelState = 'unsubscribed' | 'subscribing' | 'subscribed' | 'failed'
+
+/** A point in a channel's stream. */
+export interface Position {
+  epoch: string
+  offset: number
+}
+
+export interface Message<T = unknown> extends Position {
+  channel: string
+  event: string
+  data: T
+  messageId: string
+  clientId?: string
+  ts: number
+}
+
+export interface Member<T = unknown> {
+  clientId: string
+  connectionId: string
+  data: T
+}
+
+export interface PresenceEvent<T = unknown> {
+  channel: string
+  action: 'enter' | 'update' | 'leave'
+  member: Member<T>
+  ts: number
+}
+
+/**
+ * Messages were lost between `since` and `resumedAt`: delivery goes on with the messages
+ * after `resumedAt`. Refetch whatever state you derive from the channel.
+ */
+export interface Discontinuity {
+  channel: string
+  reason: 'epoch_changed' | 'history_expired'
+  since: Position
+  resumedAt: Position
+}
+
+export interface PublishAck extends Position {
+  messageId: string
+  /** The service had stored this publish already (a retry after a lost ack). */
+  duplicate: boolean
+}
+
+export interface HistoryOptions {
+  since?: Position
+  limit?: number
+  timeoutMs?: number
+}
+
+export interface HistoryPage extends Position {
+  messages: Message[]
+  /** false when history did not reach back to `since`, or the epoch changed. */
+  complete: boolean
+}
+
+export interface RealtimeEvents {
+  state: (change: StateChange) => void
+  error: (error: RealtimeError) => void
+}
+
+export interface ChannelEvents {
+  state: (change: { previous: ChannelState; current: ChannelState; error?: RealtimeError }) => void
+  discontinuity: (event: Discontinuity) => void
+  error: (error: RealtimeError) => void
+}
+
+export type Listener<T = unknown> = (message: Message<T>) => void
+
+export interface Presence {
+  /** Enters (or re-enters after a reconnect that did not keep it); subscribes the channel if needed. */
+  enter(data?: unknown): Promise<void>
+  update(data?: unknown): Promise<void>
+  leave(): Promise<void>
+  get(options?: { timeoutMs?: number }): Promise<Member[]>
+  subscribe(listener: (event: PresenceEvent) => void): Unsubscribe
+}
+
+export interface Channel {
+  readonly name: string
+  readonly state: ChannelState
+  /** The last delivered position (what a resume asks for). */
+  readonly position: Position | undefined
+  subscribe<T = unknown>(listener: Listener<T>): Unsubscribe
+  subscribe<T = unknown>(event: string, listener: Listener<T>): Unsubscribe
+  on<E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]): Unsubscribe
+  publish(event: string, data?: unknown, options?: { timeoutMs?: number }): Promise<PublishAck>
+  history(options?: HistoryOptions): Promise<HistoryPage>
+  readonly presence: Presence
+}
