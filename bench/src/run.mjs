@@ -2,9 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import * as bundle from './bundle.mjs'
+import * as realtime from './realtime.mjs'
 import * as rest from './rest.mjs'
 
-const BENCHES = { bundle, rest }
+const BENCHES = { bundle, rest, realtime }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const names = wanted.length ? wanted : Object.keys(BENCHES)
 for (const n of names) if (!BENCHES[n]) { console.error(`unknown bench "${n}"; choose from ${Object.keys(BENCHES).join(', ')}`); process.exit(2) }

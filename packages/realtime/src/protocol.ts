@@ -25,11 +25,15 @@ const PUSHES = new Set(['message', 'presence.event', 'heartbeat', 'error'])
 
 const TYPEOF: Record<string, string> = { s: 'string', n: 'number', b: 'boolean', o: 'object', a: 'object' }
 
+// Shapes are parsed once: this runs for every frame on the hot receive path.
+const parsed = new Map<string, string[][]>()
+
 export function matches(value: unknown, shape: string): boolean {
   if (typeof value !== 'object' || value === null) return false
-  for (const field of shape.split(' ')) {
-    const [name, kind] = field.split(':') as [string, string?]
-    const v = (value as Record<string, unknown>)[name]
+  let fields = parsed.get(shape)
+  if (!fields) parsed.set(shape, (fields = shape ? shape.split(' ').map((f) => f.split(':')) : []))
+  for (const [name, kind] of fields) {
+    const v = (value as Record<string, unknown>)[name!]
     if (kind && (typeof v !== TYPEOF[kind] || v === null || (kind === 'a') !== Array.isArray(v) || (kind === 'n' && !Number.isFinite(v)))) return false
   }
   return true
