@@ -67,6 +67,8 @@ export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number
   const controller = new AbortController()
   let timedOut = false
   const onAbort = () => controller.abort(caller?.reason)
+  // Aborted while the token or a rate-limit slot was awaited: the event has fired already.
+  if (caller?.aborted) onAbort()
   caller?.addEventListener('abort', onAbort, { once: true })
   const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
     ? setTimeout(() => { timedOut = true; controller.abort(new Error('timeout')) }, timeoutMs)

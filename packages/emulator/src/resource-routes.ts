@@ -20,7 +20,16 @@ export interface RouteContext {
   body: Record<string, unknown> | undefined
   /** The write's `Idempotency-Key`, when sent (realtime dedupes publishes per channel with it). */
   idempotencyKey?: string
+  /**
+   * Publishes a change of this service's `collection` on the realtime channel
+   * `<service>:<collection>` of the caller's app (docs/protocol.md, "Live collections").
+   * Optional so a handler can run alone in a test.
+   */
+  publishChange?(collection: string, change: LiveChange): void
 }
+
+/** A live-collection event: `created`/`updated` carry the item, `deleted` its id. */
+export type LiveChange = { event: 'created' | 'updated'; item: unknown } | { event: 'deleted'; id: string }
 
 export interface RouteResult {
   status: number
@@ -63,32 +72,36 @@ const get: RouteHandler = {
 
 const create: RouteHandler = {
   write: true,
-  run: ({ store, body }) => {
+  run: ({ store, body, publishChange }) => {
     const input = requireBody(body)
     const name = validName(input.name, true) as string
     const attributes = validAttributes(input.attributes) ?? {}
-    return { status: 201, body: store.create(name, attributes), applied: true }
+    const item = store.create(name, attributes)
+    publishChange?.('resources', { event: 'created', item })
+    return { status: 201, body: item, applied: true }
   },
 }
 
 const update: RouteHandler = {
   write: true,
-  run: ({ store, params, body }) => {
+  run: ({ store, params, body, publishChange }) => {
     const input = requireBody(body)
     const name = validName(input.name, false)
     const attributes = validAttributes(input.attributes)
     const id = params.id ?? ''
     const resource = store.update(id, { ...(name !== undefined ? { name } : {}), ...(attributes ? { attributes } : {}) })
     if (!resource) throw notFound(id)
+    publishChange?.('resources', { event: 'updated', item: resource })
     return { status: 200, body: resource, applied: true }
   },
 }
 
 const remove: RouteHandler = {
   write: true,
-  run: ({ store, params }) => {
+  run: ({ store, params, publishChange }) => {
     const id = params.id ?? ''
     if (!store.delete(id)) throw notFound(id)
+    publishChange?.('resources', { event: 'deleted', id })
     return { status: 204, applied: true }
   },
 }

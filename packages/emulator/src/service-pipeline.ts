@@ -97,6 +97,9 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     result = handler.run({
       store: state.stores[service], params: match.params, query: r.query, body, principal, requestId: r.requestId,
       ...(idempotencyKey ? { idempotencyKey } : {}),
+      publishChange(collection, { event, ...data }) {
+        state.modules.realtime.publish(principal.app, `${service}:${collection}`, event, data)
+      },
       require(capability) {
         const error = checkScope(principal, capability)
         if (error) throw error

@@ -28,4 +28,10 @@ export const DEFAULTS = {
   refreshMarginRatio: CORE.token.refreshMarginRatio,
   /** After a failed in-band refresh; the server's 4100 close is the backstop. */
   refreshRetryMs: 5_000,
+  /**
+   * A released lease (`leaseChannel`, live bindings) is let go this much later, and a new lease
+   * meanwhile keeps it: React StrictMode's mount–unmount–mount (and a component that moves)
+   * neither resubscribes nor drops a message.
+   */
+  leaseReleaseMs: 100,
 } as const

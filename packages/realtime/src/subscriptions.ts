@@ -24,6 +24,8 @@ export interface Subscriptions {
 export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
   // Channels subscribed on the current connection (or with their subscribe frame out).
   const onServer = new Set<string>()
+  // Of those, the ones whose subscribe frame has no reply yet.
+  const inFlight = new Set<string>()
 
   /** One frame, split only past the service's limits (1000 channels, maxMessageBytes). */
   function batches(subs: ChannelImpl[]): ChannelImpl[][] {
@@ -42,12 +44,16 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
   }
 
   function subscribe(batch: ChannelImpl[], settled: () => void) {
-    for (const ch of batch) onServer.add(ch.name)
+    for (const ch of batch) {
+      onServer.add(ch.name)
+      inFlight.add(ch.name)
+    }
     const entries = batch.map((ch) => ({ channel: ch.name, ...(ch.position ? { since: ch.position } : {}) }))
     o.call({ type: 'subscribe', channels: entries }, (reply) => {
       const results = new Map<unknown, Frame>()
       if (Array.isArray(reply.channels)) for (const r of reply.channels as Frame[]) results.set(r?.channel, r)
       for (const ch of batch) {
+        inFlight.delete(ch.name)
         const resuming = ch.position !== undefined
         ch.subscribed(results.get(ch.name) ?? { error: reply.error ?? { code: 'bad_frame', message: 'No subscribe result' } })
         if (ch.state === 'failed') onServer.delete(ch.name)
@@ -63,7 +69,10 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       const subs: ChannelImpl[] = []
       const unsubs: string[] = []
       for (const ch of o.channels.values()) {
-        if (ch.leases && ch.state !== 'failed' && !onServer.has(ch.name)) subs.push(ch)
+        // Re-leased in the same tick it was released (still on the server, but reset to
+        // 'subscribing'): subscribe again; the service treats it as idempotent and we resume.
+        const stale = onServer.has(ch.name) && !inFlight.has(ch.name) && ch.state === 'subscribing'
+        if (ch.leases && ch.state !== 'failed' && (!onServer.has(ch.name) || stale)) subs.push(ch)
         else if (!ch.leases && onServer.delete(ch.name)) unsubs.push(ch.name)
       }
       if (unsubs.length) o.call({ type: 'unsubscribe', channels: unsubs }, () => {})
@@ -72,6 +81,9 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       for (const batch of all) subscribe(batch, () => --open === 0 && o.done())
       if (!open) o.done()
     },
-    lost: () => onServer.clear(),
+    lost() {
+      onServer.clear()
+      inFlight.clear()
+    },
   }
 }

@@ -5,7 +5,7 @@ import { createEntry, type Entry, type EntryContext, type Settings } from './ent
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
 import { replaceEqualDeep } from './structural-sharing.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
-import type { CacheFilter, CacheOptions, CacheQuery, DehydratedState, ResourceCache, WatchOptions } from './types.js'
+import type { CacheFilter, CacheOptions, CacheQuery, DehydratedState, GetOptions, ResourceCache, WatchOptions } from './types.js'
 
 export interface ResourceCacheOptions extends CacheOptions {
   /** Where entries fetch from: `client.collection`. */
@@ -61,13 +61,17 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     },
   }
 
-  function get(query: CacheQuery): Entry {
+  function get(query: CacheQuery, o: GetOptions<unknown> = {}): Entry {
     const hash = hashQuery(query)
     let e = entries.get(hash)
     if (!e) {
       e = createEntry(normalizeQuery(query), hash, ctx)
       entries.set(hash, e)
       e.scheduleGc()
+    }
+    // Only an unwatched entry: seeding one that others watch would re-render them mid-render.
+    if (o.initialData !== undefined && e.state().data === undefined && !e.active()) {
+      e.set({ status: 'success', data: o.initialData, error: null, dataUpdatedAt: o.initialDataUpdatedAt ?? Date.now() })
     }
     return e
   }

@@ -98,13 +98,23 @@ export type CacheEvent<T = Resource> = { type: 'created' | 'updated'; item: T } 
 
 export type Updater<D> = D | ((previous: D | undefined) => D)
 
+/** `cache.get` options: what a hook's `initialData` becomes. */
+export interface GetOptions<D> {
+  /**
+   * Seeds an entry that has no data and no subscribers yet (so no other component re-renders
+   * mid-render). It counts as fetched at `initialDataUpdatedAt` (default: now).
+   */
+  initialData?: D
+  initialDataUpdatedAt?: number
+}
+
 export interface DehydratedState {
   entries: { query: CacheQuery; data: unknown; dataUpdatedAt: number }[]
 }
 
 export interface ResourceCache {
-  get<T = Resource>(query: ListQuery): ResourceEntry<ListSnapshot<T>>
-  get<T = Resource>(query: ItemQuery): ResourceEntry<ItemSnapshot<T>>
+  get<T = Resource>(query: ListQuery, options?: GetOptions<ListData<T>>): ResourceEntry<ListSnapshot<T>>
+  get<T = Resource>(query: ItemQuery, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
   /** Subscribe with a listener that gets the snapshot: now, then on every change. */
   watch<T = Resource>(query: ListQuery, listener: (s: ListSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
   watch<T = Resource>(query: ItemQuery, listener: (s: ItemSnapshot<T>) => void, options?: WatchOptions): Unsubscribe

@@ -10,6 +10,12 @@ export type { DropOptions, Member, RealtimeControls, RealtimeEvent, RealtimeOpti
 
 export interface RealtimeModule extends ServiceModule {
   controls: RealtimeControls
+  /**
+   * Server-side publish (other services' change events, docs/protocol.md "Live collections"):
+   * stored and fanned out like any publish, from clientId `server`. Never throws: a write the
+   * service applied must not fail because its notification could not be sent.
+   */
+  publish(app: string, channel: string, event: string, data: unknown): void
 }
 
 export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOptions = {}): RealtimeModule {
@@ -20,5 +26,12 @@ export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOption
     attach: (server) => hub.attach(server),
     close: () => hub.shutdown(),
     controls: createControls(hub),
+    publish(app, channel, event, data) {
+      try {
+        hub.publish(app, channel, event, data, 'server', undefined)
+      } catch (err) {
+        console.error(`[tandem-emulator] could not publish ${event} on ${channel}:`, err)
+      }
+    },
   }
 }

@@ -62,6 +62,7 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
         throw new HttpError(422, 'unknown_mailbox', `No mailbox with id "${mailboxId.slice(0, 100)}".`, [{ field: 'mailboxId' }])
       }
       const { conversation, thread } = store.create(input)
+      ctx.publishChange?.('conversations', { event: 'created', item: conversation })
       notify(ctx, 'conversation.created', { conversation })
       notify(ctx, 'thread.created', { conversation, thread })
       return { status: 201, body: conversation, applied: true }
@@ -81,7 +82,10 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       }
       const { conversation, changes } = store.update(id, patch) ?? fail(notFound('conversation', id))
       const applied = Object.keys(changes).length > 0
-      if (applied) notify(ctx, 'conversation.updated', { conversation, changes })
+      if (applied) {
+        ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
+        notify(ctx, 'conversation.updated', { conversation, changes })
+      }
       return { status: 200, body: conversation, applied }
     },
   }
@@ -100,6 +104,8 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       const agent = store.data.agents.find((a) => a.id === subject)
       const author: ThreadAuthor = { type: 'agent', id: subject, name: agent?.name ?? subject, email: agent?.email ?? null }
       const { thread, conversation, changes } = store.addThread(id, type, body, author, next) ?? fail(notFound('conversation', id))
+      // The conversation changed too (threadCount, preview, modifiedAt, maybe status).
+      ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
       notify(ctx, 'thread.created', { conversation, thread })
       if (changes.status) notify(ctx, 'conversation.updated', { conversation, changes })
       return { status: 201, body: thread, applied: true }

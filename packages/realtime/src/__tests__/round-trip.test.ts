@@ -21,6 +21,20 @@ describe('subscribe, publish, ack', () => {
     expect(a.state).toBe('connected')
   })
 
+  it('a channel released and re-subscribed in the same tick keeps receiving (not stuck in subscribing)', async () => {
+    const a = client(emu())
+    const ch = a.channel('chat:again')
+    const off = ch.subscribe(() => {})
+    await untilSubscribed(ch)
+    const got: unknown[] = []
+    off()
+    ch.subscribe((m) => got.push(m.data)) // same tick: still subscribed on the server
+    await untilSubscribed(ch)
+    await ch.publish('message', 'after')
+    await until((cb) => ch.subscribe(cb), () => got.length === 1)
+    expect(got).toEqual(['after'])
+  })
+
   it('filters by event name and detaches when the last listener leaves', async () => {
     const a = client(emu())
     const ch = a.channel('chat:events')

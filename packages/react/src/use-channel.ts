@@ -1,0 +1,62 @@
+import { createFeed, leaseChannel, type Channel, type ChannelState, type Message, type PublishAck } from '@tandem/realtime'
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
+import { useRealtime } from './use-realtime.js'
+
+export interface UseChannelOptions {
+  /** Only this event's messages (for `onMessage` and `messages`). */
+  event?: string
+  /** Keep the last `keep` messages in `messages`, re-rendering at most once a frame. Default 0: none kept. */
+  keep?: number
+  /** `false`: do not subscribe. Default `true`. */
+  enabled?: boolean
+}
+
+export interface ChannelResult<T> {
+  channel: Channel
+  state: ChannelState
+  publish(event: string, data?: unknown): Promise<PublishAck>
+  /** The last `options.keep` messages, oldest first (empty unless `keep` is set). */
+  messages: readonly Message<T>[]
+}
+
+const EMPTY: readonly never[] = []
+const empty = () => EMPTY
+const none = () => () => {}
+
+/**
+ * Subscribes to a channel while mounted. `onMessage` may change on every render (it is read
+ * from a ref). The subscription is a lease released a little after unmount, so StrictMode's
+ * mount–unmount–mount sends one `subscribe` and loses nothing.
+ */
+export function useChannel<T = unknown>(name: string, onMessage?: (message: Message<T>) => void, options: UseChannelOptions = {}): ChannelResult<T> {
+  const rt = useRealtime()
+  const { event, keep = 0, enabled = true } = options
+  const channel = rt.channel(name)
+  const callback = useRef(onMessage)
+  callback.current = onMessage
+  // A plain buffer: nothing subscribes until the store is read, so a discarded one costs nothing.
+  const feed = useMemo(() => (keep > 0 ? createFeed<Message<T>>(keep) : undefined), [name, event, keep])
+
+  useEffect(() => {
+    if (!enabled) return
+    const release = leaseChannel(rt, name)
+    const listener = (m: Message<T>) => {
+      callback.current?.(m)
+      feed?.push(m)
+    }
+    const off = event === undefined ? channel.subscribe<T>(listener) : channel.subscribe<T>(event, listener)
+    return () => {
+      off()
+      release()
+    }
+  }, [rt, channel, name, event, enabled, feed])
+
+  const state = useSyncExternalStore(
+    useCallback((cb: () => void) => channel.on('state', cb), [channel]),
+    () => channel.state,
+    () => channel.state,
+  )
+  const messages = useSyncExternalStore(feed?.subscribe ?? none, feed?.getSnapshot ?? empty, feed?.getSnapshot ?? empty)
+  const publish = useCallback((ev: string, data?: unknown) => channel.publish(ev, data), [channel])
+  return { channel, state, publish, messages: messages as readonly Message<T>[] }
+}

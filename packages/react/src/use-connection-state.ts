@@ -1,0 +1,9 @@
+import { connectionStore, type ConnectionSnapshot } from '@tandem/realtime'
+import { useSyncExternalStore } from 'react'
+import { useRealtime } from './use-realtime.js'
+
+/** The realtime connection's `{ state, retryInMs, error }`, re-rendering on each change. */
+export function useConnectionState(): ConnectionSnapshot {
+  const store = connectionStore(useRealtime())
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
+}

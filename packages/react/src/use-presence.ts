@@ -1,0 +1,46 @@
+import { leaseChannel, presenceStore, type Member } from '@tandem/realtime'
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
+import { useRealtime } from './use-realtime.js'
+
+export interface PresenceResult<T> {
+  /** Everyone present, this client included once it has entered. */
+  members: readonly Member<T>[]
+  enter(data?: T): Promise<void>
+  update(data?: T): Promise<void>
+  leave(): Promise<void>
+}
+
+/**
+ * A channel's presence. With `data`, this client enters on mount, updates when `data` changes
+ * (by value) and leaves on unmount; without it, it only watches (call `enter` yourself).
+ */
+export function usePresence<T = unknown>(name: string, data?: T): PresenceResult<T> {
+  const rt = useRealtime()
+  const channel = rt.channel(name)
+  const store = useMemo(() => presenceStore(channel), [channel])
+  const present = data !== undefined
+  const key = JSON.stringify(data)
+  const sent = useRef<string | undefined>(undefined)
+
+  // Watching needs the channel; the lease keeps it across StrictMode's remount.
+  useEffect(() => leaseChannel(rt, name), [rt, name])
+  const members = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot) as readonly Member<T>[]
+  useEffect(() => {
+    if (!present) return
+    sent.current = key
+    channel.presence.enter(data).catch(() => {}) // refusals reach channel.on('error')
+    return () => {
+      sent.current = undefined
+      channel.presence.leave().catch(() => {})
+    }
+  }, [channel, present])
+  useEffect(() => {
+    // By value: a new object with the same content sends nothing.
+    if (sent.current === undefined || sent.current === key) return
+    sent.current = key
+    channel.presence.update(data).catch(() => {})
+  }, [channel, key])
+
+  const { presence } = channel
+  return { members, enter: presence.enter, update: presence.update, leave: presence.leave }
+}

@@ -1,0 +1,9 @@
+import type { Realtime } from '@tandem/realtime'
+import { useTandem } from './use-tandem.js'
+
+/** The realtime connection of the nearest `<TandemProvider realtime={…}>`. */
+export function useRealtime(): Realtime {
+  const { realtime } = useTandem()
+  if (!realtime) throw new Error('No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.')
+  return realtime
+}

@@ -1,0 +1,47 @@
+import type { ListData, ListParams, ListSnapshot, Page, Resource, ServiceName } from '@tandem/core'
+import { useMemo } from 'react'
+import { useEntry, type EntryOptions, type EntryResult } from './use-entry.js'
+import { useLive } from './use-live.js'
+
+/** A collection as `'service/collection'`: `'support/conversations'`, `'maps/resources'`. */
+export type CollectionPath = `${ServiceName}/${string}`
+
+export interface UseResourcesOptions<T = Resource, R = ListData<T>> extends EntryOptions<ListData<T>, R> {
+  /** Shown (as fetched now) until the first fetch: a page from the server, e.g. `await collection.list()`. */
+  initialData?: Page<T>
+  /**
+   * Keep the list current from the collection's realtime channel (`<service>:<collection>`):
+   * changes patch it without a request, lost messages refetch it once. Needs `realtime` on the provider.
+   */
+  live?: boolean
+}
+
+export type ResourcesResult<T = Resource, R = ListData<T>> = EntryResult<ListSnapshot<T>, R> & {
+  /** Append the next page (a no-op on the last one). */
+  fetchNextPage(): Promise<void>
+}
+
+/** `'support/conversations'` → `{ service, collection }`. */
+export function parsePath(path: CollectionPath): { service: ServiceName; collection: string } {
+  const i = path.indexOf('/')
+  return { service: path.slice(0, i) as ServiceName, collection: path.slice(i + 1) }
+}
+
+/**
+ * A cached, deduplicated, revalidating list: `data` is `{ pages }` (or what `select` makes of it),
+ * `items` every loaded page's items, in order.
+ */
+export function useResources<T = Resource, R = ListData<T>>(
+  path: CollectionPath, params?: ListParams, options: UseResourcesOptions<T, R> = {},
+): ResourcesResult<T, R> {
+  const { initialData, live = false, ...rest } = options
+  const hash = JSON.stringify([path, params])
+  // A new query (and entry) only when the key's content changes, not for each render's new `params` object.
+  const query = useMemo(() => ({ ...parsePath(path), params }), [hash])
+  const { result, entry } = useEntry<ListSnapshot<T>, R>(query, {
+    ...(rest as EntryOptions<never, R>),
+    initialData: initialData && { pages: [initialData] },
+  })
+  useLive(query, live && rest.enabled !== false)
+  return { ...result, fetchNextPage: entry.fetchNextPage }
+}

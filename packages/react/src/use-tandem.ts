@@ -1,0 +1,18 @@
+import type { TandemClient } from '@tandem/core'
+import type { Realtime } from '@tandem/realtime'
+import { createContext, useContext } from 'react'
+
+export interface TandemContextValue {
+  client: TandemClient
+  /** Set when `<TandemProvider realtime={…}>` was given one; the realtime hooks need it. */
+  realtime: Realtime | undefined
+}
+
+export const TandemContext = createContext<TandemContextValue | null>(null)
+
+/** The client (and realtime connection) of the nearest `<TandemProvider>`. */
+export function useTandem(): TandemContextValue {
+  const value = useContext(TandemContext)
+  if (!value) throw new Error('useTandem: no Tandem client here. Wrap your app in <TandemProvider client={createClient(…)}>.')
+  return value
+}

@@ -1,0 +1,73 @@
+import { hashQuery, type CacheEvent, type CacheQuery, type ListQuery, type ResourceCache, type Unsubscribe } from '@tandem/core'
+import { createPool, type Pool } from './lease.js'
+import type { Realtime } from './realtime.js'
+import type { Message } from './types.js'
+
+/** Where a collection's changes are published: `<service>:<collection>` (docs/protocol.md, "Live collections"). */
+export const liveChannelName = (q: { service: string; collection: string }): string => `${q.service}:${q.collection}`
+
+const EVENTS = new Set(['created', 'updated', 'deleted'])
+const pools = new WeakMap<Realtime, WeakMap<ResourceCache, Pool>>()
+
+/**
+ * Keeps a cached list (or item) current from its collection's channel: `created`/`updated`/
+ * `deleted` patch the cache without a request; a `discontinuity` (messages lost, e.g. a
+ * reconnect that could not resume) refetches it once. One binding per (client, cache, query)
+ * however many callers, released a lease delay after the last one (StrictMode-safe).
+ */
+export function bindLiveResources(rt: Realtime, cache: ResourceCache, query: CacheQuery): Unsubscribe {
+  let byCache = pools.get(rt)
+  if (!byCache) pools.set(rt, (byCache = new WeakMap()))
+  let pool = byCache.get(cache)
+  if (!pool) byCache.set(cache, (pool = createPool()))
+  return pool.acquire(hashQuery(query), () => bind(rt, cache, query))
+}
+
+function bind(rt: Realtime, cache: ResourceCache, query: CacheQuery): Unsubscribe {
+  const { service, collection } = query
+  const channel = rt.channel(liveChannelName(query))
+  const entry = cache.get(query as ListQuery)
+  const params = Object.keys(query.params ?? {}).filter((k) => k !== 'limit' && k !== 'cursor')
+  let held: CacheEvent[] | undefined
+  let synced = channel.state === 'subscribed'
+
+  const apply = (e: CacheEvent) => {
+    // Updates and deletes reach every list and item of the collection (matched by id).
+    if (e.type !== 'created') return cache.applyEvent({ service, collection }, e)
+    if (query.id !== undefined) return
+    // Only the service knows whether a new item passes a list's filters: ask it.
+    if (params.length) return void entry.refetch()
+    cache.applyEvent({ service, collection, params: query.params }, e)
+  }
+
+  const onMessage = (m: Message) => {
+    const data = m.data as { item?: { id?: unknown }; id?: unknown } | null
+    const id = m.event === 'deleted' ? data?.id : data?.item?.id
+    if (!EVENTS.has(m.event) || typeof id !== 'string') return
+    const e = (m.event === 'deleted' ? { type: 'deleted', id } : { type: m.event, item: data?.item }) as CacheEvent
+    apply(e)
+    if (!entry.getSnapshot().isFetching) return
+    // The answer in flight may predate this event: apply it again once that answer is in.
+    if (held) return void held.push(e)
+    held = [e]
+    const replay = () => {
+      const events = held ?? []
+      held = undefined
+      events.forEach(apply)
+    }
+    cache.fetch(query as ListQuery, { staleTime: 0 }).then(replay, replay) // joins the fetch in flight
+  }
+
+  const offs = [
+    channel.subscribe(onMessage),
+    channel.on('state', ({ current }) => {
+      if (current !== 'subscribed' || synced) return
+      synced = true
+      // What changed between our fetch and the subscription was sent to nobody: fetch again, once.
+      const s = entry.getSnapshot()
+      if (s.status !== 'pending' || s.isFetching) void entry.refetch()
+    }),
+    channel.on('discontinuity', () => void entry.refetch()),
+  ]
+  return () => offs.forEach((off) => off())
+}

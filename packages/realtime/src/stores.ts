@@ -1,0 +1,133 @@
+// Stores shaped for UI bindings (`subscribe` + `getSnapshot` that returns the same object until
+// something changed): React's useSyncExternalStore, Vue's shallowRef, Svelte's readable.
+import { createEmitter, type RealtimeError, type Unsubscribe } from '@tandem/core'
+import type { Realtime } from './realtime.js'
+import type { Channel, ConnectionState, Member, PresenceEvent } from './types.js'
+
+export interface Store<S> {
+  subscribe(listener: () => void): Unsubscribe
+  getSnapshot(): S
+}
+
+/** Runs `flush` once, on the next animation frame (or ~16 ms where there are none); returns a cancel. */
+export type Schedule = (flush: () => void) => () => void
+
+export const nextFrame: Schedule = (flush) => {
+  if (typeof requestAnimationFrame === 'function') {
+    const id = requestAnimationFrame(flush)
+    return () => cancelAnimationFrame(id)
+  }
+  const id = setTimeout(flush, 16)
+  return () => clearTimeout(id)
+}
+
+export interface Feed<T> extends Store<readonly T[]> {
+  push(item: T): void
+}
+
+/**
+ * The last `keep` items, with listeners told at most once per `schedule` tick: a burst of a
+ * thousand messages costs a frame's worth of renders, not a thousand.
+ */
+export function createFeed<T>(keep: number, schedule: Schedule = nextFrame): Feed<T> {
+  const emitter = createEmitter<{ change: () => void }>()
+  let items: readonly T[] = []
+  let pending: T[] = []
+  let cancel: (() => void) | undefined
+  let listeners = 0
+  const flush = () => {
+    cancel = undefined
+    items = [...items, ...pending].slice(-keep)
+    pending = []
+    emitter.emit('change')
+  }
+  return {
+    push(item) {
+      pending.push(item)
+      if (pending.length > keep) pending.shift()
+      if (!cancel && listeners > 0) cancel = schedule(flush)
+    },
+    subscribe(listener) {
+      listeners++
+      const off = emitter.on('change', listener)
+      if (pending.length && !cancel) cancel = schedule(flush)
+      return () => {
+        off()
+        // Nobody is left to tell: no timer outlives the last listener.
+        if (--listeners > 0) return
+        cancel?.()
+        cancel = undefined
+      }
+    },
+    getSnapshot: () => items,
+  }
+}
+
+export interface ConnectionSnapshot {
+  state: ConnectionState
+  /** When the next attempt starts, while `reconnecting`. */
+  retryInMs?: number
+  error?: RealtimeError
+}
+
+const connections = new WeakMap<Realtime, Store<ConnectionSnapshot>>()
+
+/** The connection's state as a store (one per client, shared by every caller). */
+export function connectionStore(rt: Realtime): Store<ConnectionSnapshot> {
+  let store = connections.get(rt)
+  if (store) return store
+  let snap: ConnectionSnapshot = { state: rt.state }
+  const emitter = createEmitter<{ change: () => void }>()
+  rt.on('state', ({ current, retryInMs, error }) => {
+    snap = { state: current, ...(retryInMs !== undefined ? { retryInMs } : {}), ...(error ? { error } : {}) }
+    emitter.emit('change')
+  })
+  connections.set(rt, (store = { subscribe: (l) => emitter.on('change', l), getSnapshot: () => snap }))
+  return store
+}
+
+/**
+ * A channel's presence members as a store: `presence.get()` on every (re)subscription, then
+ * the events. Replies and events share the socket, in order, so events that arrive before the
+ * reply are in it already and are skipped.
+ */
+export function presenceStore(channel: Channel): Store<readonly Member[]> {
+  const emitter = createEmitter<{ change: () => void }>()
+  let members: readonly Member[] = []
+  let listeners = 0
+  let synced = false
+  let offs: Unsubscribe[] = []
+  const set = (next: readonly Member[]) => {
+    members = next
+    emitter.emit('change')
+  }
+  const sync = () => {
+    synced = false
+    channel.presence.get().then((list) => {
+      if (!listeners) return
+      synced = true
+      set(list)
+    }, () => {}) // the channel's own error event reports it; the next resubscription retries
+  }
+  const onEvent = ({ action, member }: PresenceEvent) => {
+    if (!synced) return
+    const others = members.filter((m) => m.connectionId !== member.connectionId)
+    set(action === 'leave' ? others : [...others, member])
+  }
+  return {
+    subscribe(listener) {
+      const off = emitter.on('change', listener)
+      if (listeners++ === 0) {
+        offs = [channel.presence.subscribe(onEvent), channel.on('state', ({ current }) => current === 'subscribed' && sync())]
+        if (channel.state === 'subscribed') sync() // otherwise the 'subscribed' state change will
+      }
+      return () => {
+        off()
+        if (--listeners > 0) return
+        offs.forEach((o) => o())
+        synced = false
+      }
+    },
+    getSnapshot: () => members,
+  }
+}
