@@ -23,6 +23,14 @@ export default defineConfig({
       { extends: true, test: { name: 'realtime', root: 'packages/realtime', environment: 'node' } },
       { extends: true, test: { name: 'react', root: 'packages/react', environment: 'happy-dom' } },
       { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
+      // The reliability and security suite (docs/reliability.md): faults, chaos, fuzzing, leaks, secrets.
+      { extends: true, test: { name: 'reliability', root: 'test', environment: 'node', include: ['reliability/**/*.test.ts'], testTimeout: 120_000 } },
+      // The playground in a real browser (Chromium through playwright-core) against its dev server.
+      // Not `extends`: the '@tandem/source' external condition would make Node load the dev
+      // server's plugin deps (emulator, server) from .ts sources; they run from dist, as in `npm run dev`.
+      {
+        test: { name: 'e2e', root: 'playground', environment: 'node', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
     ],
   },
 })

@@ -1,30 +1,84 @@
-import { createEmulator, DEV_APP, type EmulatorOptions } from '@tandem/emulator'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { createEmulator, DEV_APP, type EmulatorCore, type EmulatorOptions } from '@tandem/emulator'
 import { createTokenHandler, toNodeListener } from '@tandem/server'
 import type { Plugin } from 'vite'
 
+/** What the playground's user names may look like (`?user=ada`). Anything else gets a 400. */
+export const USER_NAME = /^[A-Za-z0-9_-]{1,32}$/
+
+/** The key id the playground signs with; its secret never leaves this process. */
+export const PLAYGROUND_KEY_ID = DEV_APP.keys[0]!.id
+
+export interface PlaygroundPluginOptions extends EmulatorOptions {
+  /** Token lifetime in seconds (60 s – 24 h). Default 600. */
+  ttlSeconds?: number
+}
+
 /**
- * Embeds the emulator (the three services) and a demo token endpoint in the Vite dev server,
- * so the playground runs with no account and no network. The key secret lives only here, in
- * the dev server process: the browser gets short-lived tokens from `/api/tandem-token`.
+ * Embeds the emulator (the three services, HTTP and the realtime WebSocket hub) and a demo
+ * token endpoint in the Vite dev server, so the playground runs with no account and no network.
+ * The key secret lives only here, in the dev server process: the browser gets short-lived
+ * tokens from `/api/tandem-token`. `apply: 'serve'`: nothing of this reaches `vite build`.
  */
-export function tandemEmulator(options: EmulatorOptions = {}): Plugin {
+export function tandemEmulator(options: PlaygroundPluginOptions = {}): Plugin {
+  const { ttlSeconds = 600, ...emulatorOptions } = options
   return {
     name: 'tandem-emulator',
     apply: 'serve',
     configureServer(server) {
-      const emulator = createEmulator(options)
+      // Our own token endpoint is the only way in: the emulator's `/dev/token` (anyone, any subject) stays off.
+      const emulator = createEmulator({ devTokenEndpoint: false, ...emulatorOptions })
       const key = DEV_APP.keys[0]!
-      // This is where your backend decides who the user is (session cookie, etc.) and what they may do.
+
       const tokens = createTokenHandler({
         appId: DEV_APP.appId,
         keyId: key.id,
         secret: key.secret,
-        ttlSeconds: 600,
-        authorize: () => ({ subject: 'playground-user', scope: ['maps', 'support', 'realtime'] }),
+        ttlSeconds,
+        authorize: (request) => {
+          // This is where your backend decides who the user is and what they may do. A real one
+          // reads its own session, never a name the browser chose:
+          //
+          //   const session = await sessions.get(cookies(request).get('sid'))
+          //   if (!session) return null                                  // → 401, the SDK stops asking
+          //   return { subject: session.userId, scope: ['maps', 'support:read', `realtime:subscribe:chat:*`] }
+          //
+          // The playground has no sign-in: each tab names itself with `?user=` (a random name by
+          // default) so that two tabs are two people in the chat.
+          const user = new URL(request.url).searchParams.get('user')
+          if (!user || !USER_NAME.test(user)) return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
+          return { subject: user, scope: ['maps', 'support', 'realtime'] }
+        },
       })
       server.middlewares.use('/api/tandem-token', toNodeListener(tokens))
+
+      // Dev-only fault buttons of the Chat panel. A real backend has nothing like these.
+      server.middlewares.use('/api/dev', (req, res, next) => devControls(emulator, req, res, next))
+
       server.middlewares.use((req, res, next) => emulator.handle(req, res, next))
-      if (server.httpServer) emulator.attach(server.httpServer as import('node:http').Server)
+      if (server.httpServer) emulator.attach(server.httpServer as Server)
     },
   }
+}
+
+/** `POST /api/dev/drop?user=` cuts that user's sockets (no close frame); `POST /api/dev/expire?user=` revokes their tokens. */
+function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  const url = new URL(req.url ?? '/', 'http://localhost')
+  const user = url.searchParams.get('user') ?? ''
+  const send = (status: number, body: unknown) => {
+    res.statusCode = status
+    res.setHeader('Content-Type', 'application/json')
+    res.setHeader('Cache-Control', 'no-store')
+    res.end(JSON.stringify(body))
+  }
+  if (url.pathname !== '/drop' && url.pathname !== '/expire') return next()
+  if (req.method !== 'POST') return send(405, { error: { code: 'method_not_allowed', message: 'Use POST.' } })
+  if (!USER_NAME.test(user)) return send(400, { error: { code: 'invalid_parameter', message: 'Pass ?user=<name>.' } })
+  if (url.pathname === '/drop') {
+    // A raw TCP destroy: the browser sees an abnormal close (1006), as when Wi-Fi drops.
+    return send(200, { dropped: emulator.realtime.dropConnections({ subject: user, raw: true }) })
+  }
+  // Every token of the subject issued so far is refused from now on: its sockets close with 4102
+  // and the client fetches a fresh token from /api/tandem-token, then resumes.
+  return send(200, { revoked: emulator.realtime.revoke(user) })
 }

@@ -1,9 +1,20 @@
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { tandemEmulator } from './tandem-plugin.js'
 
+const page = (name: string) => fileURLToPath(new URL(name, import.meta.url))
+
 export default defineConfig({
-  // Run the SDK from source: no build step between an edit and the page.
-  resolve: { conditions: ['@tandem/source', 'module', 'browser', 'development|production'] },
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  resolve: {
+    // Run the SDK from source: no build step between an edit and the page.
+    conditions: ['@tandem/source', 'module', 'browser', 'development|production'],
+    // One React however the workspace hoists it (the hooks package has its own devDependency).
+    dedupe: ['react', 'react-dom'],
+  },
   server: { host: '127.0.0.1', port: 5173 },
-  plugins: [tandemEmulator()],
+  // Two pages: the React app and the plain-script one.
+  build: { rolldownOptions: { input: { main: page('index.html'), vanilla: page('vanilla.html') } } },
+  plugins: [react(), tandemEmulator()],
 })

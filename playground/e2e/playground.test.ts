@@ -1,0 +1,271 @@
+// The playground in a real browser: Vite's dev server (with the embedded emulator) started
+// here, Debian's Chromium driven through playwright-core. No sleeps: every wait is a DOM
+// condition with a timeout. Needs the packages built (`npm run build`; `npm test` does it),
+// since the dev server loads the emulator from its dist.
+import { execFile } from 'node:child_process'
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { createClient } from '@tandem/core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { createServer, type ViteDevServer } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+const CONFIG = here('../vite.config.ts')
+const SHOTS = here('../screenshots/')
+const DOCS_SHOT = here('../../docs/playground.png')
+const CHECK = here('../scripts/check-bundle.mjs')
+const VITE_BIN = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js')
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const hasChromium = existsSync(CHROMIUM)
+const WAIT = { timeout: 20_000 }
+
+if (!hasChromium) {
+  const message = `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`
+  // CI installs it (.ci/run), so there a missing browser is a failure, not a skip.
+  if (process.env.CI) throw new Error(`${message} The browser tests cannot run.`)
+  console.warn(`${message} Skipping the browser tests.`)
+}
+
+describe.skipIf(!hasChromium)('playground in Chromium', () => {
+  let server: ViteDevServer
+  let browser: Browser
+  let url: string
+  const contexts: BrowserContext[] = []
+
+  beforeAll(async () => {
+    // Listen and launch at once: they do not depend on each other.
+    const started = (async () => {
+      server = await createServer({ configFile: CONFIG, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } })
+      await server.listen()
+      url = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
+    })()
+    const launched = chromium
+      .launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      })
+      .then((b) => (browser = b))
+    await Promise.all([started, launched, mkdir(SHOTS, { recursive: true })])
+  })
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+    await browser?.close()
+    await server?.close()
+  })
+
+  /** A page of its own (own storage, own user), collecting uncaught errors and console errors. */
+  async function open(path: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.setDefaultTimeout(WAIT.timeout)
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    // React's warnings and failed loads land here too.
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
+    ;(page as Page & { errors: string[] }).errors = errors
+    await page.goto(`${url}${path}`)
+    return page
+  }
+  const pageErrors = (page: Page) => (page as Page & { errors: string[] }).errors
+
+  /** Every chat message in the page, by id. */
+  const messageIds = (page: Page) => page.$$eval('[data-testid="message"]', (els) => els.map((e) => (e as HTMLElement).dataset.id!))
+
+  it('computes a route and draws it on the map', async () => {
+    const page = await open('/?user=e2e-maps#maps')
+    const search = page.getByLabel('Place or address')
+    await search.fill('Lisbon')
+    await page.getByRole('button', { name: 'From Lisbon', exact: true }).first().click()
+    await search.fill('Berlin')
+    await page.getByRole('button', { name: 'To Berlin', exact: true }).first().click()
+    await page.getByRole('button', { name: 'Compute route' }).click()
+
+    // The decoded polyline as one SVG path, with many points, over real country boundaries.
+    await page.waitForFunction(() => {
+      const path = document.querySelector('[data-testid="route-path"]')
+      return path && Number(path.getAttribute('data-points')) > 50 && (path.getAttribute('d')?.split('L').length ?? 0) > 50
+    }, undefined, WAIT)
+    await page.waitForFunction(() => document.querySelectorAll('[data-country]').length > 150, undefined, WAIT)
+    const distance = await page.getByTestId('route-distance').textContent()
+    expect(distance).toMatch(/^[\d,]+ km$/)
+    expect(Number(distance!.replace(/\D/g, ''))).toBeGreaterThan(2000) // Lisbon → Berlin by road, roughly 2,900 km here
+    expect(await page.getByTestId('route-duration').textContent()).toMatch(/h/)
+    expect(await page.locator('.map-marker-origin text').textContent()).toBe('Lisbon')
+
+    // Address validation shows a verdict per component.
+    await page.getByRole('button', { name: 'Validate' }).click()
+    await page.getByTestId('address-result').waitFor(WAIT)
+    expect(await page.locator('.components tbody tr').count()).toBeGreaterThanOrEqual(3)
+    expect(await page.getByTestId('address-result').textContent()).toContain('1100-053') // the postal code, fixed
+
+    // The event log shows requests with ids, and never a token.
+    const log = await page.getByTestId('event-log').textContent()
+    expect(log).toMatch(/POST \/maps\/v1\/routes:compute → 200/)
+    expect(log).toMatch(/req_/)
+    expect(await page.content()).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/)
+    expect(pageErrors(page)).toEqual([])
+
+    const shot = join(SHOTS, 'maps.png')
+    await page.locator('.maps-side').evaluate((el) => el.scrollTo(0, 0))
+    await page.screenshot({ path: shot })
+    // The README's picture is committed: refresh it only when asked, so a test run leaves the tree clean.
+    if (process.env.UPDATE_DOCS_SCREENSHOT) await copyFile(shot, DOCS_SHOT)
+  })
+
+  it('shows the support inbox, pages it, and a conversation created through the REST API appears live', async () => {
+    const page = await open('/?user=e2e-support#support')
+    const rows = page.locator('[data-testid="conversation"]')
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="conversation"]').length === 15, undefined, WAIT)
+    await page.waitForFunction(() => document.querySelector('[data-testid="live-badge"]')?.textContent?.includes('● live'), undefined, WAIT)
+
+    // Pagination: the next page is appended.
+    await page.getByRole('button', { name: 'Load more' }).click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="conversation"]').length === 30, undefined, WAIT)
+
+    // Created by someone else, through REST, with a token from the same endpoint the browser uses.
+    const api = createClient({ baseUrl: url, auth: { url: `${url}/api/tandem-token?user=e2e-api` } })
+    const mailboxId = (await api.support.mailboxes.list()).data[0]!.id
+    const created = await api.support.conversations.create({
+      mailboxId, subject: 'Created through the REST API', customer: { email: 'rest@example.com', name: 'Rest Client' }, text: 'Hello from a test.',
+    })
+    const row = page.locator(`[data-testid="conversation"][data-id="${created.id}"]`)
+    await row.waitFor(WAIT)
+    expect(await rows.first().getAttribute('data-id')).toBe(created.id) // prepended, without a reload
+    expect(await rows.count()).toBe(31)
+
+    // Open it, reply: the reply shows among its threads.
+    await row.click()
+    await page.getByTestId('conversation-view').waitFor(WAIT)
+    await page.getByPlaceholder('Write a reply…').fill('We are on it.')
+    await page.getByRole('button', { name: 'Send reply' }).click()
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="thread"]')].some((t) => t.textContent?.includes('We are on it.') && !t.classList.contains('sending')),
+      undefined, WAIT,
+    )
+    // The service has it too.
+    const threads = await api.support.conversations.threads(created.id)
+    expect(threads.data.map((t) => t.text)).toContain('We are on it.')
+    expect(pageErrors(page)).toEqual([])
+    await page.screenshot({ path: join(SHOTS, 'support.png') })
+  })
+
+  it('chats between two pages: presence, typing, and every message exactly once across a dropped connection and an expired token', async () => {
+    const [a, b] = await Promise.all([open('/?user=e2e-ana#chat'), open('/?user=e2e-bob#chat')])
+    for (const page of [a, b]) {
+      await page.waitForFunction(() => {
+        const ids = [...document.querySelectorAll('[data-testid="member"]')].map((m) => (m as HTMLElement).dataset.client)
+        return ids.includes('e2e-ana') && ids.includes('e2e-bob')
+      }, undefined, WAIT)
+      await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected', undefined, WAIT)
+      await page.waitForFunction(() => document.querySelector('[data-testid="messages"]')?.getAttribute('data-history') === 'loaded', undefined, WAIT)
+    }
+
+    // Typing shows on the other page (presence data).
+    await b.getByLabel('Message').fill('hel')
+    await a.waitForFunction(() => document.querySelector('[data-testid="typing"]')?.textContent?.includes('e2e-bob is typing'), undefined, WAIT)
+
+    const before = (await messageIds(a)).length
+    const say = async (page: Page, text: string) => {
+      await page.getByLabel('Message').fill(text)
+      await page.getByLabel('Message').press('Enter')
+    }
+    await say(a, 'ana 1')
+    await say(b, 'bob 1')
+
+    // Cut ana's socket (no close frame), and keep talking on both sides while she is away.
+    await a.getByTestId('drop').click()
+    await a.getByTestId('control-result').filter({ hasText: /dropped [1-9]/ }).waitFor(WAIT)
+    await say(b, 'bob 2 (ana is away)')
+    await say(a, 'ana 2 (queued while away)')
+    await b.getByRole('button', { name: 'Send 5' }).click()
+
+    // Expire bob's token: his socket closes with 4102, he fetches a new token and resumes.
+    await b.getByTestId('expire').click()
+    await b.getByTestId('control-result').filter({ hasText: /revoked/ }).waitFor(WAIT)
+    await say(b, 'bob 3 (after a new token)')
+    await say(a, 'ana 3')
+
+    const expected = before + 11
+    for (const page of [a, b]) {
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="message"]').length >= n && document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected',
+        expected, WAIT,
+      )
+    }
+    const [idsA, idsB] = await Promise.all([messageIds(a), messageIds(b)])
+    expect(idsA).toHaveLength(expected)
+    expect(new Set(idsA).size).toBe(expected) // no duplicates
+    expect(idsB).toEqual(idsA) // same messages, same order, on both pages
+    for (const page of [a, b]) {
+      expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicates')
+      const texts = await page.$$eval('[data-testid="message"]', (els) => els.map((e) => e.textContent ?? ''))
+      for (const t of ['ana 1', 'bob 1', 'bob 2 (ana is away)', 'ana 2 (queued while away)', 'bob 3 (after a new token)', 'ana 3']) {
+        expect(texts.filter((x) => x.includes(t))).toHaveLength(1)
+      }
+      // Offsets strictly increase: in order, no gap.
+      const offsets = await page.$$eval('[data-testid="message"]', (els) => els.map((e) => Number((e as HTMLElement).dataset.offset)))
+      expect(offsets.every((o, i) => i === 0 || o === offsets[i - 1]! + 1)).toBe(true)
+    }
+    // The event log saw the recovery, and never shows a token.
+    const logA = await a.getByTestId('event-log').textContent()
+    expect(logA).toMatch(/reconnecting/)
+    const logB = await b.getByTestId('event-log').textContent()
+    expect(logB).toMatch(/token_revoked/)
+    expect(await b.content()).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/)
+    expect([...pageErrors(a), ...pageErrors(b)]).toEqual([])
+    await a.screenshot({ path: join(SHOTS, 'chat.png') })
+  })
+
+  it('runs the vanilla page (no React): lists conversations, subscribes and publishes', async () => {
+    const page = await open('/vanilla.html?user=e2e-vanilla')
+    await page.waitForFunction(() => document.querySelectorAll('#conversations [data-testid="conversation"]').length === 10, undefined, WAIT)
+    await page.getByRole('button', { name: 'Load more' }).click()
+    await page.waitForFunction(() => document.querySelectorAll('#conversations [data-testid="conversation"]').length === 20, undefined, WAIT)
+    await page.waitForFunction(() => document.getElementById('state')?.dataset.state === 'connected', undefined, WAIT)
+    await page.getByLabel('Message').fill('hello without React')
+    await page.getByRole('button', { name: 'Publish' }).click()
+    await page.waitForFunction(() => [...document.querySelectorAll('#messages li')].some((li) => li.textContent === 'e2e-vanilla: hello without React'), undefined, WAIT)
+    expect(await page.locator('#chat-status').textContent()).toMatch(/Stored at offset \d+/)
+    expect(pageErrors(page)).toEqual([])
+    await page.screenshot({ path: join(SHOTS, 'vanilla.png') })
+  })
+})
+
+describe('the built playground', () => {
+  it('builds both pages, and the bundle holds no key secret and no token', async () => {
+    // `npm run build -w playground`, as a child: Vitest's NODE_ENV=test would make a development React build.
+    const outDir = here('../dist')
+    const env = { ...process.env, NODE_ENV: 'production' }
+    await run(process.execPath, [VITE_BIN, 'build', '--logLevel', 'warn'], { cwd: here('..'), env })
+    expect(existsSync(join(outDir, 'index.html'))).toBe(true)
+    expect(existsSync(join(outDir, 'vanilla.html'))).toBe(true)
+    const { stdout } = await run(process.execPath, [CHECK, '--dir', outDir])
+    expect(stdout).toMatch(/check-bundle: ok/)
+  })
+
+  it('the check fails on a planted token or secret', async () => {
+    const { DEV_APP } = await import('@tandem/emulator')
+    const dir = await mkdtemp(join(tmpdir(), 'check-bundle-'))
+    try {
+      const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
+      await writeFile(join(dir, 'a.js'), `const t = "${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'someone', exp: 1 })}.${'s'.repeat(43)}"`)
+      await writeFile(join(dir, 'b.js'), `const k = ${JSON.stringify(DEV_APP.keys[0]!.secret)}`)
+      const failed = await run(process.execPath, [CHECK, '--dir', dir]).then(() => undefined, (e: { code: number; stderr: string }) => e)
+      expect(failed?.code).toBe(1)
+      expect(failed?.stderr).toContain('a.js: a JWT-shaped string')
+      expect(failed?.stderr).toContain('b.js: the secret of key')
+      expect(failed?.stderr).not.toContain(DEV_APP.keys[0]!.secret) // names the finding, never prints it
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

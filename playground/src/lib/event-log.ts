@@ -1,0 +1,84 @@
+import { redact, type TandemClient } from '@tandem/core'
+import type { Realtime } from '@tandem/realtime'
+
+export type LogKind = 'request' | 'retry' | 'rate-limit' | 'token' | 'realtime' | 'error' | 'app'
+
+export interface LogEntry {
+  id: number
+  at: number
+  kind: LogKind
+  text: string
+  /** Request id, when the service gave one. */
+  requestId?: string
+  /** For requests: HTTP status or error code, to colour the line. */
+  ok?: boolean
+}
+
+export interface EventLog {
+  subscribe(listener: () => void): () => void
+  getSnapshot(): readonly LogEntry[]
+  add(kind: LogKind, text: string, extra?: Pick<LogEntry, 'requestId' | 'ok'>): void
+  clear(): void
+  /** Wires the SDK's debug events. Returns the unsubscribe. */
+  attach(client: TandemClient, realtime: Realtime): () => void
+}
+
+const MAX = 300
+
+/**
+ * A store of SDK debug events for the Event log panel. Every text goes through core's `redact`
+ * (anything JWT-, bearer- or key-shaped becomes `[redacted]`), although the events themselves
+ * carry paths without query strings and never a token.
+ */
+export function createEventLog(): EventLog {
+  let entries: readonly LogEntry[] = []
+  let next = 1
+  const listeners = new Set<() => void>()
+  const emit = () => listeners.forEach((l) => l())
+
+  const add: EventLog['add'] = (kind, text, extra) => {
+    entries = [{ id: next++, at: Date.now(), kind, text: redact(text), ...extra }, ...entries].slice(0, MAX)
+    emit()
+  }
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    getSnapshot: () => entries,
+    add,
+    clear() {
+      entries = []
+      emit()
+    },
+    attach(client, realtime) {
+      const offs = [
+        client.on('request', (e) => {
+          const outcome = e.status ?? e.errorCode ?? 'failed'
+          const attempt = e.attempt > 1 ? ` (attempt ${e.attempt})` : ''
+          add('request', `${e.method} /${e.service}${e.path} → ${outcome} in ${Math.round(e.durationMs)} ms${attempt}`, {
+            ...(e.requestId ? { requestId: e.requestId } : {}),
+            // An aborted request (a refetch replaced it, a component went away) is not a failure.
+            ok: e.errorCode === 'aborted' || (e.status !== undefined && e.status < 400),
+          })
+        }),
+        client.on('retry', (e) =>
+          add('retry', `retry ${e.method} /${e.service}${e.path} in ${Math.round(e.delayMs)} ms: ${e.reason}`, e.requestId ? { requestId: e.requestId } : {}),
+        ),
+        client.on('rateLimitWait', (e) => add('rate-limit', `${e.service}: waited ${Math.round(e.waitMs)} ms for the client-side bucket, ${e.queued} queued`)),
+        // The token itself is never shown: only that one arrived and how long it lives.
+        client.auth.on('token', (t) => add('token', `new token from /api/tandem-token, expires in ${t.expiresIn} s`)),
+        client.auth.on('error', (e) => add('error', `token endpoint: ${e.code}: ${e.message}`)),
+        realtime.on('state', (s) => {
+          const why = s.reason ? ` (${s.reason})` : ''
+          const retry = s.retryInMs !== undefined ? `, next attempt in ${Math.round(s.retryInMs)} ms` : ''
+          const id = s.current === 'connected' && realtime.connectionId ? ` as ${realtime.connectionId}` : ''
+          add('realtime', `${s.previous} → ${s.current}${why}${id}${retry}`)
+        }),
+        realtime.on('error', (e) => add('error', `realtime ${e.code}: ${e.message}`, e.requestId ? { requestId: e.requestId } : {})),
+      ]
+      return () => offs.forEach((off) => off())
+    },
+  }
+}

@@ -1,0 +1,38 @@
+import { createClient, type TandemClient } from '@tandem/core'
+import { createRealtime, type Realtime } from '@tandem/realtime'
+import { createEventLog, type EventLog } from './event-log.js'
+
+const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'dennis', 'frances', 'linus', 'radia', 'john']
+const USER = /^[A-Za-z0-9_-]{1,32}$/
+
+/**
+ * Who this tab is. The playground has no sign-in: `?user=` names the tab, else a random name is
+ * picked and written into the URL (so a reload keeps it, and a new tab gets another one).
+ * A real app has a session cookie instead, and its token endpoint reads it.
+ */
+export function tabUser(): string {
+  const url = new URL(location.href)
+  const given = url.searchParams.get('user')
+  if (given && USER.test(given)) return given
+  const name = `${NAMES[Math.floor(Math.random() * NAMES.length)]}-${Math.floor(100 + Math.random() * 900)}`
+  url.searchParams.set('user', name)
+  history.replaceState(null, '', url)
+  return name
+}
+
+export interface Session {
+  user: string
+  client: TandemClient
+  realtime: Realtime
+  log: EventLog
+}
+
+/** One client and one realtime connection per tab, sharing one token provider, wired to the event log. */
+export function createSession(user = tabUser()): Session {
+  // The browser never sees a key: it asks our own backend (here the Vite dev server) for tokens.
+  const client = createClient({ baseUrl: location.origin, auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` } })
+  const realtime = createRealtime({ client })
+  const log = createEventLog()
+  log.attach(client, realtime)
+  return { user, client, realtime, log }
+}

@@ -1,0 +1,187 @@
+import type { ComputedRoute, LatLng, Place, TravelMode } from '@tandem/core'
+import { useTandem } from '@tandem/react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { describeError, duration, km } from '../lib/format.js'
+import { AddressForm } from './AddressForm.js'
+import { WorldMap, type Marker } from './WorldMap.js'
+
+interface Stop {
+  label: string
+  at: LatLng
+  placeId?: string
+}
+
+const toStop = (p: Place): Stop => ({ label: p.name, at: p.location, placeId: p.placeId })
+
+export function MapsPanel() {
+  const { client } = useTandem()
+  const [query, setQuery] = useState('')
+  const [results, setResults] = useState<{ title: string; places: Place[] }>({ title: '', places: [] })
+  const [searching, setSearching] = useState(false)
+  const [searchError, setSearchError] = useState<string>()
+  const [origin, setOrigin] = useState<Stop>()
+  const [destination, setDestination] = useState<Stop>()
+  const [mode, setMode] = useState<TravelMode>('drive')
+  const [route, setRoute] = useState<ComputedRoute>()
+  const [routing, setRouting] = useState(false)
+  const [routeError, setRouteError] = useState<string>()
+  const [located, setLocated] = useState<Marker>()
+  const seq = useRef(0)
+
+  // As you type: place search (word prefixes, biggest first), debounced; each keystroke aborts the previous one.
+  useEffect(() => {
+    const q = query.trim()
+    if (q.length < 2) return
+    const controller = new AbortController()
+    const timer = setTimeout(() => {
+      const mine = ++seq.current
+      setSearching(true)
+      setSearchError(undefined)
+      client.maps
+        .searchPlaces({ query: q, limit: 6 }, { signal: controller.signal })
+        .then((page) => mine === seq.current && setResults({ title: `Places matching “${q}”`, places: page.data }))
+        .catch((e: unknown) => mine === seq.current && !controller.signal.aborted && setSearchError(describeError(e)))
+        .finally(() => mine === seq.current && setSearching(false))
+    }, 250)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [client, query])
+
+  // Enter: geocode the text as an address ("Porto, Portugal", a country, …).
+  const geocode = async (e: FormEvent) => {
+    e.preventDefault()
+    const q = query.trim()
+    if (!q) return
+    const mine = ++seq.current
+    setSearching(true)
+    setSearchError(undefined)
+    try {
+      const { results: found } = await client.maps.geocode({ query: q })
+      if (mine === seq.current) setResults({ title: found.length ? `Geocoded “${q}”` : `Nothing found for “${q}”`, places: found })
+    } catch (err) {
+      if (mine === seq.current) setSearchError(describeError(err))
+    } finally {
+      if (mine === seq.current) setSearching(false)
+    }
+  }
+
+  // A click on the map: reverse geocoding.
+  const pick = async (at: LatLng) => {
+    setLocated({ at, label: `${at.lat.toFixed(2)}, ${at.lng.toFixed(2)}`, kind: 'point' })
+    const mine = ++seq.current
+    setSearchError(undefined)
+    try {
+      const { results: found } = await client.maps.geocode({ location: at })
+      if (mine === seq.current) setResults({ title: found.length ? `Near ${at.lat.toFixed(2)}, ${at.lng.toFixed(2)}` : 'Nothing near that point (sea?)', places: found })
+    } catch (err) {
+      if (mine === seq.current) setSearchError(describeError(err))
+    }
+  }
+
+  const compute = async () => {
+    if (!origin || !destination) return
+    setRouting(true)
+    setRouteError(undefined)
+    try {
+      const r = await client.maps.computeRoute({
+        origin: origin.placeId ? { placeId: origin.placeId } : origin.at,
+        destination: destination.placeId ? { placeId: destination.placeId } : destination.at,
+        mode,
+      })
+      setRoute(r)
+      setLocated(undefined)
+    } catch (err) {
+      setRoute(undefined)
+      setRouteError(describeError(err))
+    } finally {
+      setRouting(false)
+    }
+  }
+
+  const markers = useMemo(() => {
+    const list: Marker[] = []
+    if (origin) list.push({ at: origin.at, label: origin.label, kind: 'origin' })
+    if (destination) list.push({ at: destination.at, label: destination.label, kind: 'destination' })
+    if (located) list.push(located)
+    return list
+  }, [origin, destination, located])
+
+  const choose = (which: 'origin' | 'destination', p: Place) => {
+    ;(which === 'origin' ? setOrigin : setDestination)(toStop(p))
+    setRoute(undefined)
+    setRouteError(undefined)
+  }
+
+  return (
+    <div className="maps">
+      <div className="maps-side">
+        <section className="card" aria-labelledby="search-title">
+          <h2 id="search-title">Find a place</h2>
+          <form onSubmit={geocode} className="row">
+            <input
+              type="search"
+              aria-label="Place or address"
+              placeholder="City, or an address such as “Porto, Portugal”"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+            <button type="submit">Geocode</button>
+          </form>
+          <p className="hint">Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>).</p>
+          {searchError && <p className="error" role="alert">{searchError}</p>}
+          {results.title && <h3 className="list-title">{results.title}{searching ? ' …' : ''}</h3>}
+          <ul className="places" data-testid="place-results">
+            {results.places.map((p) => (
+              <li key={p.placeId}>
+                <div className="grow">
+                  <strong>{p.name}</strong>
+                  <span className="muted small"> {p.formattedAddress}{p.population ? ` · ${p.population.toLocaleString('en')} people` : ''}</span>
+                </div>
+                <button type="button" className="small" onClick={() => choose('origin', p)} aria-label={`From ${p.name}`}>From</button>
+                <button type="button" className="small" onClick={() => choose('destination', p)} aria-label={`To ${p.name}`}>To</button>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section className="card" aria-labelledby="route-title">
+          <h2 id="route-title">Route</h2>
+          <dl className="stops">
+            <dt><span className="dot dot-origin" /> From</dt>
+            <dd data-testid="origin">{origin?.label ?? <span className="muted">pick a place above</span>}</dd>
+            <dt><span className="dot dot-destination" /> To</dt>
+            <dd data-testid="destination">{destination?.label ?? <span className="muted">pick a place above</span>}</dd>
+          </dl>
+          <div className="row">
+            <label className="inline">
+              Mode{' '}
+              <select value={mode} onChange={(e) => { setMode(e.target.value as TravelMode); setRoute(undefined) }}>
+                <option value="drive">Drive</option>
+                <option value="bicycle">Bicycle</option>
+                <option value="walk">Walk</option>
+              </select>
+            </label>
+            <button type="button" className="primary" disabled={!origin || !destination || routing} onClick={compute}>
+              {routing ? 'Computing…' : 'Compute route'}
+            </button>
+          </div>
+          {routeError && <p className="error" role="alert">{routeError}</p>}
+          {route && (
+            <div className="route-summary" data-testid="route-summary">
+              <div><span className="big" data-testid="route-distance">{km(route.distanceMeters)}</span><span className="muted small"> distance</span></div>
+              <div><span className="big" data-testid="route-duration">{duration(route.durationSeconds)}</span><span className="muted small"> by {route.mode}</span></div>
+              <div className="muted small">{route.coordinates.length} points decoded from the polyline</div>
+            </div>
+          )}
+        </section>
+
+        <AddressForm />
+      </div>
+      <div className="maps-main">
+        <WorldMap route={route?.coordinates} markers={markers} onPick={pick} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,128 @@
+import type { Conversation, ConversationStatus, ListData, Thread } from '@tandem/core'
+import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
+import { useEffect, useState, type FormEvent } from 'react'
+import { dateTime, describeError } from '../lib/format.js'
+import { useSession } from '../lib/session-context.js'
+
+const THREAD_PARAMS = { limit: 100 }
+
+interface Props {
+  id: string
+  agentNames: ReadonlyMap<string, string>
+  mailboxNames: ReadonlyMap<string, string>
+}
+
+export function ConversationView({ id, agentNames, mailboxNames }: Props) {
+  const { client } = useTandem()
+  const { user } = useSession()
+  const threadsPath = `conversations/${id}/threads`
+  // Live: a reply or status change made elsewhere patches this item through `support:conversations`.
+  const conversation = useResource<Conversation>('support/conversations', id, { live: true })
+  const threads = useResources<Thread>(`support/${threadsPath}`, THREAD_PARAMS)
+  const c = conversation.data
+
+  // Threads have no channel of their own: when the live item says there are more, fetch them.
+  const count = c?.threadCount
+  const loaded = threads.items.length
+  const { refetch, isFetching } = threads
+  useEffect(() => {
+    if (count !== undefined && threads.status === 'success' && !isFetching && count > loaded) void refetch()
+  }, [count, loaded, isFetching, refetch, threads.status])
+
+  const [text, setText] = useState('')
+  const [replyStatus, setReplyStatus] = useState<'' | ConversationStatus>('')
+
+  const reply = useMutation(
+    (v: { text: string; status?: ConversationStatus }, client) => client.support.conversations.reply(id, v),
+    {
+      // Optimistic: the reply shows at once (marked "sending"); the rollback runs if the call fails.
+      onMutate: (v) =>
+        client.cache.setData<Thread>({ service: 'support', collection: threadsPath, params: THREAD_PARAMS }, (prev: ListData<Thread> | undefined) => {
+          const pending: Thread = {
+            id: `tmp_${Date.now()}`, conversationId: id, type: 'reply', text: v.text, createdAt: new Date().toISOString(),
+            author: { type: 'agent', id: user, name: user, email: null },
+          }
+          const pages = prev?.pages ?? [{ data: [], nextCursor: null }]
+          const last = pages[pages.length - 1]!
+          return { pages: [...pages.slice(0, -1), { ...last, data: [...last.data, pending] }] }
+        }),
+      invalidate: [{ service: 'support', collection: threadsPath }, { service: 'support', collection: 'conversations', id }],
+    },
+  )
+  const update = useMutation(
+    (status: ConversationStatus, client) => client.support.conversations.update(id, { status }),
+    { invalidate: { service: 'support', collection: 'conversations', id } },
+  )
+
+  const send = (e: FormEvent) => {
+    e.preventDefault()
+    const body = text.trim()
+    if (!body) return
+    reply.mutate(replyStatus ? { text: body, status: replyStatus } : { text: body })
+    setText('')
+  }
+
+  if (conversation.status === 'error' && !c) return <p className="error" role="alert">{describeError(conversation.error)}</p>
+  if (!c) return <p className="muted">Loading…</p>
+
+  return (
+    <article className="conversation-view" data-testid="conversation-view" data-id={c.id}>
+      <header>
+        <h2>{c.subject}</h2>
+        <p className="muted small">
+          #{c.number} · {c.customer.name ?? ''} &lt;{c.customer.email}&gt; · {mailboxNames.get(c.mailboxId) ?? c.mailboxId}
+          {c.assigneeId ? ` · assigned to ${agentNames.get(c.assigneeId) ?? c.assigneeId}` : ' · unassigned'}
+        </p>
+        <div className="row">
+          <span className={`pill status-${c.status}`} data-testid="conversation-status">{c.status}</span>
+          {c.tags.map((t) => <span key={t} className="tag">{t}</span>)}
+          <span className="grow" />
+          <div className="segmented small" role="group" aria-label="Set status">
+            {(['active', 'pending', 'closed'] as const).map((s) => (
+              <button
+                key={s}
+                type="button"
+                aria-pressed={c.status === s}
+                // Closed conversations reopen only through a reply (the service answers 422 otherwise).
+                disabled={update.status === 'pending' || c.status === s || (c.status === 'closed' && s !== 'closed')}
+                onClick={() => update.mutate(s)}
+              >{s}</button>
+            ))}
+          </div>
+        </div>
+        {update.status === 'error' && <p className="error">{describeError(update.error)}</p>}
+      </header>
+
+      <ol className="threads" data-testid="threads">
+        {threads.items.map((t) => (
+          <li key={t.id} className={`thread thread-${t.type} ${t.id.startsWith('tmp_') ? 'sending' : ''}`} data-testid="thread">
+            <div className="thread-head small">
+              <strong>{t.author.name ?? t.author.email ?? t.author.id ?? 'someone'}</strong>
+              <span className="muted"> · {t.type === 'customer' ? 'customer' : t.type}{' · '}{t.id.startsWith('tmp_') ? 'sending…' : dateTime(t.createdAt)}</span>
+            </div>
+            <div className="thread-text">{t.text}</div>
+          </li>
+        ))}
+        {threads.status === 'pending' && <li className="muted">Loading threads…</li>}
+      </ol>
+
+      <form className="reply" onSubmit={send}>
+        <label className="sr-only" htmlFor="reply-text">Reply</label>
+        <textarea id="reply-text" rows={3} placeholder={c.status === 'closed' ? 'A reply reopens the conversation…' : 'Write a reply…'} value={text} onChange={(e) => setText(e.target.value)} />
+        <div className="row">
+          <label className="inline small">
+            then{' '}
+            <select value={replyStatus} onChange={(e) => setReplyStatus(e.target.value as '' | ConversationStatus)}>
+              <option value="">{c.status === 'closed' ? 'reopen (active)' : 'keep status'}</option>
+              <option value="pending">set pending</option>
+              <option value="closed">close</option>
+            </select>
+          </label>
+          <span className="grow" />
+          {reply.status === 'error' && <span className="error small">{describeError(reply.error)}</span>}
+          <button type="submit" className="primary" disabled={!text.trim()}>{reply.status === 'pending' ? 'Sending…' : 'Send reply'}</button>
+        </div>
+      </form>
+    </article>
+  )
+}

@@ -1,0 +1,119 @@
+import type { Agent, Conversation, ConversationStatus, Mailbox } from '@tandem/core'
+import { useResources } from '@tandem/react'
+import { useMemo, useState } from 'react'
+import { dateTime, describeError } from '../lib/format.js'
+import { useChannelState } from '../lib/use-channel-state.js'
+import { ConversationView } from './ConversationView.js'
+import { NewConversation } from './NewConversation.js'
+
+const STATUSES: { value: ConversationStatus | 'all'; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'active', label: 'Active' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'closed', label: 'Closed' },
+]
+const PAGE = 15
+
+export function SupportPanel() {
+  const [mailboxId, setMailboxId] = useState<string>()
+  const [status, setStatus] = useState<ConversationStatus | 'all'>('all')
+  const [selected, setSelected] = useState<string>()
+  const [composing, setComposing] = useState(false)
+
+  const mailboxes = useResources<Mailbox>('support/mailboxes', { limit: 50 }, { staleTime: 60_000 })
+  const agents = useResources<Agent>('support/agents', { limit: 100 }, { staleTime: 60_000 })
+  const agentNames = useMemo(() => new Map(agents.items.map((a) => [a.id, a.name])), [agents.items])
+  const mailboxNames = useMemo(() => new Map(mailboxes.items.map((m) => [m.id, m.name])), [mailboxes.items])
+
+  // Live: the list follows the `support:conversations` channel. A new conversation is
+  // prepended to an unfiltered list without a request; a filtered one asks the service again.
+  const params = { limit: PAGE, ...(mailboxId ? { mailboxId } : {}), ...(status !== 'all' ? { status } : {}) }
+  const list = useResources<Conversation>('support/conversations', params, { live: true, keepPreviousData: true })
+  const live = useChannelState('support:conversations')
+
+  return (
+    <div className="support">
+      <nav className="support-nav card" aria-label="Mailboxes and filters">
+        <h2>Mailboxes</h2>
+        <ul className="choices" data-testid="mailboxes">
+          <li>
+            <button type="button" aria-pressed={!mailboxId} onClick={() => setMailboxId(undefined)}>All mailboxes</button>
+          </li>
+          {mailboxes.items.map((m) => (
+            <li key={m.id}>
+              <button type="button" aria-pressed={mailboxId === m.id} onClick={() => setMailboxId(m.id)} title={m.email}>{m.name}</button>
+            </li>
+          ))}
+        </ul>
+        {mailboxes.status === 'pending' && <p className="muted small">Loading…</p>}
+        <h2>Status</h2>
+        <div className="segmented" role="group" aria-label="Status filter">
+          {STATUSES.map((s) => (
+            <button key={s.value} type="button" aria-pressed={status === s.value} onClick={() => setStatus(s.value)}>{s.label}</button>
+          ))}
+        </div>
+        <button type="button" className="new-conv" onClick={() => { setComposing(true); setSelected(undefined) }}>+ New conversation</button>
+      </nav>
+
+      <section className="support-list card" aria-label="Conversations">
+        <header className="list-head">
+          <h2>Conversations</h2>
+          <span className={`live-badge ${live === 'subscribed' ? 'on' : ''}`} title="The list follows the support:conversations channel" data-testid="live-badge">
+            {live === 'subscribed' ? '● live' : `○ ${live}`}
+          </span>
+          {list.isFetching && !list.isFetchingNextPage && <span className="muted small">refreshing…</span>}
+        </header>
+        {list.status === 'error' && <p className="error" role="alert">{describeError(list.error)}</p>}
+        {list.status === 'pending' && !list.items.length && <p className="muted">Loading conversations…</p>}
+        {list.status === 'success' && !list.items.length && <p className="muted">No conversation matches.</p>}
+        <ul className={`conversations ${list.isPlaceholderData ? 'dim' : ''}`} data-testid="conversations">
+          {list.items.map((c) => (
+            <li key={c.id}>
+              <button
+                type="button"
+                className="conversation"
+                data-testid="conversation"
+                data-id={c.id}
+                aria-current={selected === c.id}
+                onClick={() => { setSelected(c.id); setComposing(false) }}
+              >
+                <span className="conv-top">
+                  <span className="conv-subject">{c.subject}</span>
+                  <span className={`pill status-${c.status}`}>{c.status}</span>
+                </span>
+                <span className="conv-meta muted small">
+                  #{c.number} · {c.customer.name ?? c.customer.email} · {mailboxNames.get(c.mailboxId) ?? ''} · {dateTime(c.modifiedAt)}
+                </span>
+                <span className="conv-preview small">{c.preview}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <footer className="list-foot">
+          <span className="muted small">{list.items.length} shown</span>
+          {list.hasNextPage && (
+            <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </button>
+          )}
+        </footer>
+      </section>
+
+      <section className="support-detail card" aria-label="Conversation">
+        {composing ? (
+          <NewConversation mailboxes={mailboxes.items} defaultMailboxId={mailboxId} onCreated={(c) => { setComposing(false); setSelected(c.id) }} onCancel={() => setComposing(false)} />
+        ) : selected ? (
+          <ConversationView key={selected} id={selected} agentNames={agentNames} mailboxNames={mailboxNames} />
+        ) : (
+          <div className="empty">
+            <p>Pick a conversation to read its threads and reply.</p>
+            <p className="muted small">
+              The list is live: create a conversation here, in another tab, or through the REST API
+              (<code>POST /support/v1/conversations</code>) and it appears without a reload.
+            </p>
+          </div>
+        )}
+      </section>
+    </div>
+  )
+}
