@@ -78,7 +78,8 @@ function validateBody(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('body', 'must be an object')
 }
 
-function checkPage<T>(page: Page<T> | undefined, path: string): Page<T> {
+/** A list answer as `{ data, nextCursor }`, or an `ApiError` `invalid_response`. */
+export function checkPage<T>(page: Page<T> | undefined, path: string): Page<T> {
   const cursor = page?.nextCursor
   if (!page || !Array.isArray(page.data) || (cursor !== null && cursor !== undefined && typeof cursor !== 'string')) {
     throw new ApiError(`GET ${path}: the list answer is not { data: [], nextCursor }`, { code: 'invalid_response', status: 200 })

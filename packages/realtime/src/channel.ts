@@ -2,7 +2,7 @@ import { ValidationError, type RealtimeError, type Unsubscribe, createEmitter } 
 import { DEFAULTS } from './defaults.js'
 import { createPresence, type PresenceImpl } from './presence.js'
 import { isMessage, matches, rtError, toError, type Frame } from './protocol.js'
-import type { Channel, ChannelEvents, ChannelState, Discontinuity, Listener, Message, Position } from './types.js'
+import type { Channel, ChannelEvents, ChannelState, Discontinuity, HistoryOptions, Listener, Message, Position } from './types.js'
 
 /** What a channel needs from the connection. */
 export interface Hub {
@@ -25,6 +25,21 @@ export interface ChannelImpl extends Channel {
 
 const randomKey = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
+
+/** History options as the service takes them (docs/protocol.md): refused locally, never sent malformed. */
+function checkHistory(options: HistoryOptions | null | undefined): HistoryOptions {
+  const o = options ?? {}
+  if (typeof o !== 'object') throw new ValidationError('options', 'must be an object')
+  const { since, limit } = o
+  if (since !== undefined && since !== null && (typeof since !== 'object' || typeof since.epoch !== 'string' || since.epoch === '' || since.epoch.length > 200
+    || !Number.isSafeInteger(since.offset) || since.offset < 0)) {
+    throw new ValidationError('since', 'must be { epoch: string, offset: integer ≥ 0 }')
+  }
+  if (limit !== undefined && limit !== null && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
+    throw new ValidationError('limit', 'must be an integer from 1 to 1000')
+  }
+  return { ...(since ? { since } : {}), ...(limit ? { limit } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) }
+}
 
 export function createChannel(name: string, hub: Hub): ChannelImpl {
   const events = createEmitter<ChannelEvents>()
@@ -165,7 +180,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
       }))
     },
     async history(options = {}) {
-      const { since, limit, timeoutMs } = options
+      const { since, limit, timeoutMs } = checkHistory(options)
       const r = await hub.request({ type: 'history', channel: name, ...(since ? { since } : {}), ...(limit ? { limit } : {}) }, timeoutMs)
       return {
         epoch: r.epoch as string, offset: r.offset as number, complete: r.complete === true,

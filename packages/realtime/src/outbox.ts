@@ -12,6 +12,8 @@ export interface Op {
   sentOn?: number
   notBefore?: number
   timer?: ReturnType<typeof setTimeout>
+  /** Wakes the outbox once `notBefore` has passed. */
+  retry?: ReturnType<typeof setTimeout>
 }
 
 export interface Outbox {
@@ -29,6 +31,7 @@ export function createOutbox(max: number, seq: () => number, onDrop: (error: Rea
   let ops: Op[] = []
   const remove = (op: Op) => {
     clearTimeout(op.timer)
+    clearTimeout(op.retry)
     ops = ops.filter((o) => o !== op)
   }
   return {
@@ -62,6 +65,7 @@ export function createOutbox(max: number, seq: () => number, onDrop: (error: Rea
       ops = []
       for (const op of all) {
         clearTimeout(op.timer)
+        clearTimeout(op.retry)
         op.reject(error)
       }
     },

@@ -47,7 +47,8 @@ export interface Realtime {
   on<E extends keyof RealtimeEvents>(event: E, callback: RealtimeEvents[E]): Unsubscribe
 }
 
-const CHANNEL_NAME = /^[A-Za-z0-9_:.@-]{1,200}$/
+/** As the service: `[A-Za-z0-9_:.@-]{1,200}`, not `.` or `..` (unusable in a REST path). */
+const CHANNEL_NAME = /^(?!\.\.?$)[A-Za-z0-9_:.@-]{1,200}$/
 
 export function createRealtime(source: RealtimeSource, options: RealtimeOptions = {}): Realtime {
   const fromClient = 'client' in source
@@ -72,6 +73,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   let transport: Transport | undefined
   let unwatch: (() => void) | undefined
   let syncQueued = false
+  let established = false // this socket reached `connected`
 
   const log = createLog(options.debug, () => connectionId)
   const error = (e: RealtimeError) => {
@@ -171,6 +173,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       maxBytes = reply.maxMessageBytes as number
       grace = Math.min(DEFAULTS.maxGraceMs, reply.heartbeatMs as number)
       resumed = reply.resumed === true
+      established = true
       watchdog.start(reply.heartbeatMs as number, grace)
       refresher.schedule(reply.expiresIn as number)
       backoff.up()
@@ -192,7 +195,9 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
 
   function onClose(code: number, reason: string) {
     const why = ours
+    const wasUp = established
     ours = undefined
+    established = false
     watchdog.stop()
     refresher.stop()
     requests.lost()
@@ -204,7 +209,9 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     if (why === undefined && action.kind === 'fatal') return fail(rtError(action.name, `Closed by the service: ${action.name}`), action.name)
     if (action.kind === 'reauth') auth.invalidate(token)
     token = undefined
-    nextDelay = action.delayMs ?? backoff.next()
+    // 4100 means "at once, with a fresh token", but only for a token that ran out during the session:
+    // refused at the handshake, the fresh token was expired already (a backend clock off), so back off.
+    nextDelay = action.delayMs === 0 && !wasUp ? backoff.next() : action.delayMs ?? backoff.next()
     if (isOffline()) setState('disconnected', { reason: 'offline' })
     else setState('reconnecting', { reason: why ?? action.name, retryInMs: nextDelay })
   }
@@ -285,7 +292,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return connectionId
     },
     channel(name) {
-      if (typeof name !== 'string' || !CHANNEL_NAME.test(name)) throw new ValidationError('channel', 'must match [A-Za-z0-9_:.@-]{1,200}')
+      if (typeof name !== 'string' || !CHANNEL_NAME.test(name)) throw new ValidationError('channel', 'must match [A-Za-z0-9_:.@-]{1,200}, not "." or ".."')
       let ch = channels.get(name)
       if (!ch) channels.set(name, (ch = createChannel(name, { request, changed, error })))
       return ch

@@ -31,6 +31,11 @@ export interface Requests {
   ready: boolean
 }
 
+/** The reply each app request is answered with (docs/protocol.md, Requests); `error` aside, anything else is unreadable. */
+const REPLY: Record<string, string> = {
+  publish: 'ack', history: 'history', 'presence.enter': 'ok', 'presence.update': 'ok', 'presence.leave': 'ok', 'presence.get': 'presence.members',
+}
+
 export function createRequests(o: RequestsOptions): Requests {
   const pending = new Map<unknown, (reply: Frame) => void>()
   const timers = new Set<ReturnType<typeof setTimeout>>()
@@ -43,6 +48,17 @@ export function createRequests(o: RequestsOptions): Requests {
     return text.length * 3 > max && new TextEncoder().encode(text).length > max ? rtError('message_too_large', `Over ${max} bytes`) : undefined
   }
 
+  /**
+   * Flushes once `op.notBefore` has passed. A timer can fire a little before `Date.now()` says
+   * the time is up (libuv's cached loop time), and flush() would then skip the op with nothing
+   * left to wake it: check again until it is really due. Clamped: past 2^31 ms a timer fires at once.
+   */
+  function flushAt(op: Op) {
+    const wait = (op.notBefore ?? 0) - Date.now()
+    clearTimeout(op.retry)
+    op.retry = wait <= 0 ? setTimeout(self.flush, 0) : setTimeout(() => flushAt(op), Math.min(wait, 2 ** 31 - 1))
+  }
+
   function settle(op: Op, reply: Frame) {
     if (reply.type === 'error') {
       const e = toError(reply.error)
@@ -51,13 +67,16 @@ export function createRequests(o: RequestsOptions): Requests {
         // rate_limited: the same frame (same idempotency key) goes again once the bucket refills.
         op.sentOn = undefined
         op.notBefore = Date.now() + after
-        setTimeout(self.flush, after)
+        flushAt(op)
         return
       }
       outbox.remove(op)
       return op.reject(e)
     }
     outbox.remove(op)
+    const expected = REPLY[op.frame.type]
+    // A reply of another type under our id (a confused or hostile service) must not reach callers as if it were theirs.
+    if (expected && reply.type !== expected) return op.reject(rtError('bad_frame', `Expected "${expected}" in reply to "${op.frame.type}", got "${reply.type}"`))
     op.resolve(reply)
   }
 

@@ -1,5 +1,5 @@
-import { createPagePromise, type Page, type PagePromise } from '../collection.js'
-import { ValidationError } from '../errors.js'
+import { checkPage, createPagePromise, type Page, type PagePromise } from '../collection.js'
+import { ApiError, ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import type { CallOptions, Query } from '../types.js'
 import { arr, latLng, num, obj, oneOf, str, type LatLng } from '../validate.js'
@@ -187,12 +187,13 @@ export function createMapsService(http: Http): MapsService {
         mode: (v, f) => oneOf(v, f, ['drive', 'walk', 'bicycle']),
       })
       const route = await post<ComputedRoute>('routes:compute', body, options)
+      if (typeof route?.polyline !== 'string') throw new ApiError('POST /v1/routes:compute: the answer has no polyline', { code: 'invalid_response', status: 200 })
       return { ...route, coordinates: decodePolyline(route.polyline) }
     },
 
     searchPlaces(params = {}, options) {
       let query: Query
-      const page = (cursor?: string) => get<Page<Place>>('places', { ...query, cursor }, options)
+      const page = (cursor?: string) => get<Page<Place>>('places', { ...query, cursor }, options).then((p) => checkPage(p, '/v1/places'))
       const first = (async () => {
         const { near, cursor, ...rest } = shape(params, {
           query: o(str),

@@ -39,8 +39,8 @@ export function createRealtimeService(http: Http): RealtimeService {
     async publish(channel, event, data, options = {}) {
       return http({ ...options, service, method: 'POST', path: path(channel, 'messages'), body: { event: str(event, 'event', 200), data } })
     },
-    async history(channel, options = {}) {
-      const { since: s, limit, ...call } = options
+    async history(channel, options) {
+      const { since: s, limit, ...call } = options ?? {}
       const since = opt(s, (v) => obj(v, 'since'))
       return http({
         ...call, service, method: 'GET', path: path(channel, 'messages'),

@@ -149,9 +149,11 @@ export function createSupportService(http: Http): SupportService {
 
   /** One builder for every list: the query is checked before the first request and re-sent with each cursor. */
   const pageOf = <T, P extends SupportPageParams = SupportPageParams>(path: () => string, query: (params: P) => Query = () => ({})) =>
-    (params = {} as P, options?: CallOptions): PagePromise<T> => {
+    (given?: P, options?: CallOptions): PagePromise<T> => {
       let p = ''
       let q: Query = {}
+      // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
+      const params = (given ?? {}) as P
       const next = async (cursor?: string) => {
         const page = await http<Page<T>>({ ...options, service: 'support', method: 'GET', path: p, query: { ...q, cursor } })
         if (!Array.isArray(page?.data)) throw new ApiError(`GET ${p}: not a list`, { code: 'invalid_response' })
@@ -159,6 +161,7 @@ export function createSupportService(http: Http): SupportService {
       }
       return createPagePromise((async () => {
         p = `/v1/${path()}`
+        obj(params, 'params')
         q = { ...query(params), limit: params.limit }
         validateLimit(params.limit)
         return next(opt(params.cursor, (c) => str(c, 'cursor')))

@@ -89,6 +89,20 @@ describe('tokens', () => {
     await got.count(1)
   })
 
+  // Regression: 4100 reconnected at once, even when the token was refused as expired at the
+  // handshake; a backend whose tokens are all expired (a clock off) then got hundreds of
+  // connections and token requests a second.
+  it('expired at the handshake (4100) again and again: backs off instead of reconnecting in a tight loop', async () => {
+    const token = await emu().mintToken({ subject: 'stale', scope: ['realtime'], now: Date.now() - 700_000 })
+    const a = client(emu(), { fetchToken: async () => ({ token, expiresIn: 600 }) }, { backoff: { baseMs: 50, capMs: 400 } })
+    const before = emu().realtime.stats.connections.total
+    a.connect()
+    await until((cb) => a.on('state', cb), () => a.stats.tokens >= 2)
+    await new Promise((resolve) => setTimeout(resolve, 1_000)) // attempts are counted over this second
+    expect(emu().realtime.stats.connections.total - before).toBeLessThanOrEqual(15)
+    a.close()
+  })
+
   it('fatal close (4003) → failed, no reconnect', async () => {
     const a = client(emu(), { subject: 'fatal' })
     a.connect()

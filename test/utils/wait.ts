@@ -1,0 +1,60 @@
+// Bounded waits on conditions: no sleep decides a result, every wait has a deadline.
+
+// The timers as they were when this module loaded: a test that wraps the globals to count
+// timers (leaks.test.ts) does not count the waits' own.
+const { setTimeout, clearTimeout, setInterval, clearInterval } = globalThis
+
+/**
+ * Resolves once `check()` holds. It is re-checked on every event of `on` (when given) and at
+ * least every `pollMs`; rejects after `timeoutMs` with `what` (and the seed line) in the message.
+ */
+export function waitUntil(
+  check: () => boolean,
+  o: { timeoutMs?: number; what?: string; pollMs?: number; on?: (cb: () => void) => () => void } = {},
+): Promise<void> {
+  const { timeoutMs = 5_000, what = 'condition', pollMs = 5 } = o
+  return new Promise((resolve, reject) => {
+    let done = false
+    const finish = (err?: Error) => {
+      if (done) return
+      done = true
+      clearTimeout(deadline)
+      clearInterval(poll)
+      off?.()
+      if (err) reject(err)
+      else resolve()
+    }
+    const test = () => {
+      if (done) return
+      try {
+        if (check()) finish()
+      } catch (err) {
+        finish(err as Error)
+      }
+    }
+    const deadline = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${String(what)}`)), timeoutMs)
+    const poll = setInterval(test, pollMs)
+    const off = o.on?.(test)
+    test()
+  })
+}
+
+/** A promise with a deadline: rejects with `what` when `promise` takes longer than `timeoutMs`. */
+export function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms: ${what}`)), timeoutMs)
+    promise.then(
+      (v) => {
+        clearTimeout(timer)
+        resolve(v)
+      },
+      (e) => {
+        clearTimeout(timer)
+        reject(e)
+      },
+    )
+  })
+}
+
+/** Yields one macrotask (lets timers and I/O run); not a sleep: nothing depends on its length. */
+export const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
