@@ -23,6 +23,8 @@ export default defineConfig({
       { extends: true, test: { name: 'realtime', root: 'packages/realtime', environment: 'node' } },
       { extends: true, test: { name: 'react', root: 'packages/react', environment: 'happy-dom' } },
       { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
+      // The bundle size budgets (bench/src/bundle.mjs), measured from src.
+      { extends: true, test: { name: 'budgets', root: 'bench', environment: 'node', include: ['src/__tests__/**/*.test.ts'] } },
       // The reliability and security suite (docs/reliability.md): faults, chaos, fuzzing, leaks, secrets.
       { extends: true, test: { name: 'reliability', root: 'test', environment: 'node', include: ['reliability/**/*.test.ts'], testTimeout: 120_000 } },
       // The playground in a real browser (Chromium through playwright-core) against its dev server.

@@ -1,53 +1,32 @@
-// Realtime receive throughput: @tandem/realtime vs a raw `ws` client doing JSON.parse (baseline),
-// both fed by the same blast server in its own process; and the time to resubscribe 1,000 channels
-// after the emulator hub restarts.
-import { spawn } from 'node:child_process'
+// Realtime receive throughput and peak RSS: a raw `ws` client doing JSON.parse (baseline),
+// @tandem/realtime on 1 and 100 channels, and socket.io-client against a real socket.io server,
+// all fed by the same blast server in its own process, each run in a fresh process of its own
+// (receive-client.mjs). Then the time and frames to resubscribe 1,000 channels after a hub restart.
+import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
+import { promisify } from 'node:util'
 import { createClient } from '@tandem/core'
 import { startEmulator } from '@tandem/emulator'
 import { createRealtime } from '@tandem/realtime'
 import WebSocket from 'ws'
 import { fmt, summarize, table } from './stats.mjs'
 
-const N = 100_000
-const ROUNDS = 7
+const QUICK = Boolean(process.env.BENCH_QUICK) // a smoke run of the harness, not a measurement
+const N = QUICK ? 20_000 : 100_000
+const ROUNDS = QUICK ? 1 : 7
+const CLIENT = new URL('./receive-client.mjs', import.meta.url).pathname
+const run$ = promisify(execFile)
 
 async function startBlast() {
   const child = spawn(process.execPath, [new URL('./blast-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] })
   const [line] = await once(createInterface({ input: child.stdout }), 'line')
-  return { port: JSON.parse(line).port, stop: () => child.kill() }
+  return { ...JSON.parse(line), stop: () => child.kill() }
 }
 
-function raw(port, channels) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/n/${N}/c/${channels}/ws`)
-    let got = 0
-    let started = 0
-    ws.on('open', () => { started = performance.now(); ws.send('{"type":"raw"}') })
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data))
-      if (frame.type === 'message' && ++got === N) { const ms = performance.now() - started; ws.close(); resolve(N / (ms / 1000)) }
-    })
-    ws.on('error', reject)
-  })
-}
-
-async function tandem(port, channels) {
-  const rt = createRealtime(
-    { auth: { fetchToken: async () => ({ token: 'bench', expiresIn: 3600 }) }, url: `ws://127.0.0.1:${port}/n/${N}/c/${channels}/ws` },
-    { WebSocket },
-  )
-  let got = 0
-  let started = 0
-  const done = new Promise((resolve) => {
-    const onMessage = () => { if (++got === N) resolve(N / ((performance.now() - started) / 1000)) }
-    started = performance.now()
-    for (let i = 0; i < channels; i++) rt.channel(`bench:${i}`).subscribe(onMessage)
-  })
-  const rate = await done
-  rt.close()
-  return rate
+async function receive(kind, port, channels) {
+  const { stdout } = await run$(process.execPath, [CLIENT, kind, String(port), String(N), String(channels)], { timeout: 90_000 })
+  return JSON.parse(stdout)
 }
 
 async function resubscribe1000() {
@@ -56,17 +35,20 @@ async function resubscribe1000() {
     const client = createClient({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` } })
     const rt = createRealtime({ client }, { WebSocket, backoff: { baseMs: 50, maxMs: 200 } })
     const channels = Array.from({ length: 1000 }, (_, i) => rt.channel(`load:${i}`))
-    await Promise.all(channels.map((ch) => new Promise((resolve) => {
-      ch.subscribe(() => {})
+    const subscribed = () => Promise.all(channels.map((ch) => new Promise((resolve) => {
+      if (ch.state === 'subscribed') return resolve()
       const off = ch.on('state', (s) => { if (s.current === 'subscribed') { off(); resolve() } })
     })))
+    for (const ch of channels) ch.subscribe(() => {})
+    await subscribed()
     const before = emu.realtime.stats.framesIn?.subscribe ?? 0
-    const resubscribed = Promise.all(channels.map((ch) => new Promise((resolve) => {
+    const started = performance.now()
+    // Wait for each channel to leave `subscribed` and come back, not for the state it is already in.
+    const back = Promise.all(channels.map((ch) => new Promise((resolve) => {
       const off = ch.on('state', (s) => { if (s.current === 'subscribed') { off(); resolve() } })
     })))
-    const started = performance.now()
     emu.realtime.restart()
-    await resubscribed
+    await back
     const ms = performance.now() - started
     const frames = (emu.realtime.stats.framesIn?.subscribe ?? 0) - before
     rt.close()
@@ -76,32 +58,48 @@ async function resubscribe1000() {
   }
 }
 
+const BASE = 'raw ws + JSON.parse (baseline)'
 export async function run() {
   const blast = await startBlast()
   try {
-    const contenders = {
-      'raw ws + JSON.parse (baseline), 1 channel': () => raw(blast.port, 1),
-      '@tandem/realtime, 1 channel': () => tandem(blast.port, 1),
-      'raw ws + JSON.parse (baseline), 100 channels': () => raw(blast.port, 100),
-      '@tandem/realtime, 100 channels': () => tandem(blast.port, 100),
+    const groups = {
+      '1 channel': {
+        [BASE]: () => receive('raw', blast.port, 1),
+        '@tandem/realtime': () => receive('tandem', blast.port, 1),
+        'socket.io-client (vs a socket.io server)': () => receive('socketio', blast.socketIoPort, 1),
+      },
+      '100 channels': {
+        [BASE]: () => receive('raw', blast.port, 100),
+        '@tandem/realtime': () => receive('tandem', blast.port, 100),
+      },
     }
-    for (const fn of Object.values(contenders)) await fn() // warm-up
+    const contenders = Object.entries(groups).flatMap(([g, cs]) => Object.entries(cs).map(([name, fn]) => [`${g}|${name}`, fn]))
+    for (const [, fn] of contenders) await fn() // warm-up (disk cache, JIT of the servers)
     const samples = {}
-    for (let round = 0; round < ROUNDS; round++) for (const [name, fn] of Object.entries(contenders)) (samples[name] ??= []).push(await fn())
+    for (let round = 0; round < ROUNDS; round++) {
+      // Rotate the order each round, so drift on a noisy machine hits everyone alike.
+      const order = contenders.slice(round % contenders.length).concat(contenders.slice(0, round % contenders.length))
+      for (const [key, fn] of order) (samples[key] ??= []).push(await fn())
+    }
     const rows = []
-    for (const ch of ['1 channel', '100 channels']) {
-      const base = samples[`raw ws + JSON.parse (baseline), ${ch}`]
-      for (const name of [`raw ws + JSON.parse (baseline), ${ch}`, `@tandem/realtime, ${ch}`]) {
-        const s = summarize(samples[name])
-        const r = summarize(samples[name].map((v, i) => v / base[i]))
-        rows.push([name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `**${fmt(r.median, 2)}×**`, `${fmt(r.min, 2)}–${fmt(r.max, 2)}`])
+    for (const [g, cs] of Object.entries(groups)) {
+      const base = samples[`${g}|${BASE}`]
+      for (const name of Object.keys(cs)) {
+        const got = samples[`${g}|${name}`]
+        const s = summarize(got.map((x) => x.rate))
+        const r = summarize(got.map((x, i) => x.rate / base[i].rate))
+        const rss = summarize(got.map((x) => x.maxRssMiB))
+        rows.push([g, name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `**${fmt(r.median, 2)}×**`, `${fmt(r.min, 2)}–${fmt(r.max, 2)}`, fmt(rss.median, 1)])
       }
     }
     const resub = await resubscribe1000()
     return {
-      title: `Realtime receive throughput (msgs/s, ${N.toLocaleString('en-US')} small JSON messages per run, ${ROUNDS} interleaved rounds) and resubscribe`,
-      body: table(['client', 'median msgs/s', 'min–max', 'median paired ratio', 'ratio min–max'], rows)
-        + `\n\nGoal: ≥ 0.95× the raw client. The blast server runs in its own process and speaks just enough of the protocol.`
+      title: `Realtime receive throughput (msgs/s, ${N.toLocaleString('en-US')} small JSON messages per run, ${ROUNDS} interleaved rounds), peak RSS, and resubscribe`,
+      body: table(['channels', 'client', 'median msgs/s', 'min–max', 'median paired ratio to raw', 'ratio min–max', 'peak RSS MiB (median)'], rows)
+        + '\n\nGoal: @tandem/realtime ≥ 0.95× the raw client. Each run is a fresh Node process (so peak RSS is the client\'s own, Node itself included: a bare'
+        + ' `node -e ""` is about 40 MiB); every client\'s clock starts before it connects. The servers run in another process:'
+        + ' a `ws` server speaking just enough of docs/protocol.md, and a real socket.io server (websocket transport) emitting the same payloads.'
+        + ` socket.io has no client-side channels, so it is measured on 1.`
         + `\n\nResubscribe after a hub restart (emulator, 1,000 channels, backoff 50–200 ms): **${fmt(resub.ms)} ms** until every channel is subscribed again, in **${resub.frames}** subscribe frame(s).`,
     }
   } finally {

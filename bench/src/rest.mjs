@@ -1,7 +1,8 @@
-// REST overhead: requests/s through @tandem/core vs native fetch (baseline) and ky, against
+// REST overhead: requests/s through @tandem/core vs native fetch (baseline), ky and ofetch, against
 // the emulator's /v1/resources, sequential and 32-concurrent, in interleaved rounds.
 import { createClient } from '@tandem/core'
 import ky from 'ky'
+import { ofetch } from 'ofetch'
 import { spawnEmulator } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
@@ -27,6 +28,7 @@ export async function run() {
       'native fetch (baseline)': async () => { const r = await fetch(url, { headers }); if (!r.ok) throw new Error(String(r.status)); return r.json() },
       '@tandem/core': () => client.support.resources.list({ limit: 1 }),
       ky: () => api.get(url).json(),
+      ofetch: () => ofetch(url, { headers, retry: 0 }),
     }
     const modes = {
       sequential: async (fn) => { for (let i = 0; i < SEQUENTIAL; i++) await fn(); return SEQUENTIAL },

@@ -25,10 +25,19 @@ export type EntryResult<S extends Snapshot<unknown>, R> = Omit<S, 'data'> & {
 
 const none = () => {}
 
+/** The result fields that read more than their own snapshot field. */
+const READS: Record<string, string[]> = { isPlaceholderData: ['data', 'status'], refetch: [], fetchNextPage: [] }
+
+/** Did any field this component has read change? */
+function changed(read: Set<string>, a: object, b: object): boolean {
+  for (const k of read) if ((a as Record<string, unknown>)[k] !== (b as Record<string, unknown>)[k]) return true
+  return false
+}
+
 /** The binding: `useSyncExternalStore` over one cache entry. Fetching, dedupe and freshness live in the cache. */
 export function useEntry<S extends Snapshot<unknown>, R>(
   query: CacheQuery, options: EntryOptions<never, R> & { initialData?: unknown },
-): { result: EntryResult<S, R>; entry: ResourceEntry<S> } {
+): { result: EntryResult<S, R>; entry: ResourceEntry<S>; track: <T extends object>(result: T) => T } {
   const { client } = useTandem()
   const { enabled = true, suspense, select, keepPreviousData, initialData, staleTime, gcTime, refetchOnFocus, refetchOnReconnect, refetchInterval } = options
   // A Map lookup; calling it every render revives an entry that was garbage-collected meanwhile.
@@ -40,7 +49,21 @@ export function useEntry<S extends Snapshot<unknown>, R>(
   const key = JSON.stringify(watch)
   // Resubscribe when the entry or an option's value changes, not for each render's new object.
   const subscribe = useCallback((onChange: () => void) => (enabled ? entry.subscribe(onChange, watch) : none), [entry, enabled, key])
-  const snap = useSyncExternalStore(subscribe, entry.getSnapshot, entry.getSnapshot)
+  // Render tracking, as TanStack Query does: a change re-renders only if it touches a field this
+  // component has read (a refetch that brings equal data does not re-render a list that never
+  // reads `isFetching`). Until the component has read anything, every change renders.
+  const seen = useRef<{ entry?: unknown; snap?: S; read: Set<string> }>({ read: new Set() })
+  const getSnapshot = useCallback(() => {
+    const next = entry.getSnapshot()
+    const t = seen.current
+    if (t.entry === entry && t.snap && t.read.size > 0 && !changed(t.read, t.snap, next)) return t.snap
+    t.entry = entry
+    t.snap = next
+    return next
+  }, [entry])
+  useSyncExternalStore(subscribe, getSnapshot, entry.getSnapshot)
+  // Render from the entry's current snapshot, so a field read for the first time is never stale.
+  const snap = entry.getSnapshot()
 
   const previous = useRef<S | undefined>(undefined)
   const selected = useRef<{ input?: unknown; select?: unknown; output?: R }>({})
@@ -60,5 +83,23 @@ export function useEntry<S extends Snapshot<unknown>, R>(
     if (m.input !== data || m.select !== select) selected.current = { input: data, select, output: replaceEqualDeep(m.output, select(data as never)) }
     data = selected.current.output
   }
-  return { result: { ...shown, data, isPlaceholderData: shown !== snap, refetch: entry.refetch }, entry }
+  const read = seen.current.read
+  const track = <T extends object>(result: T): T => {
+    const out = {} as T
+    for (const k of Object.keys(result) as (keyof T & string)[]) {
+      Object.defineProperty(out, k, {
+        enumerable: true,
+        get: () => {
+          for (const f of READS[k] ?? [k]) read.add(f)
+          // Read after the render (an event handler, a test): a field no render had read may have
+          // changed without a re-render, so a plain snapshot field answers from the entry as it is now.
+          const now = entry.getSnapshot() as Record<string, unknown>
+          const plain = k in now && (k !== 'data' || (!select && !keepPreviousData))
+          return now === (snap as unknown) || !plain ? result[k] : (now[k] as T[typeof k])
+        },
+      })
+    }
+    return out
+  }
+  return { result: { ...shown, data, isPlaceholderData: shown !== snap, refetch: entry.refetch }, entry, track }
 }

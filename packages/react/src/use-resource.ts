@@ -19,5 +19,6 @@ export function useResource<T = Resource, R = T>(path: CollectionPath, id: strin
   const { live = false, ...rest } = options
   const query = useMemo(() => ({ ...parsePath(path), id }), [path, id])
   useLive(query, live && rest.enabled !== false)
-  return useEntry<ItemSnapshot<T>, R>(query, rest as EntryOptions<never, R>).result
+  const { result, track } = useEntry<ItemSnapshot<T>, R>(query, rest as EntryOptions<never, R>)
+  return track(result)
 }

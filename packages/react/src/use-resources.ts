@@ -38,10 +38,10 @@ export function useResources<T = Resource, R = ListData<T>>(
   const hash = JSON.stringify([path, params])
   // A new query (and entry) only when the key's content changes, not for each render's new `params` object.
   const query = useMemo(() => ({ ...parsePath(path), params }), [hash])
-  const { result, entry } = useEntry<ListSnapshot<T>, R>(query, {
+  const { result, entry, track } = useEntry<ListSnapshot<T>, R>(query, {
     ...(rest as EntryOptions<never, R>),
     initialData: initialData && { pages: [initialData] },
   })
   useLive(query, live && rest.enabled !== false)
-  return { ...result, fetchNextPage: entry.fetchNextPage }
+  return track({ ...result, fetchNextPage: entry.fetchNextPage })
 }

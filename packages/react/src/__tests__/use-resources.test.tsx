@@ -107,20 +107,35 @@ describe('useResources', () => {
     expect(result.current.data?.pages).toHaveLength(pages)
   })
 
-  it('one render per data change; a refetch with equal data keeps every reference', async () => {
+  it('one render per data change; a refetch with equal data keeps every reference and renders only readers of isFetching', async () => {
     const s = await setup()
     let renders = 0
+    let spinnerRenders = 0
     const q = { service: 'support', collection: 'resources', params: { limit: 3 } } as const
     const { result } = renderHook(() => {
       renders++
-      return useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
+      const r = useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
+      void [r.status, r.items] // what a list reads; never isFetching
+      return r
+    }, { wrapper: s.wrapper })
+    const spinner = renderHook(() => {
+      spinnerRenders++
+      const r = useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
+      void [r.status, r.items, r.isFetching]
+      return r
     }, { wrapper: s.wrapper })
     await waitFor(() => expect(result.current.status).toBe('success'))
+    await waitFor(() => expect(spinner.result.current.status).toBe('success'))
     const items = result.current.items
     renders = 0
+    spinnerRenders = 0
+    const requests = s.requests.length
     await act(() => s.client.cache.invalidate({ service: 'support' }))
-    expect(renders).toBe(2) // isFetching on, then off: the data did not change
+    expect(s.requests.length).toBe(requests + 1) // the one refetch happened
+    expect(renders).toBe(0) // render tracking: the data did not change, and this one never reads isFetching
+    expect(spinnerRenders).toBe(2) // isFetching on, then off
     expect(result.current.items).toBe(items) // structural sharing across the refetch
+    spinner.unmount()
 
     renders = 0
     act(() => void s.client.cache.setData(q, (d) => ({ pages: d!.pages.map((p) => ({ ...p, data: p.data.map((x) => ({ ...x, name: 'renamed' })) })) })))

@@ -1,0 +1,25 @@
+// The size budgets, deterministic and not timed: each Tandem entry point is bundled from `src`
+// with esbuild exactly as `npm run bench` bundles the built packages, and `npm test` fails when
+// one grows past its budget, naming the measured size.
+import { describe, expect, it } from 'vitest'
+// @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
+import { TANDEM, measure } from '../bundle.mjs'
+
+interface Entry { name: string, source: string, external?: string[], budget: number, target: number }
+
+describe('bundle size budgets (min+gzip, kB = 1,000 bytes)', () => {
+  it.each(TANDEM as Entry[])('$name', async (entry) => {
+    const { gzip } = await measure(entry.source, { external: entry.external, conditions: ['@tandem/source'] })
+    const detail = `${entry.name} is ${(gzip / 1000).toFixed(2)} kB min+gzip; budget ${(entry.budget / 1000).toFixed(2)} kB`
+    expect(gzip, detail).toBeLessThanOrEqual(entry.budget)
+    // A measurement that is implausibly small means the entry no longer bundles what it names.
+    expect(gzip, `${detail}: suspiciously small, is the entry empty?`).toBeGreaterThan(entry.budget / 4)
+  })
+
+  it('measures what the budgets say: a tiny change to an entry changes its size', async () => {
+    const [core] = TANDEM as Entry[]
+    const a = await measure(core!.source, { conditions: ['@tandem/source'] })
+    const b = await measure(`${core!.source}; export const pad = ${JSON.stringify('x'.repeat(2000))}`, { conditions: ['@tandem/source'] })
+    expect(b.gzip).toBeGreaterThan(a.gzip)
+  })
+})

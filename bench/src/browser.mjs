@@ -1,0 +1,98 @@
+// Realtime receive throughput inside headless Chromium: @tandem/realtime vs the browser's raw
+// WebSocket doing JSON.parse (baseline), fed by the same blast server as realtime.mjs in its own
+// Node process. The client code is bundled with esbuild and timed in the page.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { build } from 'esbuild'
+import { chromium } from 'playwright-core'
+import { fmt, summarize, table } from './stats.mjs'
+
+// Chromium delivers each frame to the page over IPC: ~12k msgs/s here (vs ~260k in Node), so
+// 20,000 messages already make a ~1.5–2 s run and keep the whole bench at about a minute.
+const N = 20_000
+const ROUNDS = 7
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const TIMEOUT_MS = 30_000
+
+async function startBlast() {
+  const child = spawn(process.execPath, [new URL('./blast-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const [line] = await once(createInterface({ input: child.stdout }), 'line')
+  return { port: JSON.parse(line).port, stop: () => child.kill() }
+}
+
+// page.evaluate has no timeout of its own: bound it so a lost message cannot hang the bench.
+function bounded(promise, what) {
+  let timer
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no result after ${TIMEOUT_MS} ms`)), TIMEOUT_MS) })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+async function bundleClient() {
+  const result = await build({
+    entryPoints: [new URL('./browser/entry.mjs', import.meta.url).pathname],
+    bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent',
+  })
+  // Inline in a <script>: keep the bundle from closing the tag early.
+  return result.outputFiles[0].text.replaceAll('</script', '<\\/script')
+}
+
+export async function run() {
+  if (!existsSync(CHROMIUM)) {
+    return {
+      title: 'Realtime receive throughput in Chromium',
+      body: `Skipped: Chromium not found at ${CHROMIUM} (install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH).`,
+    }
+  }
+  const code = await bundleClient()
+  let blast
+  let browser
+  try {
+    ;[blast, browser] = await Promise.all([
+      startBlast(),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      }),
+    ])
+    const page = await browser.newPage()
+    page.setDefaultTimeout(TIMEOUT_MS)
+    await page.setContent(`<!doctype html><script type="module">${code}</script>`)
+    await page.waitForFunction(() => window.benchReady === true)
+    const url = (channels) => `ws://127.0.0.1:${blast.port}/n/${N}/c/${channels}/ws`
+    const raw = (channels) => bounded(page.evaluate(([u, n]) => window.benchRaw(u, n), [url(channels), N]), 'raw client')
+    const tandem = (channels) => bounded(page.evaluate(([u, n, c]) => window.benchTandem(u, n, c), [url(channels), N, channels]), '@tandem/realtime')
+
+    const contenders = {
+      'raw WebSocket + JSON.parse (baseline), 1 channel': () => raw(1),
+      '@tandem/realtime, 1 channel': () => tandem(1),
+      'raw WebSocket + JSON.parse (baseline), 100 channels': () => raw(100),
+      '@tandem/realtime, 100 channels': () => tandem(100),
+    }
+    for (const fn of Object.values(contenders)) await fn() // warm-up
+    const samples = {}
+    const entries = Object.entries(contenders)
+    for (let round = 0; round < ROUNDS; round++) {
+      // Rotate the order each round, so drift on a noisy machine hits everyone alike.
+      for (const [name, fn] of entries.slice(round % entries.length).concat(entries.slice(0, round % entries.length))) (samples[name] ??= []).push(await fn())
+    }
+    const rows = []
+    for (const ch of ['1 channel', '100 channels']) {
+      const base = samples[`raw WebSocket + JSON.parse (baseline), ${ch}`]
+      for (const name of [`raw WebSocket + JSON.parse (baseline), ${ch}`, `@tandem/realtime, ${ch}`]) {
+        const s = summarize(samples[name])
+        const r = summarize(samples[name].map((v, i) => v / base[i]))
+        rows.push([name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `**${fmt(r.median, 2)}×**`, `${fmt(r.min, 2)}–${fmt(r.max, 2)}`])
+      }
+    }
+    return {
+      title: `Realtime receive throughput in headless Chromium (msgs/s, ${N.toLocaleString('en-US')} small JSON messages per run, ${ROUNDS} interleaved rounds)`,
+      body: table(['client', 'median msgs/s', 'min–max', 'median paired ratio', 'ratio min–max'], rows)
+        + `\n\nGoal: ≥ 0.95× the raw client. The blast server runs in its own Node process; both clients run in the page, in Chromium ${browser.version()} (headless), bundled with esbuild (minified, ESM).`,
+    }
+  } finally {
+    await browser?.close().catch(() => {})
+    blast?.stop()
+  }
+}

@@ -1,0 +1,47 @@
+// One receive run in a fresh process, so each client's peak RSS is its own:
+//   node receive-client.mjs <raw|tandem|socketio> <port> <messages> <channels>
+// Prints { rate (msgs/s), maxRssMiB } as one JSON line. Every client's clock starts before it
+// connects, so each pays for its own handshake (Tandem's includes its token and subscribe).
+import { createRealtime } from '@tandem/realtime'
+import { io } from 'socket.io-client'
+import WebSocket from 'ws'
+
+const [kind, port, n, c] = process.argv.slice(2)
+const N = Number(n)
+const channels = Number(c)
+const url = `ws://127.0.0.1:${port}/n/${N}/c/${channels}/ws`
+
+const clients = {
+  raw: () => new Promise((resolve, reject) => {
+    const started = performance.now()
+    const ws = new WebSocket(url)
+    let got = 0
+    ws.on('open', () => ws.send('{"type":"raw"}'))
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data))
+      if (frame.type === 'message' && ++got === N) { const ms = performance.now() - started; ws.close(); resolve(N / (ms / 1000)) }
+    })
+    ws.on('error', reject)
+  }),
+  tandem: () => new Promise((resolve) => {
+    const rt = createRealtime({ auth: { fetchToken: async () => ({ token: 'bench', expiresIn: 3600 }) }, url }, { WebSocket })
+    let got = 0
+    const started = performance.now()
+    const onMessage = () => { if (++got === N) { const ms = performance.now() - started; rt.close(); resolve(N / (ms / 1000)) } }
+    for (let i = 0; i < channels; i++) rt.channel(`bench:${i}`).subscribe(onMessage)
+  }),
+    socketio: () => new Promise((resolve, reject) => {
+    const started = performance.now()
+    const socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false })
+    let got = 0
+    socket.on('message', () => { if (++got === N) { const ms = performance.now() - started; socket.close(); resolve(N / (ms / 1000)) } })
+    socket.on('connect', () => socket.emit('blast', { n: N }))
+    socket.on('connect_error', reject)
+  }),
+}
+
+const timer = setTimeout(() => { console.error(`${kind}: no result after 60 s`); process.exit(1) }, 60_000)
+const rate = await clients[kind]()
+clearTimeout(timer)
+process.stdout.write(`${JSON.stringify({ rate, maxRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`)
+process.exit(0)
