@@ -1,4 +1,4 @@
-import { fullJitter } from '@tandem/core'
+import { fullJitter } from './core.js'
 
 export interface BackoffOptions {
   baseMs: number

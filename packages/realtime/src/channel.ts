@@ -1,8 +1,9 @@
-import { ValidationError, type RealtimeError, type Unsubscribe, createEmitter } from '@tandem/core'
-import { DEFAULTS } from './defaults.js'
+import type { RealtimeError, Unsubscribe } from '@tandem/core'
+import { ValidationError, createEmitter } from './core.js'
+import { PUBLISH_TIMEOUT_MS } from './defaults.js'
 import { createPresence, type PresenceImpl } from './presence.js'
-import { isMessage, matches, rtError, toError, type Frame } from './protocol.js'
-import type { Channel, ChannelEvents, ChannelState, Discontinuity, HistoryOptions, Listener, Message, Position } from './types.js'
+import { bad, isMessage, matches, toError, type Frame } from './protocol.js'
+import type { Channel, ChannelEvents, ChannelState, HistoryOptions, Listener, Message, Position } from './types.js'
 
 /** What a channel needs from the connection. */
 export interface Hub {
@@ -23,22 +24,20 @@ export interface ChannelImpl extends Channel {
   message(frame: Frame): void
 }
 
-const randomKey = (): string =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
+/** 128 random bits as printable ASCII (`getRandomValues`: `randomUUID` needs a secure context). */
+const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
 
 /** History options as the service takes them (docs/protocol.md): refused locally, never sent malformed. */
-function checkHistory(options: HistoryOptions | null | undefined): HistoryOptions {
+function checkHistory(options: HistoryOptions | null): HistoryOptions {
   const o = options ?? {}
   if (typeof o !== 'object') throw new ValidationError('options', 'must be an object')
   const { since, limit } = o
-  if (since !== undefined && since !== null && (typeof since !== 'object' || typeof since.epoch !== 'string' || since.epoch === '' || since.epoch.length > 200
-    || !Number.isSafeInteger(since.offset) || since.offset < 0)) {
-    throw new ValidationError('since', 'must be { epoch: string, offset: integer ≥ 0 }')
-  }
-  if (limit !== undefined && limit !== null && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) {
-    throw new ValidationError('limit', 'must be an integer from 1 to 1000')
-  }
-  return { ...(since ? { since } : {}), ...(limit ? { limit } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) }
+  // A primitive `since` has no `epoch`: only objects get past this.
+  if (!(since == null || (typeof since.epoch === 'string' && since.epoch !== '' && since.epoch.length <= 200
+    && Number.isSafeInteger(since.offset) && since.offset >= 0))) throw new ValidationError('since', 'must be { epoch: string, offset: integer >= 0 }')
+  if (!(limit == null || (Number.isSafeInteger(limit) && limit >= 1 && limit <= 1000))) throw new ValidationError('limit', 'must be an integer from 1 to 1000')
+  // null is the default; undefined fields are left out of the frame by JSON.
+  return { since: since ?? undefined, limit: limit ?? undefined, timeoutMs: o.timeoutMs }
 }
 
 export function createChannel(name: string, hub: Hub): ChannelImpl {
@@ -58,23 +57,25 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     events.emit('state', { previous, current, ...(error ? { error } : {}) })
   }
 
-  const gap = (reason: Discontinuity['reason'], since: Position, resumedAt: Position) => {
+  /** Messages were lost between `since` and `resumedAt`; within one epoch, because history expired. */
+  const gap = (since: Position, resumedAt: Position) => {
     pos = resumedAt
-    events.emit('discontinuity', { channel: name, reason, since, resumedAt })
+    events.emit('discontinuity', { channel: name, reason: resumedAt.epoch === since.epoch ? 'history_expired' : 'epoch_changed', since, resumedAt })
   }
 
   /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
   function deliver(m: Frame, canFill = true) {
-    if (!isMessage(m)) return hub.error(rtError('bad_frame', 'Malformed message'))
+    if (!isMessage(m)) return hub.error(bad())
     const msg = m as unknown as Message
+    const { epoch, offset } = msg
     if (!pos) return
-    if (msg.epoch !== pos.epoch) gap('epoch_changed', pos, { epoch: msg.epoch, offset: msg.offset - 1 })
-    else if (msg.offset <= pos.offset) return // seen already (a resume replays from the last offset)
-    else if (msg.offset > pos.offset + 1) {
-      if (canFill) return fill(m)
-      gap('history_expired', pos, { epoch: msg.epoch, offset: msg.offset - 1 })
+    const sameEpoch = epoch === pos.epoch
+    if (sameEpoch && offset <= pos.offset) return // seen already (a resume replays from the last offset)
+    if (!sameEpoch || offset > pos.offset + 1) {
+      if (sameEpoch && canFill) return fill(m)
+      gap(pos, { epoch, offset: offset - 1 })
     }
-    pos = { epoch: msg.epoch, offset: msg.offset }
+    pos = { epoch, offset }
     listeners.emit('*', msg)
     listeners.emit(`:${msg.event}`, msg)
   }
@@ -90,14 +91,11 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
   }
 
   /** Applies a resume answer: reports the gap (if any) before the first message after it. */
-  function resume(since: Position | undefined, at: Position, recovered: boolean, missed: unknown[]) {
-    const first = missed[0] as Message | undefined
-    if (!since) pos = { epoch: at.epoch, offset: at.offset }
-    else if (!recovered) {
-      const sameEpoch = at.epoch === since.epoch
-      gap(sameEpoch ? 'history_expired' : 'epoch_changed', since,
-        sameEpoch && first && isMessage(first) ? { epoch: at.epoch, offset: first.offset - 1 } : { epoch: at.epoch, offset: at.offset })
-    }
+  function resume(since: Position | undefined, to: Position, recovered: boolean, missed: unknown[]) {
+    const first = missed[0] as Message
+    // Positions are copied field by field: frames carry more.
+    if (!since) pos = { epoch: to.epoch, offset: to.offset }
+    else if (!recovered) gap(since, { epoch: to.epoch, offset: to.epoch === since.epoch && isMessage(first) ? first.offset - 1 : to.offset })
     for (const m of missed) deliver(m as Frame, false)
   }
 
@@ -120,6 +118,12 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     )
   }
 
+  /** Drops a fill under way and holds live messages until the next subscribe answers. */
+  function hold() {
+    fillSeq++
+    held = []
+  }
+
   function lease(): Unsubscribe {
     if (leases++ === 0 || state === 'failed') {
       held = []
@@ -132,8 +136,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
       done = true
       if (--leases > 0) return
       pos = undefined
-      held = []
-      fillSeq++
+      hold()
       setState('unsubscribed')
       hub.changed()
     }
@@ -143,7 +146,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     name,
     lease,
     ready: () => leases === 0 || state === 'subscribed',
-    request: (frame, timeoutMs, ready) => hub.request(frame, timeoutMs, ready),
+    request: hub.request,
   })
 
   const channel: ChannelImpl = {
@@ -168,42 +171,36 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
         done()
       }
     },
-    on: (event, callback) => events.on(event, callback),
-    publish(event, data, options = {}) {
-      if (typeof event !== 'string' || event === '' || event.length > 200) {
-        return Promise.reject(new ValidationError('event', 'must be a string of 1 to 200 characters'))
-      }
+    on: events.on,
+    async publish(event, data, options = {}) {
+      if (!(typeof event === 'string' && event !== '' && event.length <= 200)) throw new ValidationError('event', 'must be 1 to 200 characters')
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish', channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
-      return hub.request(frame, options.timeoutMs ?? DEFAULTS.publishTimeoutMs).then((r) => ({
-        offset: r.offset as number, epoch: r.epoch as string, messageId: r.messageId as string, duplicate: r.duplicate === true,
-      }))
+      const r = await hub.request(frame, options.timeoutMs ?? PUBLISH_TIMEOUT_MS)
+      return { offset: r.offset as number, epoch: r.epoch as string, messageId: r.messageId as string, duplicate: r.duplicate === true }
     },
     async history(options = {}) {
       const { since, limit, timeoutMs } = checkHistory(options)
-      const r = await hub.request({ type: 'history', channel: name, ...(since ? { since } : {}), ...(limit ? { limit } : {}) }, timeoutMs)
+      const r = await hub.request({ type: 'history', channel: name, since, limit }, timeoutMs)
       return {
         epoch: r.epoch as string, offset: r.offset as number, complete: r.complete === true,
         messages: (r.messages as unknown[]).filter(isMessage) as Message[],
       }
     },
     suspend() {
-      fillSeq++
-      held = []
+      hold()
       if (leases) setState('subscribing')
     },
     subscribed(result) {
       if (!leases) return
-      const error = 'error' in result ? toError(result.error) : undefined
-      if (error || !matches(result, 'epoch:s offset:n')) {
-        const e = error ?? rtError('bad_frame', 'Malformed subscribe result')
-        setState('failed', e)
-        events.emit('error', e)
-        hub.error(e)
-        return
+      const error = 'error' in result ? toError(result.error)
+        : matches(result, 'epoch:string offset:number') ? undefined : bad()
+      if (error) {
+        setState('failed', error)
+        events.emit('error', error)
+        return hub.error(error)
       }
-      const r = result
-      resume(pos, r as unknown as Position, r.recovered === true, Array.isArray(r.missed) ? r.missed : [])
+      resume(pos, result as unknown as Position, result.recovered === true, Array.isArray(result.missed) ? result.missed : [])
       setState('subscribed')
       release()
     },

@@ -1,37 +1,56 @@
-import { DEFAULTS as CORE } from '@tandem/core'
+import { CORE_DEFAULTS as CORE } from './core.js'
 
-/** Every default of @tandem/realtime, in one place (docs/protocol.md gives the numbers). */
+// Every default of @tandem/realtime, in one place (docs/protocol.md gives the numbers). Each is its
+// own constant so that a bundle keeps only those it uses (by a short name); DEFAULTS gathers them
+// all for the public API.
+
+/** Appended to the realtime service base URL. */
+export const WS_PATH = '/v1/ws'
+/** Full jitter; the attempt count resets once a connection has stayed up for `stableMs`. */
+export const BACKOFF = { baseMs: 500, capMs: 20_000, stableMs: 10_000 } as const
+/** WebSocket open, then open → `connected`: a link that cannot finish either is dead. */
+export const OPEN_TIMEOUT_MS = 10_000
+export const HANDSHAKE_TIMEOUT_MS = 10_000
+/** history, presence, subscribe replies. */
+export const REQUEST_TIMEOUT_MS = 15_000
+/** A publish may wait in the offline queue, so its deadline is longer (counted from the call). */
+export const PUBLISH_TIMEOUT_MS = 60_000
+/** The service takes at most this many channels in one subscribe frame. */
+export const MAX_CHANNELS_PER_FRAME = 1000
+/** Requests waiting for a connection; the oldest is dropped beyond this. */
+export const MAX_QUEUED = 100
+/** The server's limit until `connected` announces it. */
+export const MAX_MESSAGE_BYTES = 65_536
+/** Server frames can legitimately exceed maxMessageBytes (subscribe replies carry `missed`). */
+export const MAX_INBOUND_CHARS = 2 ** 24 // 16 MiB
+/** Heartbeat grace is min(this, heartbeatMs). */
+export const MAX_GRACE_MS = 10_000
+/** Same rule as core's token provider: refresh ahead by max(30 s, 10 %), never more than half. */
+export const REFRESH_MARGIN_MS = CORE.token.refreshMarginMs
+export const REFRESH_MARGIN_RATIO = CORE.token.refreshMarginRatio
+/** After a failed in-band refresh; the server's 4100 close is the backstop. */
+export const REFRESH_RETRY_MS = 5_000
+/**
+ * A released lease (`leaseChannel`, live bindings) is let go this much later, and a new lease
+ * meanwhile keeps it: React StrictMode's mount–unmount–mount (and a component that moves)
+ * neither resubscribes nor drops a message.
+ */
+export const LEASE_RELEASE_MS = 100
+
 export const DEFAULTS = {
-  /** Appended to the realtime service base URL. */
-  path: '/v1/ws',
-  /** Full jitter; the attempt count resets once a connection has stayed up for `stableMs`. */
-  backoff: { baseMs: 500, capMs: 20_000, stableMs: 10_000 },
-  /** WebSocket open, then open → `connected`: a link that cannot finish either is dead. */
-  openTimeoutMs: 10_000,
-  handshakeTimeoutMs: 10_000,
-  /** history, presence, subscribe replies. */
-  requestTimeoutMs: 15_000,
-  /** A publish may wait in the offline queue, so its deadline is longer (counted from the call). */
-  publishTimeoutMs: 60_000,
-  /** The service takes at most this many channels in one subscribe frame. */
-  maxChannelsPerFrame: 1000,
-  /** Requests waiting for a connection; the oldest is dropped beyond this. */
-  maxQueued: 100,
-  /** The server's limit until `connected` announces it. */
-  maxMessageBytes: 65_536,
-  /** Server frames can legitimately exceed maxMessageBytes (subscribe replies carry `missed`). */
-  maxInboundChars: 16 * 1024 * 1024,
-  /** Heartbeat grace is min(this, heartbeatMs). */
-  maxGraceMs: 10_000,
-  /** Same rule as core's token provider: refresh ahead by max(30 s, 10 %), never more than half. */
-  refreshMarginMs: CORE.token.refreshMarginMs,
-  refreshMarginRatio: CORE.token.refreshMarginRatio,
-  /** After a failed in-band refresh; the server's 4100 close is the backstop. */
-  refreshRetryMs: 5_000,
-  /**
-   * A released lease (`leaseChannel`, live bindings) is let go this much later, and a new lease
-   * meanwhile keeps it: React StrictMode's mount–unmount–mount (and a component that moves)
-   * neither resubscribes nor drops a message.
-   */
-  leaseReleaseMs: 100,
+  path: WS_PATH,
+  backoff: BACKOFF,
+  openTimeoutMs: OPEN_TIMEOUT_MS,
+  handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  publishTimeoutMs: PUBLISH_TIMEOUT_MS,
+  maxChannelsPerFrame: MAX_CHANNELS_PER_FRAME,
+  maxQueued: MAX_QUEUED,
+  maxMessageBytes: MAX_MESSAGE_BYTES,
+  maxInboundChars: MAX_INBOUND_CHARS,
+  maxGraceMs: MAX_GRACE_MS,
+  refreshMarginMs: REFRESH_MARGIN_MS,
+  refreshMarginRatio: REFRESH_MARGIN_RATIO,
+  refreshRetryMs: REFRESH_RETRY_MS,
+  leaseReleaseMs: LEASE_RELEASE_MS,
 } as const

@@ -1,5 +1,5 @@
 import type { Unsubscribe } from '@tandem/core'
-import { DEFAULTS } from './defaults.js'
+import { LEASE_RELEASE_MS } from './defaults.js'
 import type { Realtime } from './realtime.js'
 
 /** Reference-counted holds on keyed things, each closed `delayMs` after its last holder lets go. */
@@ -10,7 +10,7 @@ export interface Pool {
   readonly size: number
 }
 
-export function createPool(delayMs: number = DEFAULTS.leaseReleaseMs): Pool {
+export function createPool(delayMs: number = LEASE_RELEASE_MS): Pool {
   const held = new Map<string, { count: number; close: Unsubscribe; timer?: ReturnType<typeof setTimeout> }>()
   return {
     acquire(key, open) {

@@ -1,4 +1,5 @@
-import { redact, type Logger } from '@tandem/core'
+import type { Logger } from '@tandem/core'
+import { redact } from './core.js'
 
 export type Log = (message: string) => void
 

@@ -34,20 +34,20 @@ export function createOutbox(max: number, seq: () => number, onDrop: (error: Rea
     clearTimeout(op.retry)
     ops = ops.filter((o) => o !== op)
   }
+  const drop = (op: Op, error: RealtimeError) => {
+    remove(op)
+    op.reject(error)
+  }
   return {
     add(op, timeoutMs) {
       const waiting = ops.filter((o) => o.sentOn !== seq())
-      if (waiting.length >= max && waiting[0]) {
-        const oldest = waiting[0]
-        remove(oldest)
-        const error = rtError('queue_overflow', 'Queue full: oldest request dropped', true)
-        oldest.reject(error)
+      const oldest = waiting[0]
+      if (oldest && waiting.length >= max) {
+        const error = rtError('queue_overflow', 'Queue full: oldest dropped', true)
+        drop(oldest, error)
         onDrop(error)
       }
-      op.timer = setTimeout(() => {
-        remove(op)
-        op.reject(rtError('timeout', 'No reply in time', true))
-      }, timeoutMs)
+      op.timer = setTimeout(() => drop(op, rtError('timeout', 'No reply in time', true)), timeoutMs)
       ops.push(op)
     },
     flush(send) {
@@ -61,13 +61,7 @@ export function createOutbox(max: number, seq: () => number, onDrop: (error: Rea
     },
     remove,
     clear(error) {
-      const all = ops
-      ops = []
-      for (const op of all) {
-        clearTimeout(op.timer)
-        clearTimeout(op.retry)
-        op.reject(error)
-      }
+      for (const op of ops) drop(op, error) // drop() replaces `ops`: this goes through the old array
     },
   }
 }

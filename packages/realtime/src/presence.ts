@@ -1,7 +1,9 @@
-import { createEmitter } from '@tandem/core'
 import type { Unsubscribe } from '@tandem/core'
+import { createEmitter } from './core.js'
 import { matches, type Frame } from './protocol.js'
 import type { Member, Presence, PresenceEvent } from './types.js'
+
+const isMember = (m: unknown): m is Member => matches(m, 'clientId:string connectionId:string')
 
 export interface PresenceHost {
   name: string
@@ -26,25 +28,24 @@ export function createPresence(host: PresenceHost): PresenceImpl {
   // (an enter still queued goes out by itself).
   let acked = false
   let release: Unsubscribe | undefined
+  // Without data (a leave), JSON leaves the field out.
   const send = (type: string, data?: unknown): Promise<void> =>
-    host.request({ type, channel: host.name, ...(data === undefined ? {} : { data }) }, undefined, host.ready).then(() => {
+    host.request({ type, channel: host.name, data }, undefined, host.ready).then(() => {
       acked = entered !== undefined
     })
+  /** enter and update: what we are present with; the channel stays subscribed while we are. */
+  const set = (type: string) => (data?: unknown) => {
+    entered = { data: data ?? null }
+    release ??= host.lease()
+    return send(type, entered.data)
+  }
 
   return {
     get entered() {
       return entered
     },
-    enter(data) {
-      entered = { data: data ?? null }
-      release ??= host.lease()
-      return send('presence.enter', entered.data)
-    },
-    update(data) {
-      entered = { data: data ?? null }
-      release ??= host.lease()
-      return send('presence.update', entered.data)
-    },
+    enter: set('presence.enter'),
+    update: set('presence.update'),
     leave() {
       entered = undefined
       acked = false
@@ -55,7 +56,7 @@ export function createPresence(host: PresenceHost): PresenceImpl {
     },
     async get(options = {}) {
       const reply = await host.request({ type: 'presence.get', channel: host.name }, options.timeoutMs, host.ready)
-      return (reply.members as unknown[]).filter((m): m is Member => matches(m, 'clientId:s connectionId:s'))
+      return (reply.members as unknown[]).filter(isMember)
     },
     subscribe(listener) {
       const off = emitter.on('p', listener)
@@ -67,7 +68,7 @@ export function createPresence(host: PresenceHost): PresenceImpl {
     },
     reenter: () => (entered && acked ? send('presence.enter', entered.data) : undefined),
     event(frame) {
-      if (matches(frame.member, 'clientId:s connectionId:s')) emitter.emit('p', frame as unknown as PresenceEvent)
+      if (isMember(frame.member)) emitter.emit('p', frame as unknown as PresenceEvent)
     },
   }
 }

@@ -1,10 +1,8 @@
-import {
-  RealtimeError, ValidationError, createEmitter, createTokenProvider,
-  type AuthOptions, type Logger, type TokenProvider, type Unsubscribe,
-} from '@tandem/core'
+import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/core'
+import { RealtimeError, ValidationError, createEmitter, createTokenProvider } from './core.js'
 import { createBackoff, type BackoffOptions } from './backoff.js'
 import { createChannel, type ChannelImpl } from './channel.js'
-import { DEFAULTS } from './defaults.js'
+import { BACKOFF, HANDSHAKE_TIMEOUT_MS, MAX_GRACE_MS, MAX_INBOUND_CHARS, MAX_MESSAGE_BYTES, MAX_QUEUED, REQUEST_TIMEOUT_MS } from './defaults.js'
 import { createLog } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
 import { asError, closeAction, parseFrame, rtError, toError } from './protocol.js'
@@ -57,7 +55,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const events = createEmitter<RealtimeEvents>()
   const channels = new Map<string, ChannelImpl>()
   const waiter = createWaiter()
-  const backoff = createBackoff({ ...DEFAULTS.backoff, ...options.backoff }, options.random)
+  const backoff = createBackoff({ ...BACKOFF, ...options.backoff }, options.random)
 
   let state: ConnectionState = 'idle'
   let connectionId: string | undefined
@@ -68,12 +66,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   let token: string | undefined
   let nextDelay = 0
   let ours: string | undefined // why we closed the socket ourselves
-  let maxBytes: number = DEFAULTS.maxMessageBytes
+  let maxBytes: number = MAX_MESSAGE_BYTES
   let grace = 0
   let transport: Transport | undefined
   let unwatch: (() => void) | undefined
   let syncQueued = false
-  let established = false // this socket reached `connected`
 
   const log = createLog(options.debug, () => connectionId)
   const error = (e: RealtimeError) => {
@@ -86,11 +83,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     error,
     seq: () => seq,
     maxBytes: () => maxBytes,
-    maxQueued: options.maxQueued ?? DEFAULTS.maxQueued,
-    timeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    maxQueued: options.maxQueued ?? MAX_QUEUED,
+    timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
   })
   const call: typeof requests.call = (frame, ...rest) => {
-    log(`→ ${frame.type}`) // the type only: frames carry tokens and app data
+    log(`-> ${frame.type}`) // the type only: frames carry tokens and app data
     return requests.call(frame, ...rest)
   }
   const subscriptions = createSubscriptions({
@@ -115,12 +112,12 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     error,
   })
 
-  function setState(current: ConnectionState, extra: Omit<StateChange, 'previous' | 'current'> = {}) {
+  function setState(current: ConnectionState, reason: string, extra?: Pick<StateChange, 'retryInMs' | 'error'>) {
     if (current === state && current !== 'reconnecting') return
     const previous = state
     state = current
-    log(`${previous} → ${current} ${extra.reason ?? ''}`)
-    events.emit('state', { previous, current, ...extra })
+    log(`${previous} -> ${current} ${reason}`)
+    events.emit('state', { previous, current, reason, ...extra })
   }
 
   function dead(reason: string) {
@@ -132,13 +129,14 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   // Called by the transport before each attempt: our jittered delay, the network, then a token.
   async function gate(): Promise<string> {
     const gen = generation
-    const over = () => stopped || gen !== generation // the transport opens nothing for a stale attempt
+    // Every stop() bumps the generation; the transport opens nothing for a stale attempt.
+    const over = () => gen !== generation
     for (;;) {
       if (nextDelay > 0) await waiter.wait(nextDelay)
       nextDelay = 0
       if (over()) return url
       if (isOffline()) {
-        setState('disconnected', { reason: 'offline' })
+        setState('disconnected', 'offline')
         await waiter.wait(Infinity)
         continue
       }
@@ -157,7 +155,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
         }
         error(err)
         nextDelay = backoff.next()
-        setState('reconnecting', { reason: 'token_unavailable', retryInMs: nextDelay, error: err })
+        setState('reconnecting', 'token_unavailable', { retryInMs: nextDelay, error: err })
       }
     }
   }
@@ -167,37 +165,36 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     ours = undefined
     const t = token
     if (!t) return dead('no_token')
-    call({ type: 'connect', token: t, ...(connectionId ? { resume: { connectionId } } : {}) }, (reply) => {
+    // A first connection has no `resume`: JSON leaves an undefined field out.
+    call({ type: 'connect', token: t, resume: connectionId ? { connectionId } : undefined }, (reply) => {
       if (reply.type !== 'connected') return error(toError(reply.error)) // the close that follows decides
       connectionId = reply.connectionId as string
       maxBytes = reply.maxMessageBytes as number
-      grace = Math.min(DEFAULTS.maxGraceMs, reply.heartbeatMs as number)
+      grace = Math.min(MAX_GRACE_MS, reply.heartbeatMs as number)
       resumed = reply.resumed === true
-      established = true
       watchdog.start(reply.heartbeatMs as number, grace)
       refresher.schedule(reply.expiresIn as number)
       backoff.up()
-      setState('connected', { reason: resumed ? 'resumed' : 'connected' })
+      setState('connected', resumed ? 'resumed' : 'connected')
       subscriptions.sync()
-    }, DEFAULTS.handshakeTimeoutMs, 'handshake_timeout')
+    }, HANDSHAKE_TIMEOUT_MS, 'handshake_timeout')
   }
 
   function onMessage(data: unknown) {
     watchdog.seen()
-    const frame = parseFrame(data, DEFAULTS.maxInboundChars)
+    const frame = parseFrame(data, MAX_INBOUND_CHARS)
     if (frame instanceof RealtimeError) return error(frame)
-    log(`← ${frame.type}`)
-    if (frame.id !== undefined) {
-      if (!requests.reply(frame) && frame.type === 'error') error(toError(frame.error))
-    } else if (frame.type === 'error') error(toError(frame.error))
-    else if (frame.type !== 'heartbeat') channels.get(frame.channel as string)?.message(frame)
+    log(`<- ${frame.type}`)
+    if (frame.id !== undefined && requests.reply(frame)) return
+    // An error nothing waits for is the app's; a reply nothing waits for is dropped.
+    if (frame.type === 'error') error(toError(frame.error))
+    else if (frame.id === undefined && frame.type !== 'heartbeat') channels.get(frame.channel as string)?.message(frame)
   }
 
   function onClose(code: number, reason: string) {
     const why = ours
-    const wasUp = established
+    const wasUp = state === 'connected' // this socket reached `connected` (every close moves the state on)
     ours = undefined
-    established = false
     watchdog.stop()
     refresher.stop()
     requests.lost()
@@ -206,14 +203,14 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     log(`closed ${code} ${reason}`)
     if (stopped) return
     const action = closeAction(code, reason)
-    if (why === undefined && action.kind === 'fatal') return fail(rtError(action.name, `Closed by the service: ${action.name}`), action.name)
+    if (why === undefined && action.kind === 'fatal') return fail(rtError(action.name, `Service closed: ${action.name}`))
     if (action.kind === 'reauth') auth.invalidate(token)
     token = undefined
     // 4100 means "at once, with a fresh token", but only for a token that ran out during the session:
     // refused at the handshake, the fresh token was expired already (a backend clock off), so back off.
     nextDelay = action.delayMs === 0 && !wasUp ? backoff.next() : action.delayMs ?? backoff.next()
-    if (isOffline()) setState('disconnected', { reason: 'offline' })
-    else setState('reconnecting', { reason: why ?? action.name, retryInMs: nextDelay })
+    if (isOffline()) setState('disconnected', 'offline')
+    else setState('reconnecting', why ?? action.name, { retryInMs: nextDelay })
   }
 
   function stop() {
@@ -225,15 +222,20 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     waiter.wake()
   }
 
-  function fail(err: RealtimeError, reason: string) {
+  function fail(err: RealtimeError, reason = err.code) {
     stop()
-    setState('failed', { reason, error: err })
+    setState('failed', reason, { error: err })
     error(err)
     requests.clear(err)
   }
 
-  function changed() {
+  /** The app used the client: connect unless told not to. */
+  function autoConnect() {
     if (state === 'idle' && options.autoConnect !== false) connect()
+  }
+
+  function changed() {
+    autoConnect()
     if (syncQueued) return
     syncQueued = true
     // Channels (un)subscribed in the same tick share one frame.
@@ -243,45 +245,42 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     })
   }
 
-  function request(frame: Parameters<typeof requests.request>[0], timeoutMs?: number, ready?: () => boolean) {
+  function request(...args: Parameters<typeof requests.request>) {
     if (state === 'closed' || state === 'failed') return Promise.reject(rtError(state, `Client ${state}`))
-    if (state === 'idle' && options.autoConnect !== false) connect()
-    return requests.request(frame, timeoutMs, ready)
+    autoConnect()
+    return requests.request(...args)
+  }
+
+  /** Nothing to wait out before the next attempt (a new start, the network is back). */
+  function rewind() {
+    backoff.reset()
+    nextDelay = 0
   }
 
   function connect() {
     if (!stopped) return
     const WS = options.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket
-    if (!WS) return fail(rtError('no_websocket', 'No WebSocket: pass options.WebSocket'), 'no_websocket')
+    if (!WS) return fail(rtError('no_websocket', 'No WebSocket: pass options.WebSocket'))
     stopped = false
-    backoff.reset()
-    nextDelay = 0
+    rewind()
     unwatch = watchPage({
       online() {
-        backoff.reset()
-        nextDelay = 0
+        rewind()
         waiter.wake()
-        check()
+        probe()
       },
       offline: () => dead('offline'),
-      visible: check,
+      visible: probe,
     })
-    transport ??= createTransport({
-      url: gate,
-      WebSocket: WS,
-      openTimeoutMs: DEFAULTS.openTimeoutMs,
-      fatal: (code) => code >= 4000 && code < 4100,
-      onOpen,
-      onMessage,
-      onClose,
-    })
-    setState('connecting', { reason: 'connect' })
+    // A fatal close code stops it through onClose (fail).
+    transport ??= createTransport({ url: gate, WebSocket: WS, onOpen, onMessage, onClose })
+    setState('connecting', 'connect')
     transport.start()
   }
 
   /** The page came back (visible, online): is the link still alive? No pong within grace means no. */
-  function check() {
-    if (state === 'connected') call({ type: 'ping' }, () => {}, grace, 'ping_timeout')
+  function probe() {
+    if (state === 'connected') call({ type: 'ping' }, undefined, grace, 'ping_timeout')
   }
 
   return {
@@ -292,7 +291,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return connectionId
     },
     channel(name) {
-      if (typeof name !== 'string' || !CHANNEL_NAME.test(name)) throw new ValidationError('channel', 'must match [A-Za-z0-9_:.@-]{1,200}, not "." or ".."')
+      if (typeof name !== 'string' || !CHANNEL_NAME.test(name)) throw new ValidationError('channel', `must match ${CHANNEL_NAME}`)
       let ch = channels.get(name)
       if (!ch) channels.set(name, (ch = createChannel(name, { request, changed, error })))
       return ch
@@ -300,11 +299,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     connect,
     close() {
       // Leave presence at once rather than after the service's grace.
-      if (state === 'connected') for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name }, () => {})
+      if (state === 'connected') for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name })
       stop()
-      setState('closed', { reason: 'close' })
+      setState('closed', 'close')
       requests.clear(rtError('closed', 'Client closed'))
     },
-    on: (event, callback) => events.on(event, callback),
+    on: events.on,
   }
 }

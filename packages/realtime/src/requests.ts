@@ -1,7 +1,7 @@
 import type { RealtimeError } from '@tandem/core'
-import { ValidationError } from '@tandem/core'
+import { ValidationError } from './core.js'
 import { createOutbox, type Op } from './outbox.js'
-import { retryAfter, rtError, toError, type Frame } from './protocol.js'
+import { rtError, toError, type Frame } from './protocol.js'
 
 export interface RequestsOptions {
   /** Writes a frame to the socket; false when there is no open socket. */
@@ -18,7 +18,7 @@ export interface RequestsOptions {
 
 export interface Requests {
   /** A request of the session itself (connect, subscribe, auth, ping); only on the open socket. */
-  call(frame: Frame, onReply: (reply: Frame) => void, timeoutMs?: number, why?: string): boolean
+  call(frame: Frame, onReply?: (reply: Frame) => void, timeoutMs?: number, why?: string): boolean
   /** A request of the app: queued, sent when `ready`, resent on each new connection until a reply or its deadline. */
   request(frame: Frame, timeoutMs?: number, ready?: () => boolean): Promise<Frame>
   /** Routes a reply by its id; false when nothing waits for it. */
@@ -31,14 +31,17 @@ export interface Requests {
   ready: boolean
 }
 
-/** The reply each app request is answered with (docs/protocol.md, Requests); `error` aside, anything else is unreadable. */
+/**
+ * The reply each app request is answered with (docs/protocol.md, Requests); `error` aside, anything else is unreadable.
+ * Every app request (publish, history, presence) has its entry.
+ */
 const REPLY: Record<string, string> = {
   publish: 'ack', history: 'history', 'presence.enter': 'ok', 'presence.update': 'ok', 'presence.leave': 'ok', 'presence.get': 'presence.members',
 }
 
 export function createRequests(o: RequestsOptions): Requests {
-  const pending = new Map<unknown, (reply: Frame) => void>()
-  const timers = new Set<ReturnType<typeof setTimeout>>()
+  // What waits for a reply, by id: its handler and, for a session request, its deadline.
+  const pending = new Map<unknown, [onReply: (reply: Frame) => void, timer?: ReturnType<typeof setTimeout>]>()
   const outbox = createOutbox(o.maxQueued, o.seq, o.error)
   let nextId = 1
 
@@ -60,37 +63,26 @@ export function createRequests(o: RequestsOptions): Requests {
   }
 
   function settle(op: Op, reply: Frame) {
-    if (reply.type === 'error') {
-      const e = toError(reply.error)
-      const after = retryAfter(e)
-      if (e.temporary && after !== undefined) {
-        // rate_limited: the same frame (same idempotency key) goes again once the bucket refills.
-        op.sentOn = undefined
-        op.notBefore = Date.now() + after
-        flushAt(op)
-        return
-      }
-      outbox.remove(op)
-      return op.reject(e)
+    const error = reply.type === 'error' ? toError(reply.error) : undefined
+    const after = (error?.details as { retryAfterMs?: number } | undefined)?.retryAfterMs
+    if (error?.temporary && after !== undefined) {
+      // rate_limited: the same frame (same idempotency key) goes again once the bucket refills.
+      op.sentOn = undefined
+      op.notBefore = Date.now() + after
+      return flushAt(op)
     }
     outbox.remove(op)
-    const expected = REPLY[op.frame.type]
+    if (error) op.reject(error)
     // A reply of another type under our id (a confused or hostile service) must not reach callers as if it were theirs.
-    if (expected && reply.type !== expected) return op.reject(rtError('bad_frame', `Expected "${expected}" in reply to "${op.frame.type}", got "${reply.type}"`))
-    op.resolve(reply)
+    else if (reply.type !== REPLY[op.frame.type]) op.reject(rtError('bad_frame', `Reply ${reply.type} to ${op.frame.type}`))
+    else op.resolve(reply)
   }
 
   const self: Requests = {
     ready: false,
-    call(frame, onReply, timeoutMs = o.timeoutMs, why = 'request_timeout') {
+    call(frame, onReply = () => {}, timeoutMs = o.timeoutMs, why = 'request_timeout') {
       const id = nextId++
-      const timer = setTimeout(() => o.dead(why), timeoutMs)
-      timers.add(timer)
-      pending.set(id, (reply) => {
-        clearTimeout(timer)
-        timers.delete(timer)
-        onReply(reply)
-      })
+      pending.set(id, [onReply, setTimeout(() => o.dead(why), timeoutMs)])
       return o.write(JSON.stringify({ ...frame, id }))
     },
     request(frame, timeoutMs = o.timeoutMs, ready) {
@@ -103,15 +95,16 @@ export function createRequests(o: RequestsOptions): Requests {
         }
         const big = tooBig(text)
         if (big) return reject(big)
-        outbox.add({ frame, resolve, reject, ...(ready ? { ready } : {}) }, timeoutMs)
+        outbox.add({ frame, resolve, reject, ready }, timeoutMs)
         self.flush()
       })
     },
     reply(frame) {
-      const handler = pending.get(frame.id)
+      const entry = pending.get(frame.id)
       pending.delete(frame.id)
-      handler?.(frame)
-      return handler !== undefined
+      clearTimeout(entry?.[1])
+      entry?.[0](frame)
+      return entry !== undefined
     },
     flush() {
       if (!self.ready) return
@@ -124,14 +117,13 @@ export function createRequests(o: RequestsOptions): Requests {
           op.reject(big)
           return true
         }
-        pending.set(id, (reply) => settle(op, reply))
+        pending.set(id, [(reply) => settle(op, reply)])
         return o.write(text)
       })
     },
     lost() {
       self.ready = false
-      for (const t of timers) clearTimeout(t)
-      timers.clear()
+      for (const [, timer] of pending.values()) clearTimeout(timer)
       pending.clear()
     },
     clear: (error) => outbox.clear(error),

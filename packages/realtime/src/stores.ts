@@ -1,6 +1,7 @@
 // Stores shaped for UI bindings (`subscribe` + `getSnapshot` that returns the same object until
 // something changed): React's useSyncExternalStore, Vue's shallowRef, Svelte's readable.
-import { createEmitter, type RealtimeError, type Unsubscribe } from '@tandem/core'
+import type { RealtimeError, Unsubscribe } from '@tandem/core'
+import { createEmitter } from './core.js'
 import type { Realtime } from './realtime.js'
 import type { Channel, ConnectionState, Member, PresenceEvent } from './types.js'
 

@@ -1,11 +1,11 @@
 import type { RealtimeError } from '@tandem/core'
 import type { ChannelImpl } from './channel.js'
-import { DEFAULTS } from './defaults.js'
+import { MAX_CHANNELS_PER_FRAME } from './defaults.js'
 import type { Frame } from './protocol.js'
 
 export interface SubscriptionsOptions {
   channels: Map<string, ChannelImpl>
-  call(frame: Frame, onReply: (reply: Frame) => void): boolean
+  call(frame: Frame, onReply?: (reply: Frame) => void): boolean
   maxBytes(): number
   /** The server took over the old connection's presence (`connected.resumed`). */
   resumed(): boolean
@@ -21,6 +21,9 @@ export interface Subscriptions {
   lost(): void
 }
 
+/** A channel's entry in a subscribe frame; without a position, JSON leaves `since` out. */
+const entry = (ch: ChannelImpl) => ({ channel: ch.name, since: ch.position })
+
 export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
   // Channels subscribed on the current connection (or with their subscribe frame out).
   const onServer = new Set<string>()
@@ -33,10 +36,10 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     let batch: ChannelImpl[] | undefined
     let size = 0
     for (const ch of subs) {
-      const entry = JSON.stringify({ channel: ch.name, since: ch.position }).length + 1
-      if (!batch || (size += entry) > o.maxBytes() - 64 || batch.length >= DEFAULTS.maxChannelsPerFrame) {
+      const bytes = JSON.stringify(entry(ch)).length + 1
+      if (!batch || (size += bytes) > o.maxBytes() - 64 || batch.length >= MAX_CHANNELS_PER_FRAME) {
         out.push((batch = []))
-        size = entry
+        size = bytes
       }
       batch.push(ch)
     }
@@ -48,8 +51,7 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       onServer.add(ch.name)
       inFlight.add(ch.name)
     }
-    const entries = batch.map((ch) => ({ channel: ch.name, ...(ch.position ? { since: ch.position } : {}) }))
-    o.call({ type: 'subscribe', channels: entries }, (reply) => {
+    o.call({ type: 'subscribe', channels: batch.map(entry) }, (reply) => {
       const results = new Map<unknown, Frame>()
       if (Array.isArray(reply.channels)) for (const r of reply.channels as Frame[]) results.set(r?.channel, r)
       for (const ch of batch) {
@@ -69,13 +71,14 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       const subs: ChannelImpl[] = []
       const unsubs: string[] = []
       for (const ch of o.channels.values()) {
-        // Re-leased in the same tick it was released (still on the server, but reset to
+        const { name, leases, state } = ch
+        // Also when re-leased in the same tick it was released (still on the server, but reset to
         // 'subscribing'): subscribe again; the service treats it as idempotent and we resume.
-        const stale = onServer.has(ch.name) && !inFlight.has(ch.name) && ch.state === 'subscribing'
-        if (ch.leases && ch.state !== 'failed' && (!onServer.has(ch.name) || stale)) subs.push(ch)
-        else if (!ch.leases && onServer.delete(ch.name)) unsubs.push(ch.name)
+        const wanted = !onServer.has(name) || (!inFlight.has(name) && state === 'subscribing')
+        if (leases && state !== 'failed' && wanted) subs.push(ch)
+        else if (!leases && onServer.delete(name)) unsubs.push(name)
       }
-      if (unsubs.length) o.call({ type: 'unsubscribe', channels: unsubs }, () => {})
+      if (unsubs.length) o.call({ type: 'unsubscribe', channels: unsubs })
       const all = batches(subs)
       let open = all.length
       for (const batch of all) subscribe(batch, () => --open === 0 && o.done())

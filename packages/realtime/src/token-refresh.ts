@@ -1,5 +1,5 @@
 import type { RealtimeError, TokenProvider } from '@tandem/core'
-import { DEFAULTS } from './defaults.js'
+import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from './defaults.js'
 import { asError, toError, type Frame } from './protocol.js'
 
 export interface TokenRefreshOptions {
@@ -19,7 +19,7 @@ export interface TokenRefresh {
 
 /** When to refresh a token that expires in `lifetimeMs`: core's margin rule, max(30 s, 10 %), at most half. */
 export function refreshDelay(lifetimeMs: number): number {
-  const margin = Math.min(Math.max(DEFAULTS.refreshMarginMs, lifetimeMs * DEFAULTS.refreshMarginRatio), lifetimeMs / 2)
+  const margin = Math.min(Math.max(REFRESH_MARGIN_MS, lifetimeMs * REFRESH_MARGIN_RATIO), lifetimeMs / 2)
   return Math.max(0, lifetimeMs - margin)
 }
 
@@ -33,6 +33,7 @@ export function createTokenRefresh(o: TokenRefreshOptions): TokenRefresh {
     const mine = ++run
     timer = setTimeout(() => void refresh(mine), Math.min(ms, 2 ** 31 - 1))
   }
+  const retry = () => later(REFRESH_RETRY_MS)
 
   async function refresh(mine: number) {
     try {
@@ -44,13 +45,13 @@ export function createTokenRefresh(o: TokenRefreshOptions): TokenRefresh {
         if (mine !== run) return
         if (reply.type === 'authed') return schedule(reply.expiresIn as number)
         o.error(toError(reply.error))
-        later(DEFAULTS.refreshRetryMs)
+        retry()
       })
-      if (!sent) later(DEFAULTS.refreshRetryMs)
+      if (!sent) retry()
     } catch (cause) {
       if (mine !== run) return
       o.error(asError(cause, 'token_refresh_failed', true))
-      later(DEFAULTS.refreshRetryMs)
+      retry()
     }
   }
 

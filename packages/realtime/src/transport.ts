@@ -1,9 +1,9 @@
+import { OPEN_TIMEOUT_MS } from './defaults.js'
+
 export interface TransportOptions {
   /** Called before every attempt: waits out our jittered backoff, the network and the token. */
   url: () => Promise<string>
   WebSocket: unknown
-  openTimeoutMs: number
-  fatal(code: number): boolean
   onOpen(): void
   onMessage(data: unknown): void
   onClose(code: number, reason: string): void
@@ -21,7 +21,7 @@ type Socket = Pick<WebSocket, 'readyState' | 'send' | 'close' | 'onopen' | 'onme
 
 /**
  * The reconnecting socket: one attempt after another, each preceded by `url()` (which holds
- * the backoff, offline pause and token), until stopped or closed with a fatal code. A socket we
+ * the backoff, offline pause and token), until stopped (`onClose` stops it on a fatal code). A socket we
  * drop ourselves reports its close at once and is forgotten, so a half-open link cannot keep us
  * waiting for its close handshake. (Replaces partysocket: see docs/realtime.md.)
  */
@@ -36,7 +36,7 @@ export function createTransport(o: TransportOptions): Transport {
     const url = await o.url()
     if (!running || mine !== attempt) return
     const s: Socket = (ws = new (o.WebSocket as new (url: string) => Socket)(url))
-    timer = setTimeout(() => drop(s, 'open_timeout'), o.openTimeoutMs)
+    timer = setTimeout(() => drop(s, 'open_timeout'), OPEN_TIMEOUT_MS)
     s.onopen = () => {
       clearTimeout(timer)
       o.onOpen()
@@ -52,7 +52,7 @@ export function createTransport(o: TransportOptions): Transport {
     clearTimeout(timer)
     s.onopen = s.onmessage = s.onclose = null
     o.onClose(code, reason)
-    if (running && !o.fatal(code)) void open()
+    if (running) void open()
   }
 
   function drop(s: Socket, reason: string) {
