@@ -22,19 +22,27 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError(signal)
 }
 
+/** Past 2^31 ms, setTimeout fires at once: every long timer is clamped to this. */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** Calls `listener` once when `signal` aborts; returns the cleanup. */
+export function onAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
+  signal?.addEventListener('abort', listener, { once: true })
+  return () => signal?.removeEventListener('abort', listener)
+}
+
 /** setTimeout as a promise that an AbortSignal can cut short (with an `AbortError`). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal))
-    const onAbort = () => {
+    const timer = setTimeout(() => {
+      off()
+      resolve()
+    }, Math.min(ms, MAX_TIMER_MS))
+    const off = onAbort(signal, () => {
       clearTimeout(timer)
       reject(abortError(signal!))
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, Math.min(ms, 2 ** 31 - 1)) // past 2^31 ms setTimeout would fire at once
-    signal?.addEventListener('abort', onAbort, { once: true })
+    })
   })
 }
 
@@ -43,11 +51,10 @@ export function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   if (!signal) return promise
   if (signal.aborted) return Promise.reject(abortError(signal))
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
+    const off = onAbort(signal, () => reject(abortError(signal)))
     promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v) },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e) },
+      (v) => { off(); resolve(v) },
+      (e) => { off(); reject(e) },
     )
   })
 }
@@ -66,10 +73,10 @@ export interface AttemptSignal {
 export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
   const controller = new AbortController()
   let timedOut = false
-  const onAbort = () => controller.abort(caller?.reason)
+  const abort = () => controller.abort(caller?.reason)
   // Aborted while the token or a rate-limit slot was awaited: the event has fired already.
-  if (caller?.aborted) onAbort()
-  caller?.addEventListener('abort', onAbort, { once: true })
+  if (caller?.aborted) abort()
+  const off = onAbort(caller, abort)
   const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
     ? setTimeout(() => { timedOut = true; controller.abort(new Error('timeout')) }, timeoutMs)
     : undefined
@@ -78,7 +85,7 @@ export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number
     timedOut: () => timedOut,
     dispose() {
       clearTimeout(timer)
-      caller?.removeEventListener('abort', onAbort)
+      off()
     },
   }
 }

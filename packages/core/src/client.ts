@@ -57,7 +57,7 @@ export interface TandemClient {
 export function createClient(options: ClientOptions): TandemClient {
   if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object')
   if (typeof options.auth !== 'object' || options.auth === null) {
-    throw new ValidationError('auth', 'is required: { url } of your token endpoint, { fetchToken }, or a TokenProvider')
+    throw new ValidationError('auth', 'is required: { url }, { fetchToken } or a TokenProvider')
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a fetch function')
   if (!options.fetch && typeof globalThis.fetch !== 'function') throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
@@ -98,7 +98,7 @@ export function createClient(options: ClientOptions): TandemClient {
     collection,
     request: http,
     baseUrls,
-    on: (event, callback) => emitter.on(event, callback),
+    on: emitter.on,
     cache: createResourceCache({ ...options.cache, collection }),
   }
 }

@@ -1,6 +1,7 @@
 import { ApiError, ValidationError } from './errors.js'
 import type { Http } from './http.js'
-import type { CallOptions, Query, ServiceName, WriteOptions } from './types.js'
+import { num, opt } from './validate.js'
+import type { CallOptions, HttpMethod, Query, ServiceName, WriteOptions } from './types.js'
 
 export interface Page<T> {
   data: T[]
@@ -68,23 +69,44 @@ export function validateId(id: unknown, field = 'id'): string {
   return encodeURIComponent(id)
 }
 
+/** Page size: an integer from 1 to 100 when given. */
 export function validateLimit(limit: unknown): void {
-  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100)) {
-    throw new ValidationError('limit', 'must be an integer from 1 to 100')
-  }
+  opt(limit, (v) => num(v, 'limit', 1, 100, true))
 }
 
-function validateBody(body: unknown): void {
+function validateBody<B>(body: B): B {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('body', 'must be an object')
+  return body
 }
 
 /** A list answer as `{ data, nextCursor }`, or an `ApiError` `invalid_response`. */
 export function checkPage<T>(page: Page<T> | undefined, path: string): Page<T> {
   const cursor = page?.nextCursor
   if (!page || !Array.isArray(page.data) || (cursor !== null && cursor !== undefined && typeof cursor !== 'string')) {
-    throw new ApiError(`GET ${path}: the list answer is not { data: [], nextCursor }`, { code: 'invalid_response', status: 200 })
+    throw new ApiError(`GET ${path}: not a list`, { code: 'invalid_response', status: 200 })
   }
   return { data: page.data, nextCursor: cursor ?? null }
+}
+
+/**
+ * GET pages of a list as a `PagePromise`. `prepare` runs inside the promise, so bad input rejects
+ * like every other failure; it gives the path and the query, whose `cursor` is the first page's
+ * (the rest is re-sent with each next cursor).
+ */
+export function listPages<T>(
+  http: Http, service: ServiceName, options: CallOptions | undefined, prepare: () => [path: string, query: Query],
+): PagePromise<T> {
+  let path = ''
+  let query: Query = {}
+  const page = async (cursor?: string) =>
+    checkPage(await http<Page<T>>({ ...options, service, method: 'GET', path, query: { ...query, cursor } }), path)
+  const first = (async () => {
+    const [p, { cursor, ...rest }] = prepare()
+    path = p
+    query = rest
+    return page(cursor as string | undefined)
+  })()
+  return createPagePromise(first, page)
 }
 
 /** A generic REST collection at `{service}/v1/{name}`. */
@@ -93,35 +115,28 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
 ): Collection<T, Create, Update> {
   if (!NAME.test(name)) throw new ValidationError('name', 'must be a lower-case path such as "resources"')
   const base = `/v1/${name}`
+  const at = (id: unknown) => `${base}/${validateId(id)}`
+  const send = <R>(method: HttpMethod, path: string, options: WriteOptions = {}, body?: unknown) =>
+    http<R>({ ...options, service, method, path, body })
   return {
     service,
     name,
-    list(params = {}, options = {}) {
-      const { cursor, ...rest } = params ?? {}
-      const fetchPage = async (c: string | undefined) => {
-        const page = await http<Page<T>>({ ...options, service, method: 'GET', path: base, query: { ...rest, cursor: c } })
-        return checkPage(page, base)
-      }
-      // Validation inside the promise: bad input rejects, like every other failure.
-      const first = (async () => {
-        validateLimit(params?.limit)
-        if (cursor !== undefined && typeof cursor !== 'string') throw new ValidationError('cursor', 'must be a string')
-        return fetchPage(cursor)
-      })()
-      return createPagePromise<T>(first, fetchPage)
+    list: (params, options) => listPages<T>(http, service, options, () => {
+      const query = { ...params }
+      validateLimit(query.limit)
+      if (query.cursor !== undefined && typeof query.cursor !== 'string') throw new ValidationError('cursor', 'must be a string')
+      return [base, query]
+    }),
+    get: async (id, options) => send<T>('GET', at(id), options),
+    async create(body, options) {
+      return send<T>('POST', base, options, validateBody(body))
     },
-    get: async (id, options = {}) => http<T>({ ...options, service, method: 'GET', path: `${base}/${validateId(id)}` }),
-    async create(body, options = {}) {
-      validateBody(body)
-      return http<T>({ ...options, service, method: 'POST', path: base, body })
+    async update(id, patch, options) {
+      const path = at(id)
+      return send<T>('PATCH', path, options, validateBody(patch))
     },
-    async update(id, patch, options = {}) {
-      const path = `${base}/${validateId(id)}`
-      validateBody(patch)
-      return http<T>({ ...options, service, method: 'PATCH', path, body: patch })
-    },
-    async remove(id, options = {}) {
-      await http<void>({ ...options, service, method: 'DELETE', path: `${base}/${validateId(id)}` })
+    async remove(id, options) {
+      await send<void>('DELETE', at(id), options)
     },
   }
 }

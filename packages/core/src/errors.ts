@@ -10,17 +10,15 @@ export interface TandemErrorOptions {
 
 export class TandemError extends Error {
   override name: string = 'TandemError'
-  readonly code: string
-  readonly status?: number
-  readonly requestId?: string
-  readonly details?: unknown
+  // `declare`: set below, in this order, as own properties (undefined when not given).
+  declare readonly code: string
+  declare readonly status?: number
+  declare readonly requestId?: string
+  declare readonly details?: unknown
 
-  constructor(message: string, options: TandemErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = options.code
-    if (options.status !== undefined) this.status = options.status
-    if (options.requestId !== undefined) this.requestId = options.requestId
-    if (options.details !== undefined) this.details = options.details
+  constructor(message: string, { cause, code, status, requestId, details }: TandemErrorOptions) {
+    super(message, cause === undefined ? undefined : { cause })
+    Object.assign(this, { code, status, requestId, details })
   }
 }
 
@@ -36,7 +34,7 @@ export class AuthError extends TandemError {
 
 export class RateLimitError extends TandemError {
   override name = 'RateLimitError' as const
-  readonly retryAfterMs: number
+  declare readonly retryAfterMs: number
   constructor(message: string, options: TandemErrorOptions & { retryAfterMs: number }) {
     super(message, options)
     this.retryAfterMs = options.retryAfterMs
@@ -60,7 +58,7 @@ export class AbortError extends TandemError {
 /** Bad input, refused before anything is sent. `field` names the offending input. */
 export class ValidationError extends TandemError {
   override name = 'ValidationError' as const
-  readonly field: string
+  declare readonly field: string
   constructor(field: string, message: string) {
     super(`${field}: ${message}`, { code: 'validation_error', details: [{ field, message }] })
     this.field = field
@@ -69,7 +67,7 @@ export class ValidationError extends TandemError {
 
 export class RealtimeError extends TandemError {
   override name = 'RealtimeError' as const
-  readonly temporary: boolean
+  declare readonly temporary: boolean
   constructor(message: string, options: TandemErrorOptions & { temporary?: boolean }) {
     super(message, options)
     this.temporary = options.temporary ?? false
@@ -82,11 +80,9 @@ const NAMES = new Set([
 ])
 
 function hasName(error: unknown, name?: string): boolean {
-  if (typeof error !== 'object' || error === null) return false
-  const e = error as { name?: unknown; code?: unknown }
+  const e = error as { name?: unknown; code?: unknown } | null
   // A DOMException AbortError has a numeric `code`; ours is a string.
-  if (typeof e.name !== 'string' || typeof e.code !== 'string') return false
-  return name === undefined ? NAMES.has(e.name) : e.name === name
+  return typeof error === 'object' && typeof e?.code === 'string' && (name === undefined ? NAMES.has(e.name as string) : e.name === name)
 }
 
 export const isTandemError = (e: unknown): e is TandemError => hasName(e)

@@ -1,6 +1,6 @@
-import { attemptSignal, fullJitter, parseRetryAfter, sleep, throwIfAborted, withSignal } from './backoff.js'
+import { abortError, attemptSignal, fullJitter, parseRetryAfter, sleep, throwIfAborted, withSignal } from './backoff.js'
 import {
-  AbortError, ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, ValidationError,
+  ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, ValidationError,
 } from './errors.js'
 import type { SafeEmitter } from './events.js'
 import { redact, type LogFn } from './logger.js'
@@ -20,12 +20,12 @@ export interface HttpOptions {
   idempotency: boolean
   log: LogFn
   emitter: SafeEmitter<ClientEvents>
-  random?: () => number
 }
 
 export type Http = <T = unknown>(options: RequestOptions) => Promise<T>
 
-const DEFAULT_MAX_PAUSE_MS = 60_000
+/** With retries off nothing is retried, but a 429 still reports (and pauses the limiter for) a wait from these. */
+const NO_RETRY: RetryOptions = { limit: 0, baseDelayMs: 1000, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 }
 const IDEMPOTENT = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 const METHODS = new Set<string>([...IDEMPOTENT, 'POST', 'PATCH'])
 /** 4xx are final except these (DESIGN.md); 5xx gateway/availability errors are retried. */
@@ -37,16 +37,15 @@ const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504])
  * Native fetch, not ofetch: see docs/architecture.md ("Why not ofetch").
  */
 export function createHttp(options: HttpOptions): Http {
-  const random = options.random ?? Math.random
+  const { auth, baseUrls, limiters, emitter, log } = options
   const inflight: Record<ServiceName, number> = { maps: 0, support: 0, realtime: 0 }
 
   return async function request<T>(req: RequestOptions): Promise<T> {
-    const { service, method, signal } = req
-    const path = req.path
-    if (!options.baseUrls[service]) throw new ValidationError('service', `unknown service "${String(service)}"`)
+    const { service, method, path, signal } = req
+    if (!baseUrls[service]) throw new ValidationError('service', `unknown service "${String(service)}"`)
     if (!METHODS.has(method)) throw new ValidationError('method', `unsupported method "${String(method)}"`)
     if (typeof path !== 'string' || !path.startsWith('/')) throw new ValidationError('path', 'must start with "/"')
-    const retry = req.retry === false || options.retry === false ? undefined : { ...options.retry, ...req.retry }
+    const retry = req.retry === false || options.retry === false ? NO_RETRY : { ...options.retry, ...req.retry }
     const isWrite = !IDEMPOTENT.has(method)
     const callerHeaders = normalizeHeaders(req.headers)
     const givenKey = req.idempotencyKey ?? callerHeaders['idempotency-key']
@@ -55,29 +54,38 @@ export function createHttp(options: HttpOptions): Http {
     }
     const idempotencyKey = isWrite ? givenKey ?? (options.idempotency ? randomId() : undefined) : undefined
     const retryable = !isWrite || idempotencyKey !== undefined
-    const limiter = options.limiters[service]
+    const limiter = limiters[service]
     // Local mistakes are ValidationErrors before anything is sent, never "network errors" to retry.
-    const url = buildUrl(options.baseUrls[service], path, req.query)
+    const url = buildUrl(baseUrls[service], path, req.query)
     checkUrl(url)
     const body = serialize(req.body)
     let attempt = 0
     let replayedAfter401 = false
 
+    const canRetry = () => retryable && attempt < retry.limit
+    const jitter = () => fullJitter(attempt, retry.baseDelayMs, retry.maxDelayMs)
+    async function backoff(delayMs: number, reason: string, durationMs: number, status?: number, requestId?: string) {
+      emitter.emit('retry', { service, method, path, attempt, delayMs, reason, durationMs, status, requestId })
+      log('warn', `${method} ${path} retry in ${delayMs} ms (${reason})`, { service, attempt })
+      await sleep(delayMs, signal)
+      attempt++
+    }
+
     for (;;) {
       throwIfAborted(signal)
       // Token first: a slot taken while a token is being fetched would be sent late, in a burst.
-      await options.auth.getToken({ signal })
+      await auth.getToken({ signal })
       if (limiter) {
         const waited = await limiter.acquire(signal)
         if (waited > 0) {
-          options.emitter.emit('rateLimitWait', { service, waitMs: waited, queued: limiter.queued })
-          options.log('debug', `rate limit: waited ${waited} ms`, { service })
+          emitter.emit('rateLimitWait', { service, waitMs: waited, queued: limiter.queued })
+          log('debug', `rate limit: waited ${waited} ms`, { service })
         }
       }
-      const token = await options.auth.getToken({ signal }) // cached: the queue may have outlived a refresh
-      const headers: Record<string, string> = { accept: 'application/json', ...callerHeaders, authorization: `Bearer ${token}` }
+      const token = await auth.getToken({ signal }) // cached: the queue may have outlived a refresh
+      const headers: Record<string, string> = { accept: JSON_TYPE, ...callerHeaders, authorization: `Bearer ${token}` }
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
-      if (body !== undefined) headers['content-type'] = 'application/json'
+      if (body !== undefined) headers['content-type'] = JSON_TYPE
       const guard = attemptSignal(signal, req.timeoutMs ?? options.timeoutMs)
       const started = Date.now()
       const base = { service, method, path, attempt }
@@ -95,17 +103,16 @@ export function createHttp(options: HttpOptions): Http {
       } catch (cause) {
         const durationMs = Date.now() - started
         const error = signal?.aborted
-          ? new AbortError('The request was aborted', { code: 'aborted', cause: signal.reason })
+          ? abortError(signal)
           : guard.timedOut()
             ? new TimeoutError(`${method} ${path} timed out`, { code: 'timeout', cause })
-            : new NetworkError(`${method} ${path} failed: network error`, { code: 'network_error', cause })
-        options.emitter.emit('request', { ...base, durationMs, errorCode: error.code })
-        if (error instanceof NetworkError && retry && retryable && attempt < retry.limit) {
-          await backoff({ ...base, signal }, fullJitter(attempt, retry.baseDelayMs, retry.maxDelayMs, random), error.code, durationMs)
-          attempt++
+            : new NetworkError(`${method} ${path}: network error`, { code: 'network_error', cause })
+        emitter.emit('request', { ...base, durationMs, errorCode: error.code })
+        if (error instanceof NetworkError && canRetry()) {
+          await backoff(jitter(), error.code, durationMs)
           continue
         }
-        options.log('error', `${method} ${path} ${error.code}`, { service, durationMs })
+        log('error', `${method} ${path} ${error.code}`, { service, durationMs })
         throw error
       } finally {
         inflight[service]--
@@ -113,97 +120,64 @@ export function createHttp(options: HttpOptions): Http {
       }
 
       const durationMs = Date.now() - started
-      const { status } = response
-      const requestId = response.headers.get('x-request-id') ?? undefined
-      limiter?.update(readRateLimit(response.headers), inflight[service])
-      options.emitter.emit('request', { ...base, status, durationMs, requestId })
-      options.log(status < 400 ? 'info' : 'warn', `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
+      const { status, headers: h } = response
+      const requestId = h.get('x-request-id') ?? undefined
+      limiter?.update(readRateLimit(h), inflight[service])
+      emitter.emit('request', { ...base, status, durationMs, requestId })
+      log(status < 400 ? 'info' : 'warn', `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
 
-      if (status >= 200 && status < 300) return parseBody<T>(text, status, method, path, requestId)
+      // Parsed here, not by fetch: a body that is not JSON must give an ApiError, never a crash.
+      let json: unknown
+      let notJson: unknown
+      try {
+        json = JSON.parse(text)
+      } catch (cause) {
+        notJson = cause
+      }
+      if (status >= 200 && status < 300) {
+        // 204/205, HEAD and an empty DELETE have no body; any other success must be JSON.
+        if (status === 204 || status === 205 || method === 'HEAD' || (method === 'DELETE' && text === '')) return undefined as T
+        if (notJson === undefined) return json as T
+        throw new ApiError(withRequestId(`${method} ${path}: ${status} with a body that is not JSON`, requestId), {
+          code: 'invalid_response', status, requestId, cause: notJson,
+        })
+      }
 
-      const errorBody = parseErrorBody(text)
+      const errorBody = readError(json)
       const code = errorBody.code ?? `http_${status}`
-      const message = redact(`${method} ${path}: ${status} ${code}${errorBody.message ? ` — ${errorBody.message}` : ''}${requestId ? ` (request ${requestId})` : ''}`)
+      const message = redact(withRequestId(`${method} ${path}: ${status} ${code}${errorBody.message ? ` — ${errorBody.message}` : ''}`, requestId))
       const init = { code, status, requestId, details: errorBody.details }
 
       if (status === 401 && !replayedAfter401) {
         // Refresh once (only drops the token if it is still the one we used) and replay once.
         replayedAfter401 = true
-        options.auth.invalidate(token)
+        auth.invalidate(token)
         continue
       }
       if (status === 401 || status === 403) throw new AuthError(message, init)
 
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), serverNow(response.headers))
-      if (status === 429) {
-        const wait = retryAfterMs ?? fullJitter(attempt, retry?.baseDelayMs ?? 1000, retry?.maxDelayMs ?? 10_000, random)
-        // Never hold the whole service longer than we would wait ourselves (a bogus Retry-After must not freeze it).
-        limiter?.pause(Math.min(wait, retry?.maxRetryAfterMs ?? DEFAULT_MAX_PAUSE_MS))
-        if (retry && retryable && attempt < retry.limit && wait <= retry.maxRetryAfterMs) {
-          await backoff({ ...base, signal }, wait, code, durationMs, status, requestId)
-          attempt++
-          continue
-        }
-        throw new RateLimitError(message, { ...init, retryAfterMs: wait })
+      const delay = parseRetryAfter(h.get('retry-after'), serverNow(h)) ?? jitter()
+      // Never hold the whole service longer than we would wait ourselves (a bogus Retry-After must not freeze it).
+      if (status === 429) limiter?.pause(Math.min(delay, retry.maxRetryAfterMs))
+      if (RETRY_STATUS.has(status) && canRetry() && delay <= retry.maxRetryAfterMs) {
+        await backoff(delay, code, durationMs, status, requestId)
+        continue
       }
-      if (RETRY_STATUS.has(status) && retry && retryable && attempt < retry.limit) {
-        const delay = retryAfterMs ?? fullJitter(attempt, retry.baseDelayMs, retry.maxDelayMs, random)
-        if (delay <= retry.maxRetryAfterMs) {
-          await backoff({ ...base, signal }, delay, code, durationMs, status, requestId)
-          attempt++
-          continue
-        }
-      }
-      throw new ApiError(message, init)
+      throw status === 429 ? new RateLimitError(message, { ...init, retryAfterMs: delay }) : new ApiError(message, init)
     }
   }
-
-  async function backoff(
-    base: { service: ServiceName; method: HttpMethod; path: string; attempt: number; signal?: AbortSignal },
-    delayMs: number, reason: string, durationMs: number, status?: number, requestId?: string,
-  ): Promise<void> {
-    const { signal, ...event } = base
-    options.emitter.emit('retry', { ...event, delayMs, reason, durationMs, status, requestId })
-    options.log('warn', `${base.method} ${base.path} retry in ${delayMs} ms (${reason})`, { service: base.service, attempt: base.attempt })
-    await sleep(delayMs, signal)
-  }
 }
 
-/** 204/205, HEAD and an empty DELETE have no body; any other success must be JSON. */
-function parseBody<T>(text: string, status: number, method: string, path: string, requestId?: string): T {
-  if (status === 204 || status === 205 || method === 'HEAD' || (method === 'DELETE' && text === '')) return undefined as T
-  try {
-    return JSON.parse(text) as T
-  } catch (cause) {
-    throw new ApiError(`${method} ${path}: ${status} with a body that is not JSON${requestId ? ` (request ${requestId})` : ''}`, {
-      code: 'invalid_response', status, requestId, cause,
-    })
-  }
-}
-
-interface ErrorBody {
-  code?: string
-  message?: string
-  details?: unknown
-}
+const JSON_TYPE = 'application/json'
+const withRequestId = (message: string, requestId?: string) => (requestId ? `${message} (request ${requestId})` : message)
 
 /** Tolerant: an HTML page, truncated JSON or an empty body still gives an error with the status. */
-function parseErrorBody(text: string | undefined): ErrorBody {
-  if (!text) return {}
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown }
-    const error = parsed?.error
-    if (typeof error !== 'object' || error === null) return {}
-    const e = error as Record<string, unknown>
-    return {
-      code: typeof e.code === 'string' ? e.code.slice(0, 100) : undefined,
-      message: typeof e.message === 'string' ? e.message.slice(0, 500) : undefined,
-      details: e.details,
-    }
-  } catch {
-    return {}
-  }
+function readError(json: unknown): { code?: string; message?: string; details?: unknown } {
+  const e = (json as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null | undefined)?.error
+  return typeof e === 'object' && e ? { code: cut(e.code, 100), message: cut(e.message, 500), details: e.details } : {}
 }
+
+const cut = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : undefined)
 
 function serialize(body: unknown): string | undefined {
   if (body === undefined) return undefined
@@ -244,8 +218,7 @@ function serverNow(headers: Headers): number | undefined {
 
 function readRateLimit(headers: Headers): { limit?: number; remaining?: number } {
   const num = (name: string) => {
-    const v = headers.get(name)
-    const n = v === null ? NaN : Number(v)
+    const n = Number(headers.get(name) ?? NaN)
     return Number.isFinite(n) && n >= 0 ? n : undefined
   }
   return { limit: num('ratelimit-limit'), remaining: num('ratelimit-remaining') }

@@ -24,7 +24,5 @@ export function createLogger(logger: Logger | false | undefined, level: LogLevel
 }
 
 function redactValues(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(data)) out[k] = typeof v === 'string' ? redact(v) : v
-  return out
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v]))
 }

@@ -1,4 +1,4 @@
-import { abortError } from './backoff.js'
+import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
 
 export interface RateLimiterOptions {
@@ -24,16 +24,6 @@ export interface RateLimiter {
   readonly queued: number
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1
-
-interface Waiter {
-  resolve: (waitedMs: number) => void
-  reject: (error: unknown) => void
-  enqueuedAt: number
-  signal: AbortSignal | undefined
-  onAbort: () => void
-}
-
 /**
  * A token bucket shaped like the service's: capacity `limit`, refilled continuously at
  * `limit / intervalMs`. A client that waits on it never sends what the service would refuse.
@@ -46,7 +36,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   let tokens = capacity
   let last = now()
   let pausedUntil = 0
-  const queue: Waiter[] = []
+  /** Waiters in FIFO order; each lets its request go when called with the current time. */
+  const queue: ((t: number) => void)[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
   function refill(t: number): void {
@@ -67,10 +58,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const t = now()
     refill(t)
     while (queue.length > 0 && t >= pausedUntil && tokens >= 1) {
-      const waiter = queue.shift()!
-      waiter.signal?.removeEventListener('abort', waiter.onAbort)
       take(t)
-      waiter.resolve(t - waiter.enqueuedAt)
+      queue.shift()!(t)
     }
     schedule(t)
   }
@@ -79,7 +68,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (queue.length === 0 || timer) return
     const untilToken = tokens >= 1 ? 0 : Math.max(0, last - t) + (1 - tokens) / perMs
     const wait = Math.max(untilToken, pausedUntil - t, 0)
-    // Clamped: past 2^31 ms, setTimeout fires at once, which would spin.
     timer = setTimeout(drain, Math.min(Math.ceil(wait), MAX_TIMER_MS))
   }
 
@@ -93,16 +81,16 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         return Promise.resolve(0)
       }
       return new Promise<number>((resolve, reject) => {
-        const waiter: Waiter = {
-          resolve, reject, enqueuedAt: t, signal,
-          onAbort: () => {
-            const i = queue.indexOf(waiter)
-            if (i >= 0) queue.splice(i, 1)
-            reject(abortError(signal!))
-          },
+        const go = (granted: number) => {
+          off()
+          resolve(granted - t)
         }
-        signal?.addEventListener('abort', waiter.onAbort, { once: true })
-        queue.push(waiter)
+        const off = onAbort(signal, () => {
+          const i = queue.indexOf(go)
+          if (i >= 0) queue.splice(i, 1)
+          reject(abortError(signal!))
+        })
+        queue.push(go)
         schedule(t)
       })
     },

@@ -138,7 +138,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
       if (!token || cached?.token === token) cached = undefined
     },
     expiresAt: () => cached?.expiresAt,
-    on: (event, callback) => emitter.on(event, callback),
+    on: emitter.on,
   }
 }
 
@@ -151,7 +151,7 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
         method,
         body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
         ...init,
-        headers: { accept: 'application/json', 'content-type': 'application/json', ...headersObject(init?.headers) },
+        headers: { accept: 'application/json', 'content-type': 'application/json', ...Object.fromEntries(new Headers(init?.headers)) },
         signal,
       })
     } catch (cause) {
@@ -166,24 +166,19 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
     try {
       body = await response.json()
     } catch (cause) {
-      throw new AuthError('Token endpoint answered with a body that is not JSON', { code: 'invalid_token_response', status: response.status, requestId, cause })
+      throw new AuthError('Token endpoint answered non-JSON', { code: 'invalid_token_response', status: response.status, requestId, cause })
     }
     return body as TokenResponse
   }
-}
-
-function headersObject(headers: HeadersInit | undefined): Record<string, string> {
-  if (!headers) return {}
-  return Object.fromEntries(new Headers(headers).entries())
 }
 
 function validate(response: unknown): TokenResponse {
   const r = response as Partial<TokenResponse> | null
   if (!r || typeof r.token !== 'string' || r.token.length === 0 || typeof r.expiresIn !== 'number'
     || !Number.isFinite(r.expiresIn) || r.expiresIn <= 0) {
-    throw new AuthError('Token endpoint must answer { token: string, expiresIn: seconds > 0 }', { code: 'invalid_token_response' })
+    throw new AuthError('Token endpoint must answer { token, expiresIn > 0 }', { code: 'invalid_token_response' })
   }
-  return { token: r.token, expiresIn: r.expiresIn }
+  return r as TokenResponse
 }
 
 /**
@@ -193,7 +188,7 @@ function validate(response: unknown): TokenResponse {
  */
 function classify(cause: unknown, timedOut: boolean): AuthError {
   if (cause instanceof AuthError) return cause
-  const { status, requestId } = (typeof cause === 'object' && cause !== null ? cause : {}) as { status?: unknown; requestId?: unknown }
+  const { status, requestId } = (cause ?? {}) as { status?: unknown; requestId?: unknown }
   const s = typeof status === 'number' ? status : undefined
   const rid = typeof requestId === 'string' ? requestId : undefined
   if (!timedOut && s !== undefined && s < 500 && s !== 408 && s !== 429) {

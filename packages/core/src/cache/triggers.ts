@@ -63,23 +63,19 @@ function attachFocus(fire: () => void): (() => void) | undefined {
   const onFocus = () => {
     if (d.visibilityState !== 'hidden') fire()
   }
-  d.addEventListener('visibilitychange', onFocus)
-  w.addEventListener('focus', onFocus)
-  return () => {
-    d.removeEventListener('visibilitychange', onFocus)
-    w.removeEventListener('focus', onFocus)
-  }
+  return listen([[d, 'visibilitychange', onFocus], [w, 'focus', onFocus]])
 }
 
 function attachOnline(fire: (online: boolean) => void): (() => void) | undefined {
   const w = globalThis.window
   if (!w?.addEventListener) return undefined
-  const on = () => fire(true)
-  const off = () => fire(false)
-  w.addEventListener('online', on)
-  w.addEventListener('offline', off)
+  return listen([[w, 'online', () => fire(true)], [w, 'offline', () => fire(false)]])
+}
+
+/** Adds the listeners; returns the function that removes them. */
+function listen(listeners: [target: EventTarget, type: string, listener: () => void][]): () => void {
+  for (const [target, type, listener] of listeners) target.addEventListener(type, listener)
   return () => {
-    w.removeEventListener('online', on)
-    w.removeEventListener('offline', off)
+    for (const [target, type, listener] of listeners) target.removeEventListener(type, listener)
   }
 }

@@ -1,4 +1,4 @@
-import { checkPage, createPagePromise, type Page, type PagePromise } from '../collection.js'
+import { listPages, type PagePromise } from '../collection.js'
 import { ApiError, ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import type { CallOptions, Query } from '../types.js'
@@ -187,14 +187,12 @@ export function createMapsService(http: Http): MapsService {
         mode: (v, f) => oneOf(v, f, ['drive', 'walk', 'bicycle']),
       })
       const route = await post<ComputedRoute>('routes:compute', body, options)
-      if (typeof route?.polyline !== 'string') throw new ApiError('POST /v1/routes:compute: the answer has no polyline', { code: 'invalid_response', status: 200 })
+      if (typeof route?.polyline !== 'string') throw new ApiError('POST /v1/routes:compute: no polyline', { code: 'invalid_response', status: 200 })
       return { ...route, coordinates: decodePolyline(route.polyline) }
     },
 
     searchPlaces(params = {}, options) {
-      let query: Query
-      const page = (cursor?: string) => get<Page<Place>>('places', { ...query, cursor }, options).then((p) => checkPage(p, '/v1/places'))
-      const first = (async () => {
+      return listPages<Place>(http, 'maps', options, () => {
         const { near, cursor, ...rest } = shape(params, {
           query: o(str),
           near: o(latLng),
@@ -204,10 +202,8 @@ export function createMapsService(http: Http): MapsService {
           cursor: o(str),
         })
         if (rest.radiusMeters !== undefined && !near) throw new ValidationError('near', 'is required with radiusMeters')
-        query = { ...rest, near: near && point(near as LatLng) } as Query
-        return page(cursor as string | undefined)
-      })()
-      return createPagePromise(first, page)
+        return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
+      })
     },
 
     async validateAddress(params, options) {

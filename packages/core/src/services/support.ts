@@ -1,5 +1,5 @@
-import { createPagePromise, validateId, validateLimit, type Page, type PagePromise } from '../collection.js'
-import { ApiError, ValidationError } from '../errors.js'
+import { listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
+import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import type { CallOptions, HttpMethod, Query, WriteOptions } from '../types.js'
 import { arr, obj, oneOf, opt, str } from '../validate.js'
@@ -149,24 +149,14 @@ export function createSupportService(http: Http): SupportService {
 
   /** One builder for every list: the query is checked before the first request and re-sent with each cursor. */
   const pageOf = <T, P extends SupportPageParams = SupportPageParams>(path: () => string, query: (params: P) => Query = () => ({})) =>
-    (given?: P, options?: CallOptions): PagePromise<T> => {
-      let p = ''
-      let q: Query = {}
+    (given?: P, options?: CallOptions): PagePromise<T> => listPages<T>(http, 'support', options, () => {
+      const p = `/v1/${path()}`
       // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
-      const params = (given ?? {}) as P
-      const next = async (cursor?: string) => {
-        const page = await http<Page<T>>({ ...options, service: 'support', method: 'GET', path: p, query: { ...q, cursor } })
-        if (!Array.isArray(page?.data)) throw new ApiError(`GET ${p}: not a list`, { code: 'invalid_response' })
-        return page
-      }
-      return createPagePromise((async () => {
-        p = `/v1/${path()}`
-        obj(params, 'params')
-        q = { ...query(params), limit: params.limit }
-        validateLimit(params.limit)
-        return next(opt(params.cursor, (c) => str(c, 'cursor')))
-      })(), next)
-    }
+      const params = obj(given ?? {}, 'params') as P
+      const q = { ...query(params), limit: params.limit }
+      validateLimit(params.limit)
+      return [p, { ...q, cursor: opt(params.cursor, (c) => str(c, 'cursor')) }]
+    })
 
   return {
     mailboxes: { list: pageOf(() => 'mailboxes'), get: get('mailboxes') },
