@@ -17,7 +17,7 @@ const HOOKS = 'TandemProvider, useResources, useResource, useMutation, useChanne
  */
 export const TANDEM = [
   { name: '@tandem/core (createClient + errors)', source: `export { createClient, isTandemError } from '@tandem/core'`, budget: 12_000, target: 7_000 },
-  { name: '@tandem/realtime (createRealtime; core external)', source: `export { createRealtime } from '@tandem/realtime'`, external: ['@tandem/core'], budget: 7_000, target: 6_000 },
+  { name: '@tandem/realtime (createRealtime; core external)', source: `export { createRealtime } from '@tandem/realtime'`, external: ['@tandem/core'], budget: 6_700, target: 6_000 },
   { name: '@tandem/react (the hooks; core, realtime, react external)', source: `export { ${HOOKS} } from '@tandem/react'`, external: ['@tandem/core', '@tandem/realtime', ...REACT], budget: 3_000, target: 3_000 },
   {
     name: 'whole SDK (createClient + createRealtime + bindLiveResources + the hooks; react external)',
