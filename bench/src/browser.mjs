@@ -1,12 +1,10 @@
 // Realtime receive throughput inside headless Chromium: @tandem/realtime vs the browser's raw
 // WebSocket doing JSON.parse (baseline), fed by the same blast server as realtime.mjs in its own
 // Node process. The client code is bundled with esbuild and timed in the page.
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
+import { spawnBlast } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
 // Chromium delivers each frame to the page over IPC: ~12k msgs/s here (vs ~260k in Node), so
@@ -15,12 +13,6 @@ const N = 20_000
 const ROUNDS = 7
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const TIMEOUT_MS = 30_000
-
-async function startBlast() {
-  const child = spawn(process.execPath, [new URL('./blast-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const [line] = await once(createInterface({ input: child.stdout }), 'line')
-  return { port: JSON.parse(line).port, stop: () => child.kill() }
-}
 
 // page.evaluate has no timeout of its own: bound it so a lost message cannot hang the bench.
 function bounded(promise, what) {
@@ -50,7 +42,7 @@ export async function run() {
   let browser
   try {
     ;[blast, browser] = await Promise.all([
-      startBlast(),
+      spawnBlast(),
       chromium.launch({
         executablePath: CHROMIUM,
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

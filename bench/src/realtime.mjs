@@ -2,14 +2,13 @@
 // @tandem/realtime on 1 and 100 channels, and socket.io-client against a real socket.io server,
 // all fed by the same blast server in its own process, each run in a fresh process of its own
 // (receive-client.mjs). Then the time and frames to resubscribe 1,000 channels after a hub restart.
-import { execFile, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
+import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { createClient } from '@tandem/core'
 import { startEmulator } from '@tandem/emulator'
 import { createRealtime } from '@tandem/realtime'
 import WebSocket from 'ws'
+import { spawnBlast } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
 const QUICK = Boolean(process.env.BENCH_QUICK) // a smoke run of the harness, not a measurement
@@ -17,12 +16,6 @@ const N = QUICK ? 20_000 : 100_000
 const ROUNDS = QUICK ? 1 : 7
 const CLIENT = new URL('./receive-client.mjs', import.meta.url).pathname
 const run$ = promisify(execFile)
-
-async function startBlast() {
-  const child = spawn(process.execPath, [new URL('./blast-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const [line] = await once(createInterface({ input: child.stdout }), 'line')
-  return { ...JSON.parse(line), stop: () => child.kill() }
-}
 
 async function receive(kind, port, channels) {
   const { stdout } = await run$(process.execPath, [CLIENT, kind, String(port), String(N), String(channels)], { timeout: 90_000 })
@@ -60,7 +53,7 @@ async function resubscribe1000() {
 
 const BASE = 'raw ws + JSON.parse (baseline)'
 export async function run() {
-  const blast = await startBlast()
+  const blast = await spawnBlast()
   try {
     const groups = {
       '1 channel': {

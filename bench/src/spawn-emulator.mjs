@@ -12,3 +12,12 @@ export async function spawnEmulator() {
   const { url, token } = JSON.parse(line)
   return { url, token, stop: async () => { child.kill('SIGTERM'); await once(child, 'exit') } }
 }
+
+/** Starts src/blast-server.mjs and resolves with its ports ({ port, socketIoPort }) and a stop(). */
+export async function spawnBlast() {
+  const child = spawn(process.execPath, [new URL('./blast-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const timeout = setTimeout(() => child.kill(), 15_000)
+  const [line] = await once(createInterface({ input: child.stdout }), 'line')
+  clearTimeout(timeout)
+  return { ...JSON.parse(line), stop: () => child.kill() }
+}
