@@ -1,5 +1,9 @@
 // A fixed, replayable seed per test file, and a small deterministic PRNG.
+import { mulberry32, type Random } from '@tandem/emulator'
 import { onTestFailed } from 'vitest'
+
+// The emulator's own PRNG, so a seed means the same sequence on both sides.
+export { mulberry32, type Random }
 
 /** `SEED` from the environment (decimal or 0x hex), else `fallback`. */
 export function seedFrom(fallback: number): number {
@@ -18,20 +22,6 @@ export function printSeedOnFailure(seed: number, file: string): void {
   onTestFailed(() => {
     console.error(`\n[reliability] ${file} failed with ${replay(seed, file)}\n`)
   })
-}
-
-export type Random = () => number
-
-/** mulberry32: small, fast, good enough for scheduling faults; same seed → same sequence. */
-export function mulberry32(seed: number): Random {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** An integer in [min, max]. */
