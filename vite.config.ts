@@ -24,14 +24,33 @@ export default defineConfig({
       { extends: true, test: { name: 'react', root: 'packages/react', environment: 'happy-dom' } },
       { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
       // The bundle size budgets (bench/src/bundle.mjs), measured from src.
-      { extends: true, test: { name: 'budgets', root: 'bench', environment: 'node', include: ['src/__tests__/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'budgets', root: 'bench', environment: 'node', include: ['src/__tests__/**/*.test.ts'] },
+      },
       // The reliability and security suite (docs/reliability.md): faults, chaos, fuzzing, leaks, secrets.
-      { extends: true, test: { name: 'reliability', root: 'test', environment: 'node', include: ['reliability/**/*.test.ts'], testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          root: 'test',
+          environment: 'node',
+          include: ['reliability/**/*.test.ts'],
+          testTimeout: 120_000,
+        },
+      },
       // The playground in a real browser (Chromium through playwright-core) against its dev server.
       // Not `extends`: the '@tandem/source' external condition would make Node load the dev
       // server's plugin deps (emulator, server) from .ts sources; they run from dist, as in `npm run dev`.
       {
-        test: { name: 'e2e', root: 'playground', environment: 'node', include: ['e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+        test: {
+          name: 'e2e',
+          root: 'playground',
+          environment: 'node',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
     ],
   },

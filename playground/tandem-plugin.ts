@@ -46,7 +46,8 @@ export function tandemEmulator(options: PlaygroundPluginOptions = {}): Plugin {
           // The playground has no sign-in: each tab names itself with `?user=` (a random name by
           // default) so that two tabs are two people in the chat.
           const user = new URL(request.url).searchParams.get('user')
-          if (!user || !USER_NAME.test(user)) return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
+          if (!user || !USER_NAME.test(user))
+            return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
           return { subject: user, scope: ['maps', 'support', 'realtime'] }
         },
       })

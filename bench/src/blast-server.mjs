@@ -34,12 +34,41 @@ wss.on('connection', (socket, req) => {
   const [, , n, , c] = new URL(req.url, 'http://x').pathname.split('/')
   const total = Number(n) || 10000
   const channels = Number(c) || 1
-  const blast = () => pump(total, channels, (ch, i, off) => socket.send(frameOf(ch, i, off)), () => socket.bufferedAmount)
+  const blast = () =>
+    pump(
+      total,
+      channels,
+      (ch, i, off) => socket.send(frameOf(ch, i, off)),
+      () => socket.bufferedAmount,
+    )
   socket.on('message', (raw) => {
     const frame = JSON.parse(String(raw))
-    if (frame.type === 'connect') socket.send(JSON.stringify({ type: 'connected', id: frame.id, connectionId: 'c1', heartbeatMs: 60000, maxMessageBytes: 65536, expiresIn: 3600, resumed: false }))
+    if (frame.type === 'connect')
+      socket.send(
+        JSON.stringify({
+          type: 'connected',
+          id: frame.id,
+          connectionId: 'c1',
+          heartbeatMs: 60000,
+          maxMessageBytes: 65536,
+          expiresIn: 3600,
+          resumed: false,
+        }),
+      )
     else if (frame.type === 'subscribe') {
-      socket.send(JSON.stringify({ type: 'subscribed', id: frame.id, channels: frame.channels.map((c) => ({ channel: c.channel, epoch: 'ep_1', offset: 0, recovered: true, missed: [] })) }))
+      socket.send(
+        JSON.stringify({
+          type: 'subscribed',
+          id: frame.id,
+          channels: frame.channels.map((c) => ({
+            channel: c.channel,
+            epoch: 'ep_1',
+            offset: 0,
+            recovered: true,
+            missed: [],
+          })),
+        }),
+      )
       const subscribed = new Set(frame.channels.map((c) => c.channel))
       if (Array.from({ length: channels }, (_, i) => `bench:${i}`).every((n) => subscribed.has(n))) blast()
     } else if (frame.type === 'raw') blast()
@@ -52,7 +81,22 @@ const io = new SocketIoServer(http, { transports: ['websocket'], serveClient: fa
 io.on('connection', (socket) => {
   socket.on('blast', ({ n }) => {
     const ws = socket.conn.transport.socket
-    pump(Number(n) || 10000, 1, (channel, i, offset) => socket.emit('message', { type: 'message', channel, event: 'tick', data: { n: i, text: 'hello' }, offset, epoch: 'ep_1', messageId: `m${i}`, ts: 0 }), () => ws?.bufferedAmount ?? 0)
+    pump(
+      Number(n) || 10000,
+      1,
+      (channel, i, offset) =>
+        socket.emit('message', {
+          type: 'message',
+          channel,
+          event: 'tick',
+          data: { n: i, text: 'hello' },
+          offset,
+          epoch: 'ep_1',
+          messageId: `m${i}`,
+          ts: 0,
+        }),
+      () => ws?.bufferedAmount ?? 0,
+    )
   })
 })
 

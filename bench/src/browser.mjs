@@ -17,14 +17,21 @@ const TIMEOUT_MS = 30_000
 // page.evaluate has no timeout of its own: bound it so a lost message cannot hang the bench.
 function bounded(promise, what) {
   let timer
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no result after ${TIMEOUT_MS} ms`)), TIMEOUT_MS) })
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no result after ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
+  })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 async function bundleClient() {
   const result = await build({
     entryPoints: [new URL('./browser/entry.mjs', import.meta.url).pathname],
-    bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
   })
   // Inline in a <script>: keep the bundle from closing the tag early.
   return result.outputFiles[0].text.replaceAll('</script', '<\\/script')
@@ -45,7 +52,15 @@ export async function run() {
       spawnBlast(),
       chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       }),
     ])
     const page = await browser.newPage()
@@ -53,8 +68,16 @@ export async function run() {
     await page.setContent(`<!doctype html><script type="module">${code}</script>`)
     await page.waitForFunction(() => window.benchReady === true)
     const url = (channels) => `ws://127.0.0.1:${blast.port}/n/${N}/c/${channels}/ws`
-    const raw = (channels) => bounded(page.evaluate(([u, n]) => window.benchRaw(u, n), [url(channels), N]), 'raw client')
-    const tandem = (channels) => bounded(page.evaluate(([u, n, c]) => window.benchTandem(u, n, c), [url(channels), N, channels]), '@tandem/realtime')
+    const raw = (channels) =>
+      bounded(
+        page.evaluate(([u, n]) => window.benchRaw(u, n), [url(channels), N]),
+        'raw client',
+      )
+    const tandem = (channels) =>
+      bounded(
+        page.evaluate(([u, n, c]) => window.benchTandem(u, n, c), [url(channels), N, channels]),
+        '@tandem/realtime',
+      )
 
     const contenders = {
       'raw WebSocket + JSON.parse (baseline), 1 channel': () => raw(1),
@@ -67,7 +90,8 @@ export async function run() {
     const entries = Object.entries(contenders)
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate the order each round, so drift on a noisy machine hits everyone alike.
-      for (const [name, fn] of entries.slice(round % entries.length).concat(entries.slice(0, round % entries.length))) (samples[name] ??= []).push(await fn())
+      for (const [name, fn] of entries.slice(round % entries.length).concat(entries.slice(0, round % entries.length)))
+        (samples[name] ??= []).push(await fn())
     }
     const rows = []
     for (const ch of ['1 channel', '100 channels']) {
@@ -75,13 +99,20 @@ export async function run() {
       for (const name of [`raw WebSocket + JSON.parse (baseline), ${ch}`, `@tandem/realtime, ${ch}`]) {
         const s = summarize(samples[name])
         const r = summarize(samples[name].map((v, i) => v / base[i]))
-        rows.push([name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `**${fmt(r.median, 2)}×**`, `${fmt(r.min, 2)}–${fmt(r.max, 2)}`])
+        rows.push([
+          name,
+          fmt(s.median),
+          `${fmt(s.min)}–${fmt(s.max)}`,
+          `**${fmt(r.median, 2)}×**`,
+          `${fmt(r.min, 2)}–${fmt(r.max, 2)}`,
+        ])
       }
     }
     return {
       title: `Realtime receive throughput in headless Chromium (msgs/s, ${N.toLocaleString('en-US')} small JSON messages per run, ${ROUNDS} interleaved rounds)`,
-      body: table(['client', 'median msgs/s', 'min–max', 'median paired ratio', 'ratio min–max'], rows)
-        + `\n\nGoal: ≥ 0.95× the raw client. The blast server runs in its own Node process; both clients run in the page, in Chromium ${browser.version()} (headless), bundled with esbuild (minified, ESM).`,
+      body:
+        table(['client', 'median msgs/s', 'min–max', 'median paired ratio', 'ratio min–max'], rows) +
+        `\n\nGoal: ≥ 0.95× the raw client. The blast server runs in its own Node process; both clients run in the page, in Chromium ${browser.version()} (headless), bundled with esbuild (minified, ESM).`,
     }
   } finally {
     await browser?.close().catch(() => {})

@@ -16,30 +16,63 @@ const HOOKS = 'TandemProvider, useResources, useResource, useMutation, useChanne
  * do not (docs/architecture.md, "Bundle budgets"); `target` is the issue's figure.
  */
 export const TANDEM = [
-  { name: '@tandem/core (createClient + errors)', source: `export { createClient, isTandemError } from '@tandem/core'`, budget: 12_000, target: 7_000 },
-  { name: '@tandem/realtime (createRealtime; core external)', source: `export { createRealtime } from '@tandem/realtime'`, external: ['@tandem/core'], budget: 6_700, target: 6_000 },
-  { name: '@tandem/react (the hooks; core, realtime, react external)', source: `export { ${HOOKS} } from '@tandem/react'`, external: ['@tandem/core', '@tandem/realtime', ...REACT], budget: 3_000, target: 3_000 },
+  {
+    name: '@tandem/core (createClient + errors)',
+    source: `export { createClient, isTandemError } from '@tandem/core'`,
+    budget: 12_000,
+    target: 7_000,
+  },
+  {
+    name: '@tandem/realtime (createRealtime; core external)',
+    source: `export { createRealtime } from '@tandem/realtime'`,
+    external: ['@tandem/core'],
+    budget: 6_700,
+    target: 6_000,
+  },
+  {
+    name: '@tandem/react (the hooks; core, realtime, react external)',
+    source: `export { ${HOOKS} } from '@tandem/react'`,
+    external: ['@tandem/core', '@tandem/realtime', ...REACT],
+    budget: 3_000,
+    target: 3_000,
+  },
   {
     name: 'whole SDK (createClient + createRealtime + bindLiveResources + the hooks; react external)',
     source: `export { createClient, isTandemError } from '@tandem/core'; export { createRealtime, bindLiveResources } from '@tandem/realtime'; export { ${HOOKS} } from '@tandem/react'`,
-    external: REACT, budget: 21_000, target: 15_000,
+    external: REACT,
+    budget: 21_000,
+    target: 15_000,
   },
 ]
 
 /** Tandem as a user of one part ships it: the realtime client with the core it needs. */
 const TANDEM_FAIR = [
-  { name: '@tandem/realtime + @tandem/core (what a realtime-only user ships)', source: `export { createClient } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'` },
+  {
+    name: '@tandem/realtime + @tandem/core (what a realtime-only user ships)',
+    source: `export { createClient } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'`,
+  },
 ]
 
 const PEERS = [
   { name: 'pusher-js', source: `export { default } from 'pusher-js'` },
   { name: 'ably (full: Realtime)', source: `export { Realtime } from 'ably'` },
-  { name: 'ably/modular (BaseRealtime + WebSocketTransport + FetchRequest + RealtimePresence)', source: `export { BaseRealtime, WebSocketTransport, FetchRequest, RealtimePresence } from 'ably/modular'` },
+  {
+    name: 'ably/modular (BaseRealtime + WebSocketTransport + FetchRequest + RealtimePresence)',
+    source: `export { BaseRealtime, WebSocketTransport, FetchRequest, RealtimePresence } from 'ably/modular'`,
+  },
   { name: 'centrifuge', source: `export { Centrifuge } from 'centrifuge'` },
   { name: 'socket.io-client', source: `export { io } from 'socket.io-client'` },
   { name: '@supabase/realtime-js', source: `export { RealtimeClient } from '@supabase/realtime-js'` },
-  { name: '@tanstack/react-query (provider, useQuery, useMutation; react external)', source: `export { QueryClient, QueryClientProvider, useQuery, useMutation } from '@tanstack/react-query'`, external: REACT },
-  { name: 'swr (useSWR + SWRConfig + useSWRMutation; react external)', source: `export { default, SWRConfig } from 'swr'; export { default as useSWRMutation } from 'swr/mutation'`, external: REACT },
+  {
+    name: '@tanstack/react-query (provider, useQuery, useMutation; react external)',
+    source: `export { QueryClient, QueryClientProvider, useQuery, useMutation } from '@tanstack/react-query'`,
+    external: REACT,
+  },
+  {
+    name: 'swr (useSWR + SWRConfig + useSWRMutation; react external)',
+    source: `export { default, SWRConfig } from 'swr'; export { default as useSWRMutation } from 'swr/mutation'`,
+    external: REACT,
+  },
   { name: 'ofetch', source: `export { ofetch } from 'ofetch'` },
   { name: 'ky', source: `export { default } from 'ky'` },
   {
@@ -53,7 +86,14 @@ const PEERS = [
 export async function measure(source, { external = [], conditions = [] } = {}) {
   const result = await build({
     stdin: { contents: source, resolveDir: new URL('.', import.meta.url).pathname, loader: 'js' },
-    bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', external, conditions,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    external,
+    conditions,
     define: { 'process.env.NODE_ENV': '"production"' },
   })
   const code = result.outputFiles[0].contents
@@ -79,9 +119,10 @@ export async function run() {
   const ratio = (peer) => fmt(whole / sizes[peer], 2)
   return {
     title: 'Bundle size (esbuild --bundle --minify, browser, ESM, NODE_ENV=production; kB = 1,000 bytes)',
-    body: table(['entry', 'min', 'min+gzip', 'min+brotli', 'budget (min+gzip)'], rows)
-      + `\n\nThe whole SDK is **${ratio('pusher-js')}×** pusher-js alone, **${ratio('ably/modular (BaseRealtime + WebSocketTransport + FetchRequest + RealtimePresence)')}×** ably/modular, **${ratio('centrifuge')}×** centrifuge,`
-      + ` **${ratio('socket.io-client')}×** socket.io-client, and **${ratio('the stack Tandem replaces: pusher-js + @tanstack/react-query + ky')}×** the pusher-js + TanStack Query + ky stack.`
-      + '\n\nBudgets are enforced by `npm test` (bench/src/__tests__/budgets.test.ts). Where a budget differs from the target, the target is missed; docs/architecture.md ("Bundle budgets") says by how much and what stands in the way.',
+    body:
+      table(['entry', 'min', 'min+gzip', 'min+brotli', 'budget (min+gzip)'], rows) +
+      `\n\nThe whole SDK is **${ratio('pusher-js')}×** pusher-js alone, **${ratio('ably/modular (BaseRealtime + WebSocketTransport + FetchRequest + RealtimePresence)')}×** ably/modular, **${ratio('centrifuge')}×** centrifuge,` +
+      ` **${ratio('socket.io-client')}×** socket.io-client, and **${ratio('the stack Tandem replaces: pusher-js + @tanstack/react-query + ky')}×** the pusher-js + TanStack Query + ky stack.` +
+      '\n\nBudgets are enforced by `npm test` (bench/src/__tests__/budgets.test.ts). Where a budget differs from the target, the target is missed; docs/architecture.md ("Bundle budgets") says by how much and what stands in the way.',
   }
 }

@@ -32,7 +32,10 @@ pub.close()
 await emu.close()`
 
 async function spawnEmulator() {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
   const timer = setTimeout(() => child.kill(), TIMEOUT_MS)
   const [line] = await once(createInterface({ input: child.stdout }), 'line').finally(() => clearTimeout(timer))
   const stop = async () => {
@@ -61,17 +64,29 @@ async function until(check, what, ms = TIMEOUT_MS) {
 
 // Every counted component calls rendered(), so "quiet" means React had nothing left to render.
 let lastRender = 0
-const rendered = () => { lastRender = performance.now() }
+const rendered = () => {
+  lastRender = performance.now()
+}
 const quiet = () => until(() => performance.now() - lastRender >= QUIET_MS, 'renders to settle')
 
 /** happy-dom for react-dom. React, SWR and the bindings are imported after it: they look for `window` at load. */
 async function withDom(fn) {
   const { Window } = await import('happy-dom')
   const win = new Window({ url: 'http://localhost/' })
-  const had = { window: globalThis.window, document: globalThis.document, navigator: globalThis.navigator, IS_REACT_ACT_ENVIRONMENT: globalThis.IS_REACT_ACT_ENVIRONMENT }
+  const had = {
+    window: globalThis.window,
+    document: globalThis.document,
+    navigator: globalThis.navigator,
+    IS_REACT_ACT_ENVIRONMENT: globalThis.IS_REACT_ACT_ENVIRONMENT,
+  }
   // React's own scheduler, not act(): act batches every update in its scope into one flush,
   // which would hide renders an app does see.
-  Object.assign(globalThis, { window: win, document: win.document, navigator: win.navigator, IS_REACT_ACT_ENVIRONMENT: false })
+  Object.assign(globalThis, {
+    window: win,
+    document: win.document,
+    navigator: win.navigator,
+    IS_REACT_ACT_ENVIRONMENT: false,
+  })
   const roots = []
   try {
     const { createElement } = await import('react')
@@ -98,10 +113,14 @@ export async function run() {
     // 1. 100 concurrent calls with no token yet: the token fetch should be shared.
     let tokenFetches = 0
     const c1 = counting()
-    const fetchToken = async () => { tokenFetches++; return (await c1.fetch(`${emu.url}/dev/token`, { method: 'POST' })).json() }
+    const fetchToken = async () => {
+      tokenFetches++
+      return (await c1.fetch(`${emu.url}/dev/token`, { method: 'POST' })).json()
+    }
     const cold = createClient({ baseUrl: emu.url, fetch: c1.fetch, auth: { fetchToken } })
-    const ok = (await Promise.allSettled(Array.from({ length: 100 }, () => cold.support.resources.list({ limit: 1 }))))
-      .filter((r) => r.status === 'fulfilled').length
+    const ok = (
+      await Promise.allSettled(Array.from({ length: 100 }, () => cold.support.resources.list({ limit: 1 })))
+    ).filter((r) => r.status === 'fulfilled').length
 
     const { token } = await (await fetch(`${emu.url}/dev/token`, { method: 'POST' })).json()
     // Server-side changes go through a client of their own, outside every cache measured.
@@ -120,8 +139,10 @@ export async function run() {
       // The peers: native fetch, the token above, a fresh cache each.
       const peer = (kind) => {
         const c = counting()
-        const get = (path) => async () => (await c.fetch(`${emu.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()
-        if (kind === 'swr') return { c, get, wrap: (...k) => h(SWRConfig, { value: { provider: () => new Map() } }, ...k) }
+        const get = (path) => async () =>
+          (await c.fetch(`${emu.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()
+        if (kind === 'swr')
+          return { c, get, wrap: (...k) => h(SWRConfig, { value: { provider: () => new Map() } }, ...k) }
         const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } })
         closers.push(() => qc.clear())
         return { c, get, qc, wrap: (...k) => h(QueryClientProvider, { client: qc }, ...k) }
@@ -131,15 +152,24 @@ export async function run() {
       // 2. 50 components mount the same list in one render: list requests until all 50 show data.
       const fifty = async (wrap, useData) => {
         const ready = new Set()
-        const Row = ({ n }) => { if (useData()) ready.add(n); return null }
+        const Row = ({ n }) => {
+          if (useData()) ready.add(n)
+          return null
+        }
         mount(wrap(...Array.from({ length: 50 }, (_, n) => h(Row, { key: n, n }))))
         await until(() => ready.size === 50, '50 rows with data')
       }
       {
         const t = tandem()
-        await fifty((...k) => h(TandemProvider, { client: t.client }, ...k), () => useResources('support/resources', { limit: 5 }).status === 'success')
+        await fifty(
+          (...k) => h(TandemProvider, { client: t.client }, ...k),
+          () => useResources('support/resources', { limit: 5 }).status === 'success',
+        )
         const q = peer('query')
-        await fifty(q.wrap, () => useQuery({ queryKey: ['support/resources', { limit: 5 }], queryFn: q.get(`${LIST}?limit=5`) }).data)
+        await fifty(
+          q.wrap,
+          () => useQuery({ queryKey: ['support/resources', { limit: 5 }], queryFn: q.get(`${LIST}?limit=5`) }).data,
+        )
         const s = peer('swr')
         await fifty(s.wrap, () => useSWR(`${LIST}?limit=5`, s.get(`${LIST}?limit=5`)).data)
         out.fifty = { tandem: t.c.count(LIST), query: q.c.count(LIST), swr: s.c.count(LIST) }
@@ -150,8 +180,18 @@ export async function run() {
       const perChange = async ({ c, wrap, useList, useOther, ready, change }) => {
         const n = { list: 0, other: 0 }
         let items = []
-        const List = () => { rendered(); n.list++; items = useList() ?? []; return null }
-        const Other = () => { rendered(); n.other++; useOther(); return null }
+        const List = () => {
+          rendered()
+          n.list++
+          items = useList() ?? []
+          return null
+        }
+        const Other = () => {
+          rendered()
+          n.other++
+          useOther()
+          return null
+        }
         mount(wrap(h(List), h(Other)))
         await until(() => items.length > 0 && ready(), 'both lists')
         await quiet()
@@ -168,14 +208,17 @@ export async function run() {
         const { c, client } = tandem()
         const realtime = live ? createRealtime({ client }, { WebSocket }) : undefined
         if (realtime) closers.push(() => realtime.close())
-        const snap = (service) => client.cache.get({ service, collection: 'resources', params: { limit: 3 } }).getSnapshot()
+        const snap = (service) =>
+          client.cache.get({ service, collection: 'resources', params: { limit: 3 } }).getSnapshot()
         const idle = (service) => snap(service).status === 'success' && !snap(service).isFetching
         return perChange({
-          c, wrap: (...k) => h(TandemProvider, { client, realtime }, ...k),
+          c,
+          wrap: (...k) => h(TandemProvider, { client, realtime }, ...k),
           useList: () => useResources('support/resources', { limit: 3 }, { live }).items,
           useOther: () => useResources('maps/resources', { limit: 3 }),
           // Live: subscribed, and the catch-up refetch that follows the subscription done.
-          ready: () => idle('support') && idle('maps') && (!live || realtime.channel('support:resources').state === 'subscribed'),
+          ready: () =>
+            idle('support') && idle('maps') && (!live || realtime.channel('support:resources').state === 'subscribed'),
           change: () => (live ? undefined : client.cache.invalidate({ service: 'support', collection: 'resources' })),
         })
       }
@@ -184,8 +227,10 @@ export async function run() {
       const q = peer('query')
       const otherKey = ['maps/resources', { limit: 3 }]
       out.refetch.query = await perChange({
-        c: q.c, wrap: q.wrap,
-        useList: () => useQuery({ queryKey: ['support/resources', { limit: 3 }], queryFn: q.get(`${LIST}?limit=3`) }).data?.data,
+        c: q.c,
+        wrap: q.wrap,
+        useList: () =>
+          useQuery({ queryKey: ['support/resources', { limit: 3 }], queryFn: q.get(`${LIST}?limit=3`) }).data?.data,
         useOther: () => useQuery({ queryKey: otherKey, queryFn: q.get('/maps/v1/resources?limit=3') }),
         ready: () => q.qc.isFetching() === 0 && q.qc.getQueryData(otherKey) !== undefined,
         change: () => q.qc.invalidateQueries({ queryKey: ['support/resources'] }),
@@ -193,10 +238,17 @@ export async function run() {
       const s = peer('swr')
       let mutate, other
       out.refetch.swr = await perChange({
-        c: s.c, wrap: s.wrap,
+        c: s.c,
+        wrap: s.wrap,
         // Only `data` is read, so SWR's dependency tracking skips isValidating, as TanStack's skips isFetching.
-        useList: () => { const r = useSWR(`${LIST}?limit=3`, s.get(`${LIST}?limit=3`)); mutate = r.mutate; return r.data?.data },
-        useOther: () => { other = useSWR('/maps/v1/resources?limit=3', s.get('/maps/v1/resources?limit=3')).data },
+        useList: () => {
+          const r = useSWR(`${LIST}?limit=3`, s.get(`${LIST}?limit=3`))
+          mutate = r.mutate
+          return r.data?.data
+        },
+        useOther: () => {
+          other = useSWR('/maps/v1/resources?limit=3', s.get('/maps/v1/resources?limit=3')).data
+        },
         ready: () => other !== undefined,
         change: () => mutate(),
       })
@@ -209,7 +261,8 @@ export async function run() {
         let renders = 0
         let view = { state: '', n: 0 }
         const Burst = () => {
-          rendered(); renders++
+          rendered()
+          renders++
           const { state, messages } = useChannel('burst', undefined, { keep: 1_000 })
           return void (view = { state, n: messages.length })
         }
@@ -231,28 +284,62 @@ export async function run() {
     const b = (n) => `**${n}**`
     return {
       title: 'Counts: requests and React renders (exact, one run)',
-      body: table(['measure', 'Tandem', 'TanStack Query 5', 'SWR 2', 'note'], [
-        ['Token fetches, 100 concurrent `list()` calls with no token yet', b(tokenFetches), '—', '—',
-          `${c1.count('/dev/token')} token request + ${c1.count(LIST)} list requests on the wire; ${ok}/100 succeeded`],
-        ['List requests, 50 components mounting the same list at once', b(fifty.tandem), fifty.query, fifty.swr,
-          'counted until all 50 show data; `useResources` / `useQuery` / `useSWR`, same key'],
-        ['Renders per data change: server rename, then invalidate', b(refetch.list), refetch.query.list, refetch.swr.list,
-          `${refetch.requests} / ${refetch.query.requests} / ${refetch.swr.requests} refetch request(s); invalidate is \`client.cache.invalidate\` / \`invalidateQueries\` / bound \`mutate()\``],
-        ['Renders per data change: server rename, `live: true` list', b(live.list), '—', '—',
-          `${live.requests} requests: the change event patches the cache`],
-        ['Renders of a component on another collection, for those changes', b(`${refetch.other}, ${live.other}`), refetch.query.other, refetch.swr.other,
-          'a `maps/resources` list mounted beside the changed one'],
-        ['Renders during a burst of 1,000 channel messages', b(burst.renders), '—', '—',
-          `\`useChannel(…, { keep: 1000 })\`; the messages arrived over ${Math.round(burst.spanMs)} ms`],
-      ])
-        + '\n\nGoals: 1 token fetch however many calls wait for it; 1 request however many components mount one list;'
-        + ' 1 render per data change, and 0 for a component whose data did not change; during a burst, renders bounded by frames'
-        + ' (at most one per ~16 ms; Node has no requestAnimationFrame, so a 16 ms timer), not one per message.'
-        + '\n\nMethod: React 19 on happy-dom, React\'s own scheduler (no `act`, which would batch renders away); the emulator'
-        + ' and the burst\'s publisher in a child process. Renders are counted in the component from the server-side rename'
-        + ' (or the first publish) until 100 ms pass without a render; every component reads only its data'
-        + ' (`items` / `data`), so all three libraries\' render tracking skips the `isFetching` / `isValidating` flips'
-        + ' (a component that reads `isFetching` renders twice more per refetch, in each library).',
+      body:
+        table(
+          ['measure', 'Tandem', 'TanStack Query 5', 'SWR 2', 'note'],
+          [
+            [
+              'Token fetches, 100 concurrent `list()` calls with no token yet',
+              b(tokenFetches),
+              '—',
+              '—',
+              `${c1.count('/dev/token')} token request + ${c1.count(LIST)} list requests on the wire; ${ok}/100 succeeded`,
+            ],
+            [
+              'List requests, 50 components mounting the same list at once',
+              b(fifty.tandem),
+              fifty.query,
+              fifty.swr,
+              'counted until all 50 show data; `useResources` / `useQuery` / `useSWR`, same key',
+            ],
+            [
+              'Renders per data change: server rename, then invalidate',
+              b(refetch.list),
+              refetch.query.list,
+              refetch.swr.list,
+              `${refetch.requests} / ${refetch.query.requests} / ${refetch.swr.requests} refetch request(s); invalidate is \`client.cache.invalidate\` / \`invalidateQueries\` / bound \`mutate()\``,
+            ],
+            [
+              'Renders per data change: server rename, `live: true` list',
+              b(live.list),
+              '—',
+              '—',
+              `${live.requests} requests: the change event patches the cache`,
+            ],
+            [
+              'Renders of a component on another collection, for those changes',
+              b(`${refetch.other}, ${live.other}`),
+              refetch.query.other,
+              refetch.swr.other,
+              'a `maps/resources` list mounted beside the changed one',
+            ],
+            [
+              'Renders during a burst of 1,000 channel messages',
+              b(burst.renders),
+              '—',
+              '—',
+              `\`useChannel(…, { keep: 1000 })\`; the messages arrived over ${Math.round(burst.spanMs)} ms`,
+            ],
+          ],
+        ) +
+        '\n\nGoals: 1 token fetch however many calls wait for it; 1 request however many components mount one list;' +
+        ' 1 render per data change, and 0 for a component whose data did not change; during a burst, renders bounded by frames' +
+        ' (at most one per ~16 ms; Node has no requestAnimationFrame, so a 16 ms timer), not one per message.' +
+        "\n\nMethod: React 19 on happy-dom, React's own scheduler (no `act`, which would batch renders away); the emulator" +
+        " and the burst's publisher in a child process. Renders are counted in the component from the server-side rename" +
+        ' (or the first publish) until 100 ms pass without a render; every component reads only its data' +
+        " (`items` / `data`), so all three libraries' render tracking skips the `isFetching` / `isValidating` flips" +
+        ' (a component that reads `isFetching` renders twice more per refetch, in each library).',
     }
   } finally {
     for (const close of closers.reverse()) await close()

@@ -18,7 +18,9 @@ const CLIENT = new URL('./receive-client.mjs', import.meta.url).pathname
 const run$ = promisify(execFile)
 
 async function receive(kind, port, channels) {
-  const { stdout } = await run$(process.execPath, [CLIENT, kind, String(port), String(N), String(channels)], { timeout: 90_000 })
+  const { stdout } = await run$(process.execPath, [CLIENT, kind, String(port), String(N), String(channels)], {
+    timeout: 90_000,
+  })
   return JSON.parse(stdout)
 }
 
@@ -28,18 +30,39 @@ async function resubscribe1000() {
     const client = createClient({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` } })
     const rt = createRealtime({ client }, { WebSocket, backoff: { baseMs: 50, maxMs: 200 } })
     const channels = Array.from({ length: 1000 }, (_, i) => rt.channel(`load:${i}`))
-    const subscribed = () => Promise.all(channels.map((ch) => new Promise((resolve) => {
-      if (ch.state === 'subscribed') return resolve()
-      const off = ch.on('state', (s) => { if (s.current === 'subscribed') { off(); resolve() } })
-    })))
+    const subscribed = () =>
+      Promise.all(
+        channels.map(
+          (ch) =>
+            new Promise((resolve) => {
+              if (ch.state === 'subscribed') return resolve()
+              const off = ch.on('state', (s) => {
+                if (s.current === 'subscribed') {
+                  off()
+                  resolve()
+                }
+              })
+            }),
+        ),
+      )
     for (const ch of channels) ch.subscribe(() => {})
     await subscribed()
     const before = emu.realtime.stats.framesIn?.subscribe ?? 0
     const started = performance.now()
     // Wait for each channel to leave `subscribed` and come back, not for the state it is already in.
-    const back = Promise.all(channels.map((ch) => new Promise((resolve) => {
-      const off = ch.on('state', (s) => { if (s.current === 'subscribed') { off(); resolve() } })
-    })))
+    const back = Promise.all(
+      channels.map(
+        (ch) =>
+          new Promise((resolve) => {
+            const off = ch.on('state', (s) => {
+              if (s.current === 'subscribed') {
+                off()
+                resolve()
+              }
+            })
+          }),
+      ),
+    )
     emu.realtime.restart()
     await back
     const ms = performance.now() - started
@@ -66,7 +89,9 @@ export async function run() {
         '@tandem/realtime': () => receive('tandem', blast.port, 100),
       },
     }
-    const contenders = Object.entries(groups).flatMap(([g, cs]) => Object.entries(cs).map(([name, fn]) => [`${g}|${name}`, fn]))
+    const contenders = Object.entries(groups).flatMap(([g, cs]) =>
+      Object.entries(cs).map(([name, fn]) => [`${g}|${name}`, fn]),
+    )
     for (const [, fn] of contenders) await fn() // warm-up (disk cache, JIT of the servers)
     const samples = {}
     for (let round = 0; round < ROUNDS; round++) {
@@ -82,18 +107,38 @@ export async function run() {
         const s = summarize(got.map((x) => x.rate))
         const r = summarize(got.map((x, i) => x.rate / base[i].rate))
         const rss = summarize(got.map((x) => x.maxRssMiB))
-        rows.push([g, name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `**${fmt(r.median, 2)}×**`, `${fmt(r.min, 2)}–${fmt(r.max, 2)}`, fmt(rss.median, 1)])
+        rows.push([
+          g,
+          name,
+          fmt(s.median),
+          `${fmt(s.min)}–${fmt(s.max)}`,
+          `**${fmt(r.median, 2)}×**`,
+          `${fmt(r.min, 2)}–${fmt(r.max, 2)}`,
+          fmt(rss.median, 1),
+        ])
       }
     }
     const resub = await resubscribe1000()
     return {
       title: `Realtime receive throughput (msgs/s, ${N.toLocaleString('en-US')} small JSON messages per run, ${ROUNDS} interleaved rounds), peak RSS, and resubscribe`,
-      body: table(['channels', 'client', 'median msgs/s', 'min–max', 'median paired ratio to raw', 'ratio min–max', 'peak RSS MiB (median)'], rows)
-        + '\n\nGoal: @tandem/realtime ≥ 0.95× the raw client. Each run is a fresh Node process (so peak RSS is the client\'s own, Node itself included: a bare'
-        + ' `node -e ""` is about 40 MiB); every client\'s clock starts before it connects. The servers run in another process:'
-        + ' a `ws` server speaking just enough of docs/protocol.md, and a real socket.io server (websocket transport) emitting the same payloads.'
-        + ` socket.io has no client-side channels, so it is measured on 1.`
-        + `\n\nResubscribe after a hub restart (emulator, 1,000 channels, backoff 50–200 ms): **${fmt(resub.ms)} ms** until every channel is subscribed again, in **${resub.frames}** subscribe frame(s).`,
+      body:
+        table(
+          [
+            'channels',
+            'client',
+            'median msgs/s',
+            'min–max',
+            'median paired ratio to raw',
+            'ratio min–max',
+            'peak RSS MiB (median)',
+          ],
+          rows,
+        ) +
+        "\n\nGoal: @tandem/realtime ≥ 0.95× the raw client. Each run is a fresh Node process (so peak RSS is the client's own, Node itself included: a bare" +
+        ' `node -e ""` is about 40 MiB); every client\'s clock starts before it connects. The servers run in another process:' +
+        ' a `ws` server speaking just enough of docs/protocol.md, and a real socket.io server (websocket transport) emitting the same payloads.' +
+        ` socket.io has no client-side channels, so it is measured on 1.` +
+        `\n\nResubscribe after a hub restart (emulator, 1,000 channels, backoff 50–200 ms): **${fmt(resub.ms)} ms** until every channel is subscribed again, in **${resub.frames}** subscribe frame(s).`,
     }
   } finally {
     blast.stop()

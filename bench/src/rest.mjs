@@ -25,16 +25,25 @@ export async function run() {
     })
     const api = ky.create({ headers, retry: 0 })
     const contenders = {
-      'native fetch (baseline)': async () => { const r = await fetch(url, { headers }); if (!r.ok) throw new Error(String(r.status)); return r.json() },
+      'native fetch (baseline)': async () => {
+        const r = await fetch(url, { headers })
+        if (!r.ok) throw new Error(String(r.status))
+        return r.json()
+      },
       '@tandem/core': () => client.support.resources.list({ limit: 1 }),
       ky: () => api.get(url).json(),
       ofetch: () => ofetch(url, { headers, retry: 0 }),
     }
     const modes = {
-      sequential: async (fn) => { for (let i = 0; i < SEQUENTIAL; i++) await fn(); return SEQUENTIAL },
+      sequential: async (fn) => {
+        for (let i = 0; i < SEQUENTIAL; i++) await fn()
+        return SEQUENTIAL
+      },
       '32 concurrent': async (fn) => {
         let next = 0
-        const worker = async () => { while (next++ < CONCURRENT.total) await fn() }
+        const worker = async () => {
+          while (next++ < CONCURRENT.total) await fn()
+        }
         await Promise.all(Array.from({ length: CONCURRENT.width }, worker))
         return CONCURRENT.total
       },
@@ -60,12 +69,21 @@ export async function run() {
       for (const name of Object.keys(contenders)) {
         const s = summarize(samples[`${mode}|${name}`])
         const r = summarize(samples[`${mode}|${name}`].map((v, i) => v / base[i]))
-        rows.push([mode, name, fmt(s.median), `${fmt(s.min)}–${fmt(s.max)}`, `**${fmt(r.median, 2)}×**`, `${fmt(r.min, 2)}–${fmt(r.max, 2)}`])
+        rows.push([
+          mode,
+          name,
+          fmt(s.median),
+          `${fmt(s.min)}–${fmt(s.max)}`,
+          `**${fmt(r.median, 2)}×**`,
+          `${fmt(r.min, 2)}–${fmt(r.max, 2)}`,
+        ])
       }
     }
     return {
       title: `REST overhead (requests/s, ${ROUNDS} interleaved rounds; sequential ${SEQUENTIAL} requests, concurrent ${CONCURRENT.total} requests ${CONCURRENT.width} wide)`,
-      body: table(['mode', 'client', 'median req/s', 'min–max', 'median paired ratio to fetch', 'ratio min–max'], rows) + '\n\nGoal: `@tandem/core` ≥ 0.90× native fetch.',
+      body:
+        table(['mode', 'client', 'median req/s', 'min–max', 'median paired ratio to fetch', 'ratio min–max'], rows) +
+        '\n\nGoal: `@tandem/core` ≥ 0.90× native fetch.',
     }
   } finally {
     await emu.stop()

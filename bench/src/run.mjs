@@ -12,15 +12,35 @@ const BENCHES = {
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const names = wanted.length ? wanted : Object.keys(BENCHES)
-for (const n of names) if (!BENCHES[n]) { console.error(`unknown bench "${n}"; choose from ${Object.keys(BENCHES).join(', ')}`); process.exit(2) }
+for (const n of names)
+  if (!BENCHES[n]) {
+    console.error(`unknown bench "${n}"; choose from ${Object.keys(BENCHES).join(', ')}`)
+    process.exit(2)
+  }
 
 // Read package.json from node_modules directly: some packages (ky) keep it out of their exports map.
 const version = (p) => {
-  try { return JSON.parse(readFileSync(new URL(`../../node_modules/${p}/package.json`, import.meta.url), 'utf8')).version } catch { return '?' }
+  try {
+    return JSON.parse(readFileSync(new URL(`../../node_modules/${p}/package.json`, import.meta.url), 'utf8')).version
+  } catch {
+    return '?'
+  }
 }
 const PACKAGES = [
-  'esbuild', 'pusher-js', 'ably', 'centrifuge', 'socket.io-client', 'socket.io', '@supabase/realtime-js',
-  '@tanstack/react-query', 'swr', 'ofetch', 'ky', 'ws', 'react', 'playwright-core',
+  'esbuild',
+  'pusher-js',
+  'ably',
+  'centrifuge',
+  'socket.io-client',
+  'socket.io',
+  '@supabase/realtime-js',
+  '@tanstack/react-query',
+  'swr',
+  'ofetch',
+  'ky',
+  'ws',
+  'react',
+  'playwright-core',
 ]
 const started = performance.now()
 const sections = []

@@ -49,7 +49,15 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     const launched = chromium
       .launch({
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       })
       .then((b) => (browser = b))
     await Promise.all([started, launched, mkdir(SHOTS, { recursive: true })])
@@ -78,7 +86,8 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   const pageErrors = (page: Page) => (page as Page & { errors: string[] }).errors
 
   /** Every chat message in the page, by id. */
-  const messageIds = (page: Page) => page.$$eval('[data-testid="message"]', (els) => els.map((e) => (e as HTMLElement).dataset.id!))
+  const messageIds = (page: Page) =>
+    page.$$eval('[data-testid="message"]', (els) => els.map((e) => (e as HTMLElement).dataset.id!))
 
   it('computes a route and draws it on the map', async () => {
     const page = await open('/?user=e2e-maps#maps')
@@ -90,10 +99,16 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     await page.getByRole('button', { name: 'Compute route' }).click()
 
     // The decoded polyline as one SVG path, with many points, over real country boundaries.
-    await page.waitForFunction(() => {
-      const path = document.querySelector('[data-testid="route-path"]')
-      return path && Number(path.getAttribute('data-points')) > 50 && (path.getAttribute('d')?.split('L').length ?? 0) > 50
-    }, undefined, WAIT)
+    await page.waitForFunction(
+      () => {
+        const path = document.querySelector('[data-testid="route-path"]')
+        return (
+          path && Number(path.getAttribute('data-points')) > 50 && (path.getAttribute('d')?.split('L').length ?? 0) > 50
+        )
+      },
+      undefined,
+      WAIT,
+    )
     await page.waitForFunction(() => document.querySelectorAll('[data-country]').length > 150, undefined, WAIT)
     const distance = await page.getByTestId('route-distance').textContent()
     expect(distance).toMatch(/^[\d,]+ km$/)
@@ -124,18 +139,33 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   it('shows the support inbox, pages it, and a conversation created through the REST API appears live', async () => {
     const page = await open('/?user=e2e-support#support')
     const rows = page.locator('[data-testid="conversation"]')
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="conversation"]').length === 15, undefined, WAIT)
-    await page.waitForFunction(() => document.querySelector('[data-testid="live-badge"]')?.textContent?.includes('● live'), undefined, WAIT)
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="conversation"]').length === 15,
+      undefined,
+      WAIT,
+    )
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="live-badge"]')?.textContent?.includes('● live'),
+      undefined,
+      WAIT,
+    )
 
     // Pagination: the next page is appended.
     await page.getByRole('button', { name: 'Load more' }).click()
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="conversation"]').length === 30, undefined, WAIT)
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="conversation"]').length === 30,
+      undefined,
+      WAIT,
+    )
 
     // Created by someone else, through REST, with a token from the same endpoint the browser uses.
     const api = createClient({ baseUrl: url, auth: { url: `${url}/api/tandem-token?user=e2e-api` } })
     const mailboxId = (await api.support.mailboxes.list()).data[0]!.id
     const created = await api.support.conversations.create({
-      mailboxId, subject: 'Created through the REST API', customer: { email: 'rest@example.com', name: 'Rest Client' }, text: 'Hello from a test.',
+      mailboxId,
+      subject: 'Created through the REST API',
+      customer: { email: 'rest@example.com', name: 'Rest Client' },
+      text: 'Hello from a test.',
     })
     const row = page.locator(`[data-testid="conversation"][data-id="${created.id}"]`)
     await row.waitFor(WAIT)
@@ -148,8 +178,12 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     await page.getByPlaceholder('Write a reply…').fill('We are on it.')
     await page.getByRole('button', { name: 'Send reply' }).click()
     await page.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="thread"]')].some((t) => t.textContent?.includes('We are on it.') && !t.classList.contains('sending')),
-      undefined, WAIT,
+      () =>
+        [...document.querySelectorAll('[data-testid="thread"]')].some(
+          (t) => t.textContent?.includes('We are on it.') && !t.classList.contains('sending'),
+        ),
+      undefined,
+      WAIT,
     )
     // The service has it too.
     const threads = await api.support.conversations.threads(created.id)
@@ -161,17 +195,35 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
   it('chats between two pages: presence, typing, and every message exactly once across a dropped connection and an expired token', async () => {
     const [a, b] = await Promise.all([open('/?user=e2e-ana#chat'), open('/?user=e2e-bob#chat')])
     for (const page of [a, b]) {
-      await page.waitForFunction(() => {
-        const ids = [...document.querySelectorAll('[data-testid="member"]')].map((m) => (m as HTMLElement).dataset.client)
-        return ids.includes('e2e-ana') && ids.includes('e2e-bob')
-      }, undefined, WAIT)
-      await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected', undefined, WAIT)
-      await page.waitForFunction(() => document.querySelector('[data-testid="messages"]')?.getAttribute('data-history') === 'loaded', undefined, WAIT)
+      await page.waitForFunction(
+        () => {
+          const ids = [...document.querySelectorAll('[data-testid="member"]')].map(
+            (m) => (m as HTMLElement).dataset.client,
+          )
+          return ids.includes('e2e-ana') && ids.includes('e2e-bob')
+        },
+        undefined,
+        WAIT,
+      )
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected',
+        undefined,
+        WAIT,
+      )
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="messages"]')?.getAttribute('data-history') === 'loaded',
+        undefined,
+        WAIT,
+      )
     }
 
     // Typing shows on the other page (presence data).
     await b.getByLabel('Message').fill('hel')
-    await a.waitForFunction(() => document.querySelector('[data-testid="typing"]')?.textContent?.includes('e2e-bob is typing'), undefined, WAIT)
+    await a.waitForFunction(
+      () => document.querySelector('[data-testid="typing"]')?.textContent?.includes('e2e-bob is typing'),
+      undefined,
+      WAIT,
+    )
 
     const before = (await messageIds(a)).length
     const say = async (page: Page, text: string) => {
@@ -183,22 +235,31 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
 
     // Cut ana's socket (no close frame), and keep talking on both sides while she is away.
     await a.getByTestId('drop').click()
-    await a.getByTestId('control-result').filter({ hasText: /dropped [1-9]/ }).waitFor(WAIT)
+    await a
+      .getByTestId('control-result')
+      .filter({ hasText: /dropped [1-9]/ })
+      .waitFor(WAIT)
     await say(b, 'bob 2 (ana is away)')
     await say(a, 'ana 2 (queued while away)')
     await b.getByRole('button', { name: 'Send 5' }).click()
 
     // Expire bob's token: his socket closes with 4102, he fetches a new token and resumes.
     await b.getByTestId('expire').click()
-    await b.getByTestId('control-result').filter({ hasText: /revoked/ }).waitFor(WAIT)
+    await b
+      .getByTestId('control-result')
+      .filter({ hasText: /revoked/ })
+      .waitFor(WAIT)
     await say(b, 'bob 3 (after a new token)')
     await say(a, 'ana 3')
 
     const expected = before + 11
     for (const page of [a, b]) {
       await page.waitForFunction(
-        (n) => document.querySelectorAll('[data-testid="message"]').length >= n && document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected',
-        expected, WAIT,
+        (n) =>
+          document.querySelectorAll('[data-testid="message"]').length >= n &&
+          document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected',
+        expected,
+        WAIT,
       )
     }
     const [idsA, idsB] = await Promise.all([messageIds(a), messageIds(b)])
@@ -208,11 +269,20 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     for (const page of [a, b]) {
       expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicates')
       const texts = await page.$$eval('[data-testid="message"]', (els) => els.map((e) => e.textContent ?? ''))
-      for (const t of ['ana 1', 'bob 1', 'bob 2 (ana is away)', 'ana 2 (queued while away)', 'bob 3 (after a new token)', 'ana 3']) {
+      for (const t of [
+        'ana 1',
+        'bob 1',
+        'bob 2 (ana is away)',
+        'ana 2 (queued while away)',
+        'bob 3 (after a new token)',
+        'ana 3',
+      ]) {
         expect(texts.filter((x) => x.includes(t))).toHaveLength(1)
       }
       // Offsets strictly increase: in order, no gap.
-      const offsets = await page.$$eval('[data-testid="message"]', (els) => els.map((e) => Number((e as HTMLElement).dataset.offset)))
+      const offsets = await page.$$eval('[data-testid="message"]', (els) =>
+        els.map((e) => Number((e as HTMLElement).dataset.offset)),
+      )
       expect(offsets.every((o, i) => i === 0 || o === offsets[i - 1]! + 1)).toBe(true)
     }
     // The event log saw the recovery, and never shows a token.
@@ -227,13 +297,28 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
 
   it('runs the vanilla page (no React): lists conversations, subscribes and publishes', async () => {
     const page = await open('/vanilla.html?user=e2e-vanilla')
-    await page.waitForFunction(() => document.querySelectorAll('#conversations [data-testid="conversation"]').length === 10, undefined, WAIT)
+    await page.waitForFunction(
+      () => document.querySelectorAll('#conversations [data-testid="conversation"]').length === 10,
+      undefined,
+      WAIT,
+    )
     await page.getByRole('button', { name: 'Load more' }).click()
-    await page.waitForFunction(() => document.querySelectorAll('#conversations [data-testid="conversation"]').length === 20, undefined, WAIT)
+    await page.waitForFunction(
+      () => document.querySelectorAll('#conversations [data-testid="conversation"]').length === 20,
+      undefined,
+      WAIT,
+    )
     await page.waitForFunction(() => document.getElementById('state')?.dataset.state === 'connected', undefined, WAIT)
     await page.getByLabel('Message').fill('hello without React')
     await page.getByRole('button', { name: 'Publish' }).click()
-    await page.waitForFunction(() => [...document.querySelectorAll('#messages li')].some((li) => li.textContent === 'e2e-vanilla: hello without React'), undefined, WAIT)
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('#messages li')].some(
+          (li) => li.textContent === 'e2e-vanilla: hello without React',
+        ),
+      undefined,
+      WAIT,
+    )
     expect(await page.locator('#chat-status').textContent()).toMatch(/Stored at offset \d+/)
     expect(pageErrors(page)).toEqual([])
     await page.screenshot({ path: join(SHOTS, 'vanilla.png') })
@@ -257,9 +342,15 @@ describe('the built playground', () => {
     const dir = await mkdtemp(join(tmpdir(), 'check-bundle-'))
     try {
       const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url')
-      await writeFile(join(dir, 'a.js'), `const t = "${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'someone', exp: 1 })}.${'s'.repeat(43)}"`)
+      await writeFile(
+        join(dir, 'a.js'),
+        `const t = "${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'someone', exp: 1 })}.${'s'.repeat(43)}"`,
+      )
       await writeFile(join(dir, 'b.js'), `const k = ${JSON.stringify(DEV_APP.keys[0]!.secret)}`)
-      const failed = await run(process.execPath, [CHECK, '--dir', dir]).then(() => undefined, (e: { code: number; stderr: string }) => e)
+      const failed = await run(process.execPath, [CHECK, '--dir', dir]).then(
+        () => undefined,
+        (e: { code: number; stderr: string }) => e,
+      )
       expect(failed?.code).toBe(1)
       expect(failed?.stderr).toContain('a.js: a JWT-shaped string')
       expect(failed?.stderr).toContain('b.js: the secret of key')

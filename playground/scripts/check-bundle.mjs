@@ -16,7 +16,11 @@ const dir = resolve(at >= 0 && args[at + 1] ? args[at + 1] : fileURLToPath(new U
 /** Secrets as text, plus their base64 and base64url forms (an encoded copy leaks just the same). */
 const needles = []
 for (const key of DEV_APP.keys) {
-  for (const form of [key.secret, Buffer.from(key.secret).toString('base64'), Buffer.from(key.secret).toString('base64url')]) {
+  for (const form of [
+    key.secret,
+    Buffer.from(key.secret).toString('base64'),
+    Buffer.from(key.secret).toString('base64url'),
+  ]) {
     needles.push({ what: `the secret of key ${key.id}`, text: form.replace(/=+$/, '') })
   }
 }
@@ -59,4 +63,6 @@ if (findings.length) {
   console.error(`check-bundle: FAILED, secrets in ${dir}:\n  ${[...new Set(findings)].join('\n  ')}`)
   process.exit(1)
 }
-console.log(`check-bundle: ok, ${list.length} files (${Math.round(bytes / 1024)} KiB) in ${relative(process.cwd(), dir) || dir} hold no key secret and no token`)
+console.log(
+  `check-bundle: ok, ${list.length} files (${Math.round(bytes / 1024)} KiB) in ${relative(process.cwd(), dir) || dir} hold no key secret and no token`,
+)

@@ -5,11 +5,15 @@ import { tabUser } from './lib/session.js'
 
 const user = tabUser()
 // Tokens come from our backend (the dev server); the token endpoint makes `user` the subject.
-const client = createClient({ baseUrl: location.origin, auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` } })
+const client = createClient({
+  baseUrl: location.origin,
+  auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
+})
 const rt = createRealtime({ client })
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
-const describe = (e: unknown) => (isTandemError(e) ? `${e.code}: ${e.message}${e.requestId ? ` (${e.requestId})` : ''}` : String(e))
+const describe = (e: unknown) =>
+  isTandemError(e) ? `${e.code}: ${e.message}${e.requestId ? ` (${e.requestId})` : ''}` : String(e)
 $('user').textContent = user
 $<HTMLAnchorElement>('back').href = `/?user=${encodeURIComponent(user)}`
 

@@ -29,10 +29,16 @@ async function emulator(): Promise<Emulator> {
 }
 
 const devKey = DEV_APP.keys[0]!
-const mint = (o: { appId?: string; keyId?: string; secret?: string; scope?: string[]; now?: number; subject?: string } = {}) =>
+const mint = (
+  o: { appId?: string; keyId?: string; secret?: string; scope?: string[]; now?: number; subject?: string } = {},
+) =>
   mintToken({
-    appId: o.appId ?? DEV_APP.appId, keyId: o.keyId ?? devKey.id, secret: o.secret ?? devKey.secret,
-    subject: o.subject ?? 'mallory', scope: o.scope ?? ['maps', 'support', 'realtime'], ...(o.now ? { now: o.now } : {}),
+    appId: o.appId ?? DEV_APP.appId,
+    keyId: o.keyId ?? devKey.id,
+    secret: o.secret ?? devKey.secret,
+    subject: o.subject ?? 'mallory',
+    scope: o.scope ?? ['maps', 'support', 'realtime'],
+    ...(o.now ? { now: o.now } : {}),
   }).then((r) => r.token)
 
 /** Flips one character of the signature: a forged token. */
@@ -43,18 +49,22 @@ const forge = (token: string) => {
 
 /** Opens a raw socket with `token` in the connect frame; resolves with the close code, or 'connected'. */
 function rawConnect(emu: Emulator, token: string): Promise<number | 'connected'> {
-  return within(new Promise((resolve) => {
-    const ws = new WebSocket(`${emu.url.replace('http', 'ws')}/realtime/v1/ws`)
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'connect', id: 1, token })))
-    ws.on('message', (data) => {
-      if (JSON.parse(String(data)).type === 'connected') {
-        resolve('connected')
-        ws.close()
-      }
-    })
-    ws.on('close', (code) => resolve(code))
-    ws.on('error', () => {})
-  }), 5_000, `raw connect; ${at}`)
+  return within(
+    new Promise((resolve) => {
+      const ws = new WebSocket(`${emu.url.replace('http', 'ws')}/realtime/v1/ws`)
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connect', id: 1, token })))
+      ws.on('message', (data) => {
+        if (JSON.parse(String(data)).type === 'connected') {
+          resolve('connected')
+          ws.close()
+        }
+      })
+      ws.on('close', (code) => resolve(code))
+      ws.on('error', () => {})
+    }),
+    5_000,
+    `raw connect; ${at}`,
+  )
 }
 
 describe('auth faults', () => {
@@ -79,12 +89,18 @@ describe('auth faults', () => {
     }
     const took = performance.now() - started
     expect(errors.length, `the loop ran (calls=${calls}); ${at}`).toBeGreaterThan(10)
-    const kinds = new Set(errors.map((e) => `${isAuthError(e)} ${(e as { code?: string }).code} ${(e as { status?: number }).status}`))
-    expect([...kinds], `every error typed: AuthError token_endpoint_unavailable 503; ${at}`).toEqual(['true token_endpoint_unavailable 503'])
+    const kinds = new Set(
+      errors.map((e) => `${isAuthError(e)} ${(e as { code?: string }).code} ${(e as { status?: number }).status}`),
+    )
+    expect([...kinds], `every error typed: AuthError token_endpoint_unavailable 503; ${at}`).toEqual([
+      'true token_endpoint_unavailable 503',
+    ])
     // Three attempts (with backoff) for the first refresh, a cool-down during which every call
     // fails fast, then one successful fetch: however many calls the app made.
     expect(emu.stats.tokenRequests, `token requests for ${calls} calls; ${at}`).toBe(4)
-    console.info(`[auth-faults] endpoint down: ${calls} calls in ${took.toFixed(0)} ms, ${emu.stats.tokenRequests} token requests; ${at}`)
+    console.info(
+      `[auth-faults] endpoint down: ${calls} calls in ${took.toFixed(0)} ms, ${emu.stats.tokenRequests} token requests; ${at}`,
+    )
   })
 
   it('token endpoint down for realtime: reconnecting with token_unavailable, typed errors, bounded attempts, then connected', async () => {
@@ -101,7 +117,10 @@ describe('auth faults', () => {
     const got: Message[] = []
     rt.channel('auth:down').subscribe((m) => void got.push(m))
     await untilState(rt, 'connected', 15_000)
-    expect(states.some((s) => s.reason === 'token_unavailable'), at).toBe(true)
+    expect(
+      states.some((s) => s.reason === 'token_unavailable'),
+      at,
+    ).toBe(true)
     expect(errors.length, at).toBeGreaterThan(0)
     for (const e of errors) {
       expect(isRealtimeError(e), `typed: ${String(e)}; ${at}`).toBe(true)
@@ -165,7 +184,10 @@ describe('auth faults', () => {
     await waitUntil(() => got.length >= 10, { what: `10 messages; ${at}` })
     expect(closes, at).toContain(4102)
     expect(tokens, `a fresh token after the revocation; ${at}`).toBe(2)
-    expect(got.map((m) => m.data), at).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(
+      got.map((m) => m.data),
+      at,
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     expect(gaps, at).toEqual([])
   })
 
@@ -178,7 +200,12 @@ describe('auth faults', () => {
       expired: { token: await mint({ now: Date.now() - 700_000 }), status: 401, code: 'token_expired', ws: 4100 },
       wrongApp: { token: await mint({ appId: OTHER.appId }), status: 401, code: 'unknown_key', ws: 4101 },
       unknownApp: { token: await mint({ appId: 'app_ghost' }), status: 401, code: 'unknown_app', ws: 4101 },
-      underScoped: { token: await mint({ scope: ['maps', 'realtime:subscribe:ok:*'] }), status: 403, code: 'insufficient_scope', ws: 'connected' as const },
+      underScoped: {
+        token: await mint({ scope: ['maps', 'realtime:subscribe:ok:*'] }),
+        status: 403,
+        code: 'insufficient_scope',
+        ws: 'connected' as const,
+      },
     }
     for (const [name, c] of Object.entries(cases)) {
       // The raw service.
@@ -189,17 +216,29 @@ describe('auth faults', () => {
 
       // Through the SDK: typed errors, a 401 replayed once with a fresh token, a 403 never.
       let fetched = 0
-      const client = createClient({ baseUrl: emu.url, auth: { fetchToken: async () => (fetched++, { token: c.token, expiresIn: 600 }) } })
+      const client = createClient({
+        baseUrl: emu.url,
+        auth: { fetchToken: async () => (fetched++, { token: c.token, expiresIn: 600 }) },
+      })
       const before = emu.stats.byService.support
       const e = await client.support.resources.list().catch((x: unknown) => x)
       expect(isAuthError(e), `${name}: ${String(e)}; ${at}`).toBe(true)
-      expect([(e as { status: number }).status, (e as { code: string }).code], `${name} via the SDK; ${at}`).toEqual([c.status, c.code])
+      expect([(e as { status: number }).status, (e as { code: string }).code], `${name} via the SDK; ${at}`).toEqual([
+        c.status,
+        c.code,
+      ])
       expect(emu.stats.byService.support - before, `${name}: requests sent; ${at}`).toBe(c.status === 401 ? 2 : 1)
       expect(fetched, `${name}: tokens fetched; ${at}`).toBe(c.status === 401 ? 2 : 1)
     }
 
     // Under-scoped over the socket: the channel it may not read fails alone, a publish is refused.
-    const rt = createRealtime({ auth: { fetchToken: async () => ({ token: cases.underScoped.token, expiresIn: 600 }) }, url: `${emu.url}/realtime` }, { WebSocket })
+    const rt = createRealtime(
+      {
+        auth: { fetchToken: async () => ({ token: cases.underScoped.token, expiresIn: 600 }) },
+        url: `${emu.url}/realtime`,
+      },
+      { WebSocket },
+    )
     cleanups.push(() => rt.close())
     const denied = rt.channel('secret:1')
     const allowed = rt.channel('ok:1')
@@ -207,8 +246,13 @@ describe('auth faults', () => {
     denied.on('error', (e) => void deniedErrors.push(e))
     denied.subscribe(() => {})
     allowed.subscribe(() => {})
-    await waitUntil(() => denied.state === 'failed' && allowed.state === 'subscribed', { what: `per-channel outcome (${denied.state}, ${allowed.state}); ${at}` })
-    expect(deniedErrors.map((e) => e.code), at).toEqual(['forbidden'])
+    await waitUntil(() => denied.state === 'failed' && allowed.state === 'subscribed', {
+      what: `per-channel outcome (${denied.state}, ${allowed.state}); ${at}`,
+    })
+    expect(
+      deniedErrors.map((e) => e.code),
+      at,
+    ).toEqual(['forbidden'])
     const pe = await allowed.publish('x', 1).catch((x: unknown) => x)
     expect(isRealtimeError(pe) && pe.code === 'forbidden', `${String(pe)}; ${at}`).toBe(true)
     expect(rt.state, at).toBe('connected')
@@ -220,9 +264,14 @@ describe('auth faults', () => {
     let fetched = 0
     const expired = await mint({ now: Date.now() - 700_000 })
     // The backend's clock is wrong: every token it mints has expired already.
-    const rt = createRealtime({ auth: { fetchToken: async () => (fetched++, { token: expired, expiresIn: 600 }) }, url: `${emu.url}/realtime` }, {
-      WebSocket, backoff: { baseMs: 50, capMs: 400 }, random: mulberry32(SEED),
-    })
+    const rt = createRealtime(
+      { auth: { fetchToken: async () => (fetched++, { token: expired, expiresIn: 600 }) }, url: `${emu.url}/realtime` },
+      {
+        WebSocket,
+        backoff: { baseMs: 50, capMs: 400 },
+        random: mulberry32(SEED),
+      },
+    )
     cleanups.push(() => rt.close())
     const reasons: (string | undefined)[] = []
     rt.on('state', (s) => void reasons.push(s.reason))
@@ -233,7 +282,10 @@ describe('auth faults', () => {
     const attempts = emu.realtime.stats.connections.total
     expect(reasons, at).toContain('token_expired')
     // With backoff (50 ms base, 400 ms cap) that is a handful; a tight loop makes hundreds.
-    expect(attempts, `${attempts} connections in ${(performance.now() - start).toFixed(0)} ms; ${at}`).toBeLessThanOrEqual(20)
+    expect(
+      attempts,
+      `${attempts} connections in ${(performance.now() - start).toFixed(0)} ms; ${at}`,
+    ).toBeLessThanOrEqual(20)
     expect(fetched, `${fetched} token fetches; ${at}`).toBeLessThanOrEqual(21)
   })
 })

@@ -61,11 +61,24 @@ async function chaos(run: Run): Promise<Result> {
   cleanups.push(() => proxy.close())
   const random = proxy.random
 
-  const sub: CountedRealtime = realtimeClient(emu, { url: proxy.url, subject: 'subscriber' }, {
-    backoff: { baseMs: 2, capMs: 40 }, random: mulberry32(run.seed + 1), maxQueued: 10_000,
-  })
-  const pub: CountedRealtime = realtimeClient(emu, { url: emu.url, subject: 'publisher' }, { maxQueued: 10_000, random: mulberry32(run.seed + 2) })
-  cleanups.push(() => sub.close(), () => pub.close())
+  const sub: CountedRealtime = realtimeClient(
+    emu,
+    { url: proxy.url, subject: 'subscriber' },
+    {
+      backoff: { baseMs: 2, capMs: 40 },
+      random: mulberry32(run.seed + 1),
+      maxQueued: 10_000,
+    },
+  )
+  const pub: CountedRealtime = realtimeClient(
+    emu,
+    { url: emu.url, subject: 'publisher' },
+    { maxQueued: 10_000, random: mulberry32(run.seed + 2) },
+  )
+  cleanups.push(
+    () => sub.close(),
+    () => pub.close(),
+  )
   let reconnects = 0
   sub.on('state', (s) => void (s.current === 'connected' && reconnects++))
   const subErrors: string[] = []
@@ -75,7 +88,10 @@ async function chaos(run: Run): Promise<Result> {
   const logs = names.map(() => [] as Entry[])
   const offs = names.map((name, i) => {
     const ch = sub.channel(name)
-    const off = ch.subscribe((m: Message) => void logs[i]!.push({ kind: 'message', offset: m.offset, n: (m.data as { n?: unknown })?.n, epoch: m.epoch }))
+    const off = ch.subscribe(
+      (m: Message) =>
+        void logs[i]!.push({ kind: 'message', offset: m.offset, n: (m.data as { n?: unknown })?.n, epoch: m.epoch }),
+    )
     const offGap = ch.on('discontinuity', (d) => void logs[i]!.push({ kind: 'gap', d }))
     return () => {
       off()
@@ -104,10 +120,13 @@ async function chaos(run: Run): Promise<Result> {
     const inFlight = new Set<Promise<unknown>>()
     while (clientPublishing) {
       const key = ++k
-      const p = sub.channel(`cp:${key % 4}`).publish('k', { k: key }).then(
-        (ack) => void acked.set(key, ack),
-        (e: { code?: string }) => void failed.set(key, e.code ?? String(e)),
-      )
+      const p = sub
+        .channel(`cp:${key % 4}`)
+        .publish('k', { k: key })
+        .then(
+          (ack) => void acked.set(key, ack),
+          (e: { code?: string }) => void failed.set(key, e.code ?? String(e)),
+        )
       inFlight.add(p)
       void p.finally(() => inFlight.delete(p))
       if (inFlight.size >= 20) await Promise.race(inFlight)
@@ -120,15 +139,26 @@ async function chaos(run: Run): Promise<Result> {
   const latest = () => proxy.connections.filter((c) => c.isWebSocket || c.bytes.up > 0).at(-1)
   let kills = 0
   while (kills < run.kills) {
-    await waitUntil(() => latest() !== undefined, { timeoutMs: 15_000, what: `the subscriber to reconnect after ${kills} kills; ${at}` })
+    await waitUntil(() => latest() !== undefined, {
+      timeoutMs: 15_000,
+      what: `the subscriber to reconnect after ${kills} kills; ${at}`,
+    })
     const conn = latest() as ProxyConnection
     // Every tenth time, let the resubscribe finish first, so missed messages really are delivered.
     if (kills % 10 === 0) {
-      await untilState(sub, 'connected', 15_000).catch((e: Error) => { throw new Error(`${e.message}; ${at}`) })
-      await untilSubscribed(names.map((n) => sub.channel(n)), 15_000).catch((e: Error) => { throw new Error(`${e.message}; ${at}`) })
+      await untilState(sub, 'connected', 15_000).catch((e: Error) => {
+        throw new Error(`${e.message}; ${at}`)
+      })
+      await untilSubscribed(
+        names.map((n) => sub.channel(n)),
+        15_000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}; ${at}`)
+      })
     }
     const r = random()
-    if (r < 0.35) conn.cutAfter('down', between(random, 0, 4_000)) // handshake, resubscribe reply, message frames
+    if (r < 0.35)
+      conn.cutAfter('down', between(random, 0, 4_000)) // handshake, resubscribe reply, message frames
     else if (r < 0.55) conn.cutAfter('up', between(random, 0, 800)) // connect, subscribe, publish frames
     const waitMs = between(random, 0, 120)
     await Promise.race([conn.done, new Promise((resolve) => setTimeout(resolve, waitMs))])
@@ -143,7 +173,10 @@ async function chaos(run: Run): Promise<Result> {
   await within(publisher, 10_000, `publisher stops; ${at}`)
   await waitUntil(() => logs.every((log, i) => lastOffset(log) === published[i]), {
     timeoutMs: 30_000,
-    what: `every channel to catch up (${names.map((n, i) => `${n} ${lastOffset(logs[i]!)}/${published[i]}`).filter((_, i) => lastOffset(logs[i]!) !== published[i]).join(', ')}); ${at}`,
+    what: `every channel to catch up (${names
+      .map((n, i) => `${n} ${lastOffset(logs[i]!)}/${published[i]}`)
+      .filter((_, i) => lastOffset(logs[i]!) !== published[i])
+      .join(', ')}); ${at}`,
   })
 
   // The invariant, per channel.
@@ -178,9 +211,14 @@ async function chaos(run: Run): Promise<Result> {
     expect(pendingGap, `a discontinuity with nothing after it on ${names[i]}; ${at}`).toBeUndefined()
     expect(last, `${names[i]} did not reach the last published offset; ${at}`).toBe(published[i])
   })
-  expect(delivered + missing, `delivered + reported missing must be every message; ${at}`).toBe(published.reduce((a, b) => a + b, 0))
+  expect(delivered + missing, `delivered + reported missing must be every message; ${at}`).toBe(
+    published.reduce((a, b) => a + b, 0),
+  )
   // Only expected, typed errors: no bad frames, no unknown frames (nothing the cuts could corrupt reaches the parser).
-  expect(subErrors.filter((c) => c === 'bad_frame' || c === 'unknown_frame' || c === 'frame_too_large'), at).toEqual([])
+  expect(
+    subErrors.filter((c) => c === 'bad_frame' || c === 'unknown_frame' || c === 'frame_too_large'),
+    at,
+  ).toEqual([])
 
   if (run.clientPublishes) {
     // Every acknowledged publish is stored exactly once, where its ack says; nothing is stored twice.
@@ -201,13 +239,23 @@ async function chaos(run: Run): Promise<Result> {
         since = page.messages.at(-1)!.offset
       }
     }
-    for (const [k, offsets] of stored) expect(offsets, `publish k=${k} stored ${offsets.length} times; ${at}`).toHaveLength(1)
+    for (const [k, offsets] of stored)
+      expect(offsets, `publish k=${k} stored ${offsets.length} times; ${at}`).toHaveLength(1)
     for (const [k, ack] of acked) {
       expect(stored.get(k), `acked publish k=${k} missing from history; ${at}`).toEqual([ack.offset])
     }
     // A publish that failed (none should: the deadline is 60 s) was stored at most once; that is checked above.
   }
-  return { kills, published: published.reduce((a, b) => a + b, 0), delivered, gaps, missing, clientAcked: acked.size, clientFailed: failed.size, reconnects }
+  return {
+    kills,
+    published: published.reduce((a, b) => a + b, 0),
+    delivered,
+    gaps,
+    missing,
+    clientAcked: acked.size,
+    clientFailed: failed.size,
+    reconnects,
+  }
 }
 
 function lastOffset(log: Entry[]): number {
@@ -219,22 +267,48 @@ function lastOffset(log: Entry[]): number {
 }
 
 describe('chaos: a subscriber killed at random moments', () => {
-  it(`${KILLS} kills, 20 channels, history large enough: every message exactly once, in order; client publishes stored once`, async () => {
-    printSeedOnFailure(SEED, FILE)
-    const started = Date.now()
-    const r = await chaos({ kills: KILLS, historySize: 10_000, paceMs: 10, clientPublishes: true, latencyMs: 0, seed: SEED })
-    expect(r.gaps, `no discontinuity expected with a large history; ${at}`).toBe(0)
-    expect(r.clientFailed, `client publishes must not fail; ${at}`).toBe(0)
-    console.info(`[chaos] large history: ${r.kills} kills, ${r.reconnects} connections, ${r.published} messages published, ${r.delivered} delivered and checked, ` +
-      `${r.clientAcked} client publishes acked and checked, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`)
-  }, TIMEOUT)
+  it(
+    `${KILLS} kills, 20 channels, history large enough: every message exactly once, in order; client publishes stored once`,
+    async () => {
+      printSeedOnFailure(SEED, FILE)
+      const started = Date.now()
+      const r = await chaos({
+        kills: KILLS,
+        historySize: 10_000,
+        paceMs: 10,
+        clientPublishes: true,
+        latencyMs: 0,
+        seed: SEED,
+      })
+      expect(r.gaps, `no discontinuity expected with a large history; ${at}`).toBe(0)
+      expect(r.clientFailed, `client publishes must not fail; ${at}`).toBe(0)
+      console.info(
+        `[chaos] large history: ${r.kills} kills, ${r.reconnects} connections, ${r.published} messages published, ${r.delivered} delivered and checked, ` +
+          `${r.clientAcked} client publishes acked and checked, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`,
+      )
+    },
+    TIMEOUT,
+  )
 
-  it(`${Math.max(50, Math.round(KILLS / 3))} kills with historySize 5: gaps are reported, each covering precisely the missing range`, async () => {
-    printSeedOnFailure(SEED, FILE)
-    const started = Date.now()
-    const r = await chaos({ kills: Math.max(50, Math.round(KILLS / 3)), historySize: 5, paceMs: 5, clientPublishes: false, latencyMs: 15, seed: SEED + 7 })
-    expect(r.gaps, `the tiny history window must have been exceeded; ${at}`).toBeGreaterThan(0)
-    console.info(`[chaos] historySize 5: ${r.kills} kills, ${r.reconnects} connections, ${r.published} published, ${r.delivered} delivered, ` +
-      `${r.gaps} discontinuities covering ${r.missing} missing messages, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`)
-  }, TIMEOUT)
+  it(
+    `${Math.max(50, Math.round(KILLS / 3))} kills with historySize 5: gaps are reported, each covering precisely the missing range`,
+    async () => {
+      printSeedOnFailure(SEED, FILE)
+      const started = Date.now()
+      const r = await chaos({
+        kills: Math.max(50, Math.round(KILLS / 3)),
+        historySize: 5,
+        paceMs: 5,
+        clientPublishes: false,
+        latencyMs: 15,
+        seed: SEED + 7,
+      })
+      expect(r.gaps, `the tiny history window must have been exceeded; ${at}`).toBeGreaterThan(0)
+      console.info(
+        `[chaos] historySize 5: ${r.kills} kills, ${r.reconnects} connections, ${r.published} published, ${r.delivered} delivered, ` +
+          `${r.gaps} discontinuities covering ${r.missing} missing messages, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`,
+      )
+    },
+    TIMEOUT,
+  )
 })

@@ -10,7 +10,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
-  createClient, createTokenProvider, isTandemError, isValidationError, RealtimeError, TandemError, type TandemClient,
+  createClient,
+  createTokenProvider,
+  isTandemError,
+  isValidationError,
+  RealtimeError,
+  TandemError,
+  type TandemClient,
 } from '@tandem/core'
 import { startEmulator, type Emulator } from '@tandem/emulator'
 import { createRealtime, type Channel, type Realtime } from '@tandem/realtime'
@@ -27,7 +33,13 @@ const at = replay(SEED, FILE)
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150)
 const figures: Record<string, number> = {}
 
-afterAll(() => console.info(`[fuzz] ${Object.entries(figures).map(([k, v]) => `${k}: ${v}`).join(', ')}; ${at}`))
+afterAll(() =>
+  console.info(
+    `[fuzz] ${Object.entries(figures)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')}; ${at}`,
+  ),
+)
 
 /** A typed failure of ours, not a TypeError or anything else that escaped. */
 const typed = (e: unknown): boolean => isTandemError(e) && e instanceof TandemError
@@ -37,15 +49,39 @@ const typed = (e: unknown): boolean => isTandemError(e) && e instanceof TandemEr
 
 const EPOCH = 'ep_fuzz'
 const TEMPLATES: Record<string, unknown>[] = [
-  { type: 'message', channel: 'fz:1', event: 'e', data: { a: 1 }, offset: 1, epoch: EPOCH, messageId: 'm1', clientId: 'x', ts: 1 },
-  { type: 'presence.event', channel: 'fz:1', action: 'enter', member: { clientId: 'c', connectionId: 'k', data: null }, ts: 1 },
+  {
+    type: 'message',
+    channel: 'fz:1',
+    event: 'e',
+    data: { a: 1 },
+    offset: 1,
+    epoch: EPOCH,
+    messageId: 'm1',
+    clientId: 'x',
+    ts: 1,
+  },
+  {
+    type: 'presence.event',
+    channel: 'fz:1',
+    action: 'enter',
+    member: { clientId: 'c', connectionId: 'k', data: null },
+    ts: 1,
+  },
   { type: 'heartbeat', ts: 1 },
   { type: 'error', error: { code: 'internal', message: 'm', temporary: true, requestId: 'r' } },
   { type: 'subscribed', id: 2, channels: [{ channel: 'fz:1', epoch: EPOCH, offset: 0, recovered: true, missed: [] }] },
   { type: 'history', id: 3, channel: 'fz:1', epoch: EPOCH, offset: 0, messages: [], complete: true },
   { type: 'ack', id: 4, channel: 'fz:1', offset: 1, epoch: EPOCH, messageId: 'm', duplicate: false },
   { type: 'presence.members', id: 5, channel: 'fz:1', members: [] },
-  { type: 'connected', id: 1, connectionId: 'conn_x', heartbeatMs: 60_000, maxMessageBytes: 65_536, expiresIn: 600, resumed: false },
+  {
+    type: 'connected',
+    id: 1,
+    connectionId: 'conn_x',
+    heartbeatMs: 60_000,
+    maxMessageBytes: 65_536,
+    expiresIn: 600,
+    resumed: false,
+  },
   { type: 'authed', id: 6, expiresIn: 600 },
   { type: 'pong', id: 7 },
   { type: 'ok', id: 8 },
@@ -56,45 +92,85 @@ const hugeNumber = fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, -
 const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hugeNumber, fc.string({ maxLength: 20 }))
 
 /** A template with one field replaced, deleted or retyped. */
-const mutated = fc.tuple(fc.constantFrom(...TEMPLATES), fc.nat(), fc.oneof(anyJson, fc.constant(undefined)), fc.integer({ min: 1, max: 40 })).map(([t, pick, value, id]) => {
-  const frame: Record<string, unknown> = { ...t }
-  const keys = Object.keys(frame)
-  const key = keys[pick % keys.length]!
-  if (value === undefined) delete frame[key]
-  else frame[key] = value
-  if ('id' in t && pick % 3 === 0) frame.id = id // aimed at a request that may be waiting
-  return JSON.stringify(frame)
-})
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...TEMPLATES),
+    fc.nat(),
+    fc.oneof(anyJson, fc.constant(undefined)),
+    fc.integer({ min: 1, max: 40 }),
+  )
+  .map(([t, pick, value, id]) => {
+    const frame: Record<string, unknown> = { ...t }
+    const keys = Object.keys(frame)
+    const key = keys[pick % keys.length]!
+    if (value === undefined) delete frame[key]
+    else frame[key] = value
+    if ('id' in t && pick % 3 === 0) frame.id = id // aimed at a request that may be waiting
+    return JSON.stringify(frame)
+  })
 
 type Wire = { text: string } | { binary: Buffer } | { badUtf8: Buffer }
 
 const wire = fc.oneof(
   { weight: 6, arbitrary: mutated.map((text) => ({ text })) },
   // Truncated JSON.
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...TEMPLATES), fc.nat()).map(([t, n]) => { const s = JSON.stringify(t); return { text: s.slice(0, n % s.length) } }) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constantFrom(...TEMPLATES), fc.nat()).map(([t, n]) => {
+      const s = JSON.stringify(t)
+      return { text: s.slice(0, n % s.length) }
+    }),
+  },
   // Random text and JSON values that are not frames.
   { weight: 2, arbitrary: fc.string({ maxLength: 60 }).map((text) => ({ text })) },
   { weight: 2, arbitrary: anyJson.map((v) => ({ text: JSON.stringify(v) ?? 'undefined' })) },
   // Huge numbers written as text (1e400 parses to Infinity).
-  { weight: 1, arbitrary: fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890').map((n) => ({ text: `{"type":"message","channel":"fz:1","event":"e","offset":${n},"epoch":"${EPOCH}","messageId":"m"}` })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('1e400', '-1e400', '123456789012345678901234567890')
+      .map((n) => ({
+        text: `{"type":"message","channel":"fz:1","event":"e","offset":${n},"epoch":"${EPOCH}","messageId":"m"}`,
+      })),
+  },
   // Deep nesting, as a whole frame and inside `data`.
-  { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 200_000 }).map((d) => ({ text: `{"type":"message","channel":"fz:1","event":"e","offset":2,"epoch":"${EPOCH}","messageId":"m","data":${'['.repeat(d)}${']'.repeat(d)}}` })) },
-  { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 100_000 }).map((d) => ({ text: '{"a":'.repeat(d) + '1' + '}'.repeat(d) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1_000, max: 200_000 })
+      .map((d) => ({
+        text: `{"type":"message","channel":"fz:1","event":"e","offset":2,"epoch":"${EPOCH}","messageId":"m","data":${'['.repeat(d)}${']'.repeat(d)}}`,
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1_000, max: 100_000 }).map((d) => ({ text: '{"a":'.repeat(d) + '1' + '}'.repeat(d) })),
+  },
   // Binary frames and text frames with invalid UTF-8 (the socket closes with 1007: the client must reconnect).
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((b) => ({ binary: Buffer.from(b) })) },
-  { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), Buffer.from('{"type":"heartbeat","x":"\xc3\x28"}', 'latin1')).map((b) => ({ badUtf8: b })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), Buffer.from('{"type":"heartbeat","x":"\xc3\x28"}', 'latin1'))
+      .map((b) => ({ badUtf8: b })),
+  },
 )
 
 /** A reply to the client's own request, mutated (same id): does the client trust it? */
-const hijack = fc.option(fc.record({
-  request: fc.constantFrom('history', 'publish', 'presence.get'),
-  reply: fc.tuple(fc.constantFrom(...TEMPLATES.filter((t) => 'id' in t)), fc.nat(), anyJson).map(([t, pick, value]) => {
-    const frame: Record<string, unknown> = { ...t }
-    const keys = Object.keys(frame).filter((k) => k !== 'id')
-    if (pick % 2) frame[keys[pick % keys.length]!] = value
-    return frame
+const hijack = fc.option(
+  fc.record({
+    request: fc.constantFrom('history', 'publish', 'presence.get'),
+    reply: fc
+      .tuple(fc.constantFrom(...TEMPLATES.filter((t) => 'id' in t)), fc.nat(), anyJson)
+      .map(([t, pick, value]) => {
+        const frame: Record<string, unknown> = { ...t }
+        const keys = Object.keys(frame).filter((k) => k !== 'id')
+        if (pick % 2) frame[keys[pick % keys.length]!] = value
+        return frame
+      }),
   }),
-}), { freq: 4 })
+  { freq: 4 },
+)
 
 interface FuzzServer {
   url: string
@@ -134,15 +210,38 @@ async function fuzzServer(): Promise<FuzzServer> {
       }
       switch (f.type) {
         case 'connect':
-          return reply({ type: 'connected', connectionId: 'conn_fuzz', heartbeatMs: 60_000, maxMessageBytes: 65_536, expiresIn: 600, resumed: false })
+          return reply({
+            type: 'connected',
+            connectionId: 'conn_fuzz',
+            heartbeatMs: 60_000,
+            maxMessageBytes: 65_536,
+            expiresIn: 600,
+            resumed: false,
+          })
         case 'subscribe':
-          return reply({ type: 'subscribed', channels: (f.channels as { channel: string }[]).map((c) => ({ channel: c.channel, epoch: EPOCH, offset, recovered: true, missed: [] })) })
+          return reply({
+            type: 'subscribed',
+            channels: (f.channels as { channel: string }[]).map((c) => ({
+              channel: c.channel,
+              epoch: EPOCH,
+              offset,
+              recovered: true,
+              missed: [],
+            })),
+          })
         case 'unsubscribe':
           return reply({ type: 'unsubscribed', channels: f.channels })
         case 'history':
           return reply({ type: 'history', channel: f.channel, epoch: EPOCH, offset, messages: [], complete: true })
         case 'publish':
-          return reply({ type: 'ack', channel: f.channel, offset: ++offset, epoch: EPOCH, messageId: `m${offset}`, duplicate: false })
+          return reply({
+            type: 'ack',
+            channel: f.channel,
+            offset: ++offset,
+            epoch: EPOCH,
+            messageId: `m${offset}`,
+            duplicate: false,
+          })
         case 'presence.get':
           return reply({ type: 'presence.members', channel: f.channel, members: [] })
         case 'auth':
@@ -170,10 +269,11 @@ async function fuzzServer(): Promise<FuzzServer> {
     get frames() {
       return state.frames
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const ws of wss.clients) ws.terminate()
-      wss.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const ws of wss.clients) ws.terminate()
+        wss.close(() => resolve())
+      }),
   }
 }
 
@@ -182,9 +282,17 @@ describe('fuzz: server frames to @tandem/realtime', () => {
     printSeedOnFailure(SEED, FILE)
     const server = await fuzzServer()
     const watch = watchProcess()
-    const rt = createRealtime({ auth: { fetchToken: async () => ({ token: 'not-checked-here', expiresIn: 600 }) }, url: `${server.url}/realtime` }, {
-      WebSocket, backoff: { baseMs: 2, capMs: 10 }, requestTimeoutMs: 150,
-    })
+    const rt = createRealtime(
+      {
+        auth: { fetchToken: async () => ({ token: 'not-checked-here', expiresIn: 600 }) },
+        url: `${server.url}/realtime`,
+      },
+      {
+        WebSocket,
+        backoff: { baseMs: 2, capMs: 10 },
+        requestTimeoutMs: 150,
+      },
+    )
     const wrong: unknown[] = []
     const errors: string[] = []
     rt.on('error', (e) => {
@@ -206,12 +314,17 @@ describe('fuzz: server frames to @tandem/realtime', () => {
           server.arm(h)
           // Whatever the frames did, the client answers for what it promised: each call settles,
           // with a value or a typed error.
-          const calls: Promise<unknown>[] = [ch.history({ timeoutMs: 250 }), ch.publish('e', { x: 1 }, { timeoutMs: 250 }), ch.presence.get({ timeoutMs: 250 })]
+          const calls: Promise<unknown>[] = [
+            ch.history({ timeoutMs: 250 }),
+            ch.publish('e', { x: 1 }, { timeoutMs: 250 }),
+            ch.presence.get({ timeoutMs: 250 }),
+          ]
           const settled = await within(Promise.allSettled(calls), 5_000, `requests settle; ${at}`)
           for (const s of settled) {
             if (s.status === 'rejected') {
               rejections++
-              if (!typed(s.reason)) throw new Error(`a request rejected with an untyped error: ${String(s.reason)}; ${at}`)
+              if (!typed(s.reason))
+                throw new Error(`a request rejected with an untyped error: ${String(s.reason)}; ${at}`)
             }
           }
           server.arm(null)
@@ -230,7 +343,10 @@ describe('fuzz: server frames to @tandem/realtime', () => {
       // Still usable: a publish is acknowledged and a message delivered.
       const ack = await within(ch.publish('e', { final: true }), 5_000, `a publish after the fuzzing; ${at}`)
       expect(typeof ack.offset, at).toBe('number')
-      expect(await within(ch.history(), 5_000, `history after the fuzzing; ${at}`), at).toMatchObject({ epoch: EPOCH, complete: true })
+      expect(await within(ch.history(), 5_000, `history after the fuzzing; ${at}`), at).toMatchObject({
+        epoch: EPOCH,
+        complete: true,
+      })
       await waitUntil(() => errors.includes('frame_too_large'), { what: `the oversized frame reported; ${at}` })
       expect(watch.uncaught, `uncaught exceptions; ${at}`).toEqual([])
       expect(watch.unhandled, `unhandled rejections; ${at}`).toEqual([])
@@ -268,19 +384,44 @@ const plausible = [
 ]
 const answerBody = fc.oneof(
   fc.constantFrom(...plausible).map((b) => Buffer.from(JSON.stringify(b))),
-  fc.tuple(fc.constantFrom(...plausible), fc.nat()).map(([b, n]) => { const s = JSON.stringify(b); return Buffer.from(s.slice(0, n % s.length)) }),
+  fc.tuple(fc.constantFrom(...plausible), fc.nat()).map(([b, n]) => {
+    const s = JSON.stringify(b)
+    return Buffer.from(s.slice(0, n % s.length))
+  }),
   fc.jsonValue({ maxDepth: 4 }).map((v) => Buffer.from(JSON.stringify(v) ?? '')),
   fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
-  fc.constantFrom(Buffer.from('<html><body>Bad gateway</body></html>'), Buffer.alloc(0), Buffer.from([0xff, 0xfe, 0x7b]), Buffer.from('{"data":' + '['.repeat(50_000))),
+  fc.constantFrom(
+    Buffer.from('<html><body>Bad gateway</body></html>'),
+    Buffer.alloc(0),
+    Buffer.from([0xff, 0xfe, 0x7b]),
+    Buffer.from('{"data":' + '['.repeat(50_000)),
+  ),
   fc.constant(null).map(() => Buffer.from(JSON.stringify({ data: 'x'.repeat(2 * 1024 * 1024) }))),
 )
-const answer: fc.Arbitrary<Answer> = fc.record({
-  status: fc.oneof(fc.constantFrom(200, 201, 204, 400, 401, 403, 404, 408, 409, 422, 425, 429, 500, 502, 503, 504), fc.integer({ min: 200, max: 599 })),
-  contentType: fc.option(fc.constantFrom('application/json', 'text/html', 'application/json; charset=latin1', 'text/plain', ''), { nil: undefined }),
-  retryAfter: fc.option(fc.oneof(fc.constantFrom('0', '1', '-1', '1e9', 'soon', 'Wed, 21 Oct 2015 07:28:00 GMT', '0.01'), fc.string({ maxLength: 8 })), { nil: undefined }),
-  rateLimit: fc.option(fc.tuple(fc.constantFrom('-5', '0', 'NaN', '1e99', 'x', '3'), fc.constantFrom('-1', '0', '999999', 'abc', '2')), { nil: undefined }),
-  body: answerBody,
-}).filter((a) => !(a.status >= 300 && a.status < 400)) // a redirect without Location is fine, with one fetch would follow it
+const answer: fc.Arbitrary<Answer> = fc
+  .record({
+    status: fc.oneof(
+      fc.constantFrom(200, 201, 204, 400, 401, 403, 404, 408, 409, 422, 425, 429, 500, 502, 503, 504),
+      fc.integer({ min: 200, max: 599 }),
+    ),
+    contentType: fc.option(
+      fc.constantFrom('application/json', 'text/html', 'application/json; charset=latin1', 'text/plain', ''),
+      { nil: undefined },
+    ),
+    retryAfter: fc.option(
+      fc.oneof(
+        fc.constantFrom('0', '1', '-1', '1e9', 'soon', 'Wed, 21 Oct 2015 07:28:00 GMT', '0.01'),
+        fc.string({ maxLength: 8 }),
+      ),
+      { nil: undefined },
+    ),
+    rateLimit: fc.option(
+      fc.tuple(fc.constantFrom('-5', '0', 'NaN', '1e99', 'x', '3'), fc.constantFrom('-1', '0', '999999', 'abc', '2')),
+      { nil: undefined },
+    ),
+    body: answerBody,
+  })
+  .filter((a) => !(a.status >= 300 && a.status < 400)) // a redirect without Location is fine, with one fetch would follow it
 
 /** A raw HTTP server: answers every request with the current answer (set per run). */
 async function lyingServer(): Promise<{ url: string; set(a: Answer): void; requests: number; close(): Promise<void> }> {
@@ -309,25 +450,44 @@ async function lyingServer(): Promise<{ url: string; set(a: Answer): void; reque
     get requests() {
       return requests
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
 /** Every public call with valid inputs; the answers are what is fuzzed. */
 const CALLS: [string, (c: TandemClient) => Promise<unknown>][] = [
   ['maps.geocode', (c) => c.maps.geocode({ query: 'Lisbon' })],
-  ['maps.computeRoute', (c) => c.maps.computeRoute({ origin: { lat: 38.7, lng: -9.1 }, destination: { placeId: 'p1' }, mode: 'drive' })],
-  ['maps.searchPlaces', async (c) => { let n = 0; for await (const _ of c.maps.searchPlaces({ query: 'a', limit: 5 }).pages()) if (++n >= 3) break }],
+  [
+    'maps.computeRoute',
+    (c) => c.maps.computeRoute({ origin: { lat: 38.7, lng: -9.1 }, destination: { placeId: 'p1' }, mode: 'drive' }),
+  ],
+  [
+    'maps.searchPlaces',
+    async (c) => {
+      let n = 0
+      for await (const _ of c.maps.searchPlaces({ query: 'a', limit: 5 }).pages()) if (++n >= 3) break
+    },
+  ],
   ['maps.validateAddress', (c) => c.maps.validateAddress({ regionCode: 'PT', addressLines: ['Rua 1'] })],
   ['maps.getMapView', (c) => c.maps.getMapView({ center: { lat: 0, lng: 0 }, zoom: 3 })],
   ['support.conversations.list', (c) => c.support.conversations.list({ status: 'active', limit: 10 })],
-  ['support.conversations.create', (c) => c.support.conversations.create({ mailboxId: 'mb', subject: 's', customer: { email: 'a@b.co' }, text: 'hi' })],
+  [
+    'support.conversations.create',
+    (c) => c.support.conversations.create({ mailboxId: 'mb', subject: 's', customer: { email: 'a@b.co' }, text: 'hi' }),
+  ],
   ['support.conversations.update', (c) => c.support.conversations.update('cv1', { tags: ['x'] })],
   ['support.conversations.reply', (c) => c.support.conversations.reply('cv1', { text: 'hi' })],
-  ['support.conversations.threads', async (c) => { let n = 0; for await (const _ of c.support.conversations.threads('cv1')) if (++n >= 5) break }],
+  [
+    'support.conversations.threads',
+    async (c) => {
+      let n = 0
+      for await (const _ of c.support.conversations.threads('cv1')) if (++n >= 5) break
+    },
+  ],
   ['support.docs.search', (c) => c.support.docs.search({ query: 'reset' })],
   ['support.mailboxes.get', (c) => c.support.mailboxes.get('mb1')],
   ['realtime.publish', (c) => c.realtime.publish('ch:1', 'ev', { a: 1 })],
@@ -349,28 +509,50 @@ describe('fuzz: HTTP answers to @tandem/core', () => {
     const watch = watchProcess()
     const failures: Record<string, number> = {}
     const retry = { limit: 1, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 }
-    const services = { maps: { rateLimit: false as const }, support: { rateLimit: false as const }, realtime: { rateLimit: false as const } }
-    const fixed = createClient({ baseUrl: server.url, auth: { fetchToken: async () => ({ token: 'tok', expiresIn: 600 }) }, retry, services, timeoutMs: 3_000 })
+    const services = {
+      maps: { rateLimit: false as const },
+      support: { rateLimit: false as const },
+      realtime: { rateLimit: false as const },
+    }
+    const fixed = createClient({
+      baseUrl: server.url,
+      auth: { fetchToken: async () => ({ token: 'tok', expiresIn: 600 }) },
+      retry,
+      services,
+      timeoutMs: 3_000,
+    })
     let calls = 0
     try {
       await fc.assert(
-        fc.asyncProperty(answer, fc.integer({ min: 0, max: CALLS.length - 1 }), fc.boolean(), async (a, which, viaEndpoint) => {
-          server.set(a)
-          // Either the services lie, or the token endpoint does (a fresh client each time: no cool-down carried over).
-          // (Its own provider with zero jitter, so the endpoint's three attempts cost no backoff time.)
-          const client = viaEndpoint
-            ? createClient({ baseUrl: server.url, auth: createTokenProvider({ url: `${server.url}/token` }, { random: () => 0 }), retry, services, timeoutMs: 3_000 })
-            : fixed
-          const [name, call] = CALLS[which]!
-          calls++
-          try {
-            await within(call(client), 10_000, `${name} settles; ${at}`)
-          } catch (e) {
-            if (!typed(e)) throw new Error(`${name} failed with an untyped error for ${describeAnswer(a)}: ${String(e)}; ${at}`)
-            const code = (e as TandemError).name
-            failures[code] = (failures[code] ?? 0) + 1
-          }
-        }),
+        fc.asyncProperty(
+          answer,
+          fc.integer({ min: 0, max: CALLS.length - 1 }),
+          fc.boolean(),
+          async (a, which, viaEndpoint) => {
+            server.set(a)
+            // Either the services lie, or the token endpoint does (a fresh client each time: no cool-down carried over).
+            // (Its own provider with zero jitter, so the endpoint's three attempts cost no backoff time.)
+            const client = viaEndpoint
+              ? createClient({
+                  baseUrl: server.url,
+                  auth: createTokenProvider({ url: `${server.url}/token` }, { random: () => 0 }),
+                  retry,
+                  services,
+                  timeoutMs: 3_000,
+                })
+              : fixed
+            const [name, call] = CALLS[which]!
+            calls++
+            try {
+              await within(call(client), 10_000, `${name} settles; ${at}`)
+            } catch (e) {
+              if (!typed(e))
+                throw new Error(`${name} failed with an untyped error for ${describeAnswer(a)}: ${String(e)}; ${at}`)
+              const code = (e as TandemError).name
+              failures[code] = (failures[code] ?? 0) + 1
+            }
+          },
+        ),
         { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
       )
       expect(watch.unhandled, `unhandled rejections; ${at}`).toEqual([])
@@ -402,14 +584,68 @@ interface Captured {
 const WORDS = /undefined|NaN|Infinity|\[object|null/
 const str = fc.string({ maxLength: 12 }).filter((s) => !WORDS.test(s))
 const num = fc.oneof(fc.integer({ min: -5, max: 1_500 }), fc.constantFrom(NaN, Infinity, -Infinity, 0.5, 1e21, -0))
-const leaf = fc.oneof(str, num, fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constantFrom('a@b.co', 'PT', 'drive', 'active', 'ch:1', 'cv1'))
-const latLng = fc.oneof(fc.record({ lat: fc.double({ min: -100, max: 100 }), lng: fc.double({ min: -200, max: 200 }) }), fc.record({ lat: leaf, lng: leaf }), leaf)
+const leaf = fc.oneof(
+  str,
+  num,
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constantFrom('a@b.co', 'PT', 'drive', 'active', 'ch:1', 'cv1'),
+)
+const latLng = fc.oneof(
+  fc.record({ lat: fc.double({ min: -100, max: 100 }), lng: fc.double({ min: -200, max: 200 }) }),
+  fc.record({ lat: leaf, lng: leaf }),
+  leaf,
+)
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, latLng, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.constantFrom(
-    'query', 'location', 'origin', 'destination', 'waypoints', 'mode', 'near', 'radiusMeters', 'type', 'limit', 'cursor', 'regionCode', 'addressLines',
-    'locality', 'postalCode', 'center', 'zoom', 'bbox', 'placeId', 'status', 'mailboxId', 'tag', 'modifiedSince', 'subject', 'customer', 'email', 'name',
-    'text', 'tags', 'assigneeId', 'collectionId', 'since', 'epoch', 'offset', 'prefix', 'extra',
-  ), tie('v'), { maxKeys: 6 })),
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    latLng,
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'query',
+        'location',
+        'origin',
+        'destination',
+        'waypoints',
+        'mode',
+        'near',
+        'radiusMeters',
+        'type',
+        'limit',
+        'cursor',
+        'regionCode',
+        'addressLines',
+        'locality',
+        'postalCode',
+        'center',
+        'zoom',
+        'bbox',
+        'placeId',
+        'status',
+        'mailboxId',
+        'tag',
+        'modifiedSince',
+        'subject',
+        'customer',
+        'email',
+        'name',
+        'text',
+        'tags',
+        'assigneeId',
+        'collectionId',
+        'since',
+        'epoch',
+        'offset',
+        'prefix',
+        'extra',
+      ),
+      tie('v'),
+      { maxKeys: 6 },
+    ),
+  ),
 })).v
 
 type Method = (c: TandemClient, args: unknown[]) => unknown
@@ -469,7 +705,8 @@ function malformed(r: Captured, base: string): string | undefined {
     } catch {
       return `a body that is not JSON: ${r.body.slice(0, 80)}`
     }
-    if (/"(undefined|NaN|Infinity)"|\[object /.test(r.body)) return `a body with a stringified non-value: ${r.body.slice(0, 120)}`
+    if (/"(undefined|NaN|Infinity)"|\[object /.test(r.body))
+      return `a body with a stringified non-value: ${r.body.slice(0, 120)}`
   }
   return undefined
 }
@@ -479,15 +716,31 @@ describe('fuzz: random inputs to every public method', () => {
   let base = ''
   const captured: Captured[] = []
   const universal = JSON.stringify({
-    data: [], nextCursor: null, results: [], polyline: '', legs: [], members: [], messages: [], epoch: 'e', offset: 0, complete: true,
-    id: 'x', name: 'x', features: { type: 'FeatureCollection', features: [] },
+    data: [],
+    nextCursor: null,
+    results: [],
+    polyline: '',
+    legs: [],
+    members: [],
+    messages: [],
+    epoch: 'e',
+    offset: 0,
+    complete: true,
+    id: 'x',
+    name: 'x',
+    features: { type: 'FeatureCollection', features: [] },
   })
   beforeAll(async () => {
     capture = createServer((req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
-        captured.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), headers: req.headers })
+        captured.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers,
+        })
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(universal)
       })
@@ -495,41 +748,54 @@ describe('fuzz: random inputs to every public method', () => {
     await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', () => resolve()))
     base = `http://127.0.0.1:${(capture.address() as AddressInfo).port}`
   })
-  afterAll(() => new Promise<void>((resolve) => {
-    capture.closeAllConnections()
-    capture.close(() => resolve())
-  }))
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        capture.closeAllConnections()
+        capture.close(() => resolve())
+      }),
+  )
 
   it(`${RUNS * 10} runs of random arguments to maps, support, realtime REST and collections: ValidationError or a well-formed request`, async () => {
     printSeedOnFailure(SEED, FILE)
-    const client = createClient({ baseUrl: base, auth: { fetchToken: async () => ({ token: 'tok', expiresIn: 600 }) }, retry: false,
-      services: { maps: { rateLimit: false }, support: { rateLimit: false }, realtime: { rateLimit: false } } })
+    const client = createClient({
+      baseUrl: base,
+      auth: { fetchToken: async () => ({ token: 'tok', expiresIn: 600 }) },
+      retry: false,
+      services: { maps: { rateLimit: false }, support: { rateLimit: false }, realtime: { rateLimit: false } },
+    })
     let refused = 0
     let sent = 0
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: METHODS.length - 1 }), fc.array(value, { minLength: 0, maxLength: 3 }), async (which, args) => {
-        const [name, method] = METHODS[which]!
-        const before = captured.length
-        let error: unknown
-        try {
-          await within(Promise.resolve(method(client, args)), 5_000, `${name} settles; ${at}`)
-        } catch (e) {
-          error = e
-        }
-        const requests = captured.slice(before)
-        const shown = `${name}(${args.map((x) => JSON.stringify(x) ?? String(x)).join(', ')})`
-        if (error !== undefined && isValidationError(error)) {
-          if (requests.length) throw new Error(`${shown}: a ValidationError, yet ${requests.length} request(s) went out; ${at}`)
-          refused++
-          return
-        }
-        if (error !== undefined) throw new Error(`${shown} failed with ${String(error)} (not a ValidationError); ${at}`)
-        for (const r of requests) {
-          const problem = malformed(r, base)
-          if (problem) throw new Error(`${shown} sent ${r.method} ${r.url} with ${problem}; ${at}`)
-        }
-        sent += requests.length
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: METHODS.length - 1 }),
+        fc.array(value, { minLength: 0, maxLength: 3 }),
+        async (which, args) => {
+          const [name, method] = METHODS[which]!
+          const before = captured.length
+          let error: unknown
+          try {
+            await within(Promise.resolve(method(client, args)), 5_000, `${name} settles; ${at}`)
+          } catch (e) {
+            error = e
+          }
+          const requests = captured.slice(before)
+          const shown = `${name}(${args.map((x) => JSON.stringify(x) ?? String(x)).join(', ')})`
+          if (error !== undefined && isValidationError(error)) {
+            if (requests.length)
+              throw new Error(`${shown}: a ValidationError, yet ${requests.length} request(s) went out; ${at}`)
+            refused++
+            return
+          }
+          if (error !== undefined)
+            throw new Error(`${shown} failed with ${String(error)} (not a ValidationError); ${at}`)
+          for (const r of requests) {
+            const problem = malformed(r, base)
+            if (problem) throw new Error(`${shown} sent ${r.method} ${r.url} with ${problem}; ${at}`)
+          }
+          sent += requests.length
+        },
+      ),
       { seed: SEED, numRuns: RUNS * 10, endOnFailure: true },
     )
     figures['inputs refused (ValidationError)'] = refused
@@ -538,14 +804,24 @@ describe('fuzz: random inputs to every public method', () => {
 
   it(`${RUNS * 4} runs of random arguments to realtime channels: ValidationError or a frame the service accepts`, async () => {
     printSeedOnFailure(SEED, FILE)
-    const emu: Emulator = await startEmulator({ seed: SEED, realtime: { publishRate: { limit: 100_000, intervalMs: 1000 } } })
-    const rt: Realtime = createRealtime({ auth: { fetchToken: async () => ({ token: await emu.mintToken({ scope: ['realtime'] }), expiresIn: 600 }) }, url: `${emu.url}/realtime` }, { WebSocket })
+    const emu: Emulator = await startEmulator({
+      seed: SEED,
+      realtime: { publishRate: { limit: 100_000, intervalMs: 1000 } },
+    })
+    const rt: Realtime = createRealtime(
+      {
+        auth: { fetchToken: async () => ({ token: await emu.mintToken({ scope: ['realtime'] }), expiresIn: 600 }) },
+        url: `${emu.url}/realtime`,
+      },
+      { WebSocket },
+    )
     const refusedByService: string[] = []
     emu.realtime.on((e) => {
       if (e.type === 'out' && e.frame.type === 'error') {
         const err = e.frame.error as { code: string; message: string }
         // The service refusing what the SDK should have caught: a malformed request.
-        if (err.code === 'bad_request' || err.code === 'invalid_channel') refusedByService.push(`${err.code}: ${err.message}`)
+        if (err.code === 'bad_request' || err.code === 'invalid_channel')
+          refusedByService.push(`${err.code}: ${err.message}`)
       }
     })
     let refused = 0
@@ -553,38 +829,51 @@ describe('fuzz: random inputs to every public method', () => {
     const names = fc.oneof(fc.constantFrom('fz:a', 'fz:b', 'x.y', '.', '..', '', 'a/b', 'é'), str, leaf)
     try {
       await fc.assert(
-        fc.asyncProperty(names, fc.constantFrom('publish', 'history', 'enter', 'update', 'get', 'leave', 'subscribe'), fc.array(value, { maxLength: 3 }), async (name, op, args) => {
-          const shown = `channel(${JSON.stringify(name)}).${op}(${args.map((x) => JSON.stringify(x) ?? String(x)).join(', ')})`
-          const before = refusedByService.length
-          let error: unknown
-          try {
-            const ch: Channel = rt.channel(name as string)
-            const timeout = { timeoutMs: 2_000 }
-            const run: Record<string, () => unknown> = {
-              publish: () => ch.publish(args[0] as string, args[1], timeout),
-              history: () => ch.history(args[0] === undefined || typeof args[0] !== 'object' || args[0] === null ? args[0] as never : { ...(args[0] as object), timeoutMs: 2_000 }),
-              enter: () => ch.presence.enter(args[0]),
-              update: () => ch.presence.update(args[0]),
-              get: () => ch.presence.get(timeout),
-              leave: () => ch.presence.leave(),
-              subscribe: () => {
-                const off = ch.subscribe(args[0] as string, args[1] as never)
-                off()
-              },
+        fc.asyncProperty(
+          names,
+          fc.constantFrom('publish', 'history', 'enter', 'update', 'get', 'leave', 'subscribe'),
+          fc.array(value, { maxLength: 3 }),
+          async (name, op, args) => {
+            const shown = `channel(${JSON.stringify(name)}).${op}(${args.map((x) => JSON.stringify(x) ?? String(x)).join(', ')})`
+            const before = refusedByService.length
+            let error: unknown
+            try {
+              const ch: Channel = rt.channel(name as string)
+              const timeout = { timeoutMs: 2_000 }
+              const run: Record<string, () => unknown> = {
+                publish: () => ch.publish(args[0] as string, args[1], timeout),
+                history: () =>
+                  ch.history(
+                    args[0] === undefined || typeof args[0] !== 'object' || args[0] === null
+                      ? (args[0] as never)
+                      : { ...(args[0] as object), timeoutMs: 2_000 },
+                  ),
+                enter: () => ch.presence.enter(args[0]),
+                update: () => ch.presence.update(args[0]),
+                get: () => ch.presence.get(timeout),
+                leave: () => ch.presence.leave(),
+                subscribe: () => {
+                  const off = ch.subscribe(args[0] as string, args[1] as never)
+                  off()
+                },
+              }
+              await within(Promise.resolve(run[op]!()), 5_000, `${shown} settles; ${at}`)
+            } catch (e) {
+              error = e
             }
-            await within(Promise.resolve(run[op]!()), 5_000, `${shown} settles; ${at}`)
-          } catch (e) {
-            error = e
-          }
-          // Let the service answer anything still in flight before judging.
-          await within(rt.channel('fz:probe').history(), 5_000, `probe; ${at}`)
-          if (refusedByService.length > before) throw new Error(`${shown}: the SDK sent a frame the service refused as malformed (${refusedByService.at(-1)}); ${at}`)
-          if (error === undefined) return void settled++
-          if (isValidationError(error)) return void refused++
-          // The service may refuse for its own reasons (forbidden, not_subscribed, message_too_large, timeout); typed, never malformed.
-          if (!typed(error)) throw new Error(`${shown} failed with an untyped error: ${String(error)}; ${at}`)
-          settled++
-        }),
+            // Let the service answer anything still in flight before judging.
+            await within(rt.channel('fz:probe').history(), 5_000, `probe; ${at}`)
+            if (refusedByService.length > before)
+              throw new Error(
+                `${shown}: the SDK sent a frame the service refused as malformed (${refusedByService.at(-1)}); ${at}`,
+              )
+            if (error === undefined) return void settled++
+            if (isValidationError(error)) return void refused++
+            // The service may refuse for its own reasons (forbidden, not_subscribed, message_too_large, timeout); typed, never malformed.
+            if (!typed(error)) throw new Error(`${shown} failed with an untyped error: ${String(error)}; ${at}`)
+            settled++
+          },
+        ),
         { seed: SEED, numRuns: RUNS * 4, endOnFailure: true },
       )
       expect(emu.realtime.stats.framesIn.invalid ?? 0, at).toBe(0)

@@ -43,8 +43,10 @@ function origin(): string | undefined {
   return caller && SDK.test(caller) ? caller.trim() : undefined
 }
 const originals = {
-  setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout,
-  setInterval: globalThis.setInterval, clearInterval: globalThis.clearInterval,
+  setTimeout: globalThis.setTimeout,
+  clearTimeout: globalThis.clearTimeout,
+  setInterval: globalThis.setInterval,
+  clearInterval: globalThis.clearInterval,
 }
 const listeners = new Map<EventTarget, Map<string, Set<unknown>>>()
 const adders: [EventTarget, EventTarget['addEventListener'], EventTarget['removeEventListener']][] = []
@@ -101,8 +103,13 @@ function restoreGlobals() {
 }
 
 const timerCount = () => live.size
-const listenerTypes = () => [...listeners.values()].flatMap((byType) => [...byType].flatMap(([type, set]) => [...set].map(() => type))).sort().join(',')
-const listenerCount = () => [...listeners.values()].reduce((n, byType) => n + [...byType.values()].reduce((m, s) => m + s.size, 0), 0)
+const listenerTypes = () =>
+  [...listeners.values()]
+    .flatMap((byType) => [...byType].flatMap(([type, set]) => [...set].map(() => type)))
+    .sort()
+    .join(',')
+const listenerCount = () =>
+  [...listeners.values()].reduce((n, byType) => n + [...byType.values()].reduce((m, s) => m + s.size, 0), 0)
 
 interface Baseline {
   timers: number
@@ -139,12 +146,20 @@ function makeClient(): TandemClient {
 }
 
 async function settle(base: Baseline, what: string, extra: () => boolean = () => true) {
-  const state = () => `timers ${timerCount()}/${base.timers} [${[...live.values()].join(' ; ')}], listeners [${listenerTypes()}]/${base.listeners}, ` +
+  const state = () =>
+    `timers ${timerCount()}/${base.timers} [${[...live.values()].join(' ; ')}], listeners [${listenerTypes()}]/${base.listeners}, ` +
     `sockets ${emu.realtime.stats.connections.open}/${base.sockets}`
-  await waitUntil(() => extra() && timerCount() <= base.timers && listenerCount() <= base.listeners && emu.realtime.stats.connections.open <= base.sockets, {
-    timeoutMs: 15_000,
-    what: { toString: () => `${what} back to baseline: ${state()}; ${at}` } as unknown as string,
-  }).catch((e: Error) => {
+  await waitUntil(
+    () =>
+      extra() &&
+      timerCount() <= base.timers &&
+      listenerCount() <= base.listeners &&
+      emu.realtime.stats.connections.open <= base.sockets,
+    {
+      timeoutMs: 15_000,
+      what: { toString: () => `${what} back to baseline: ${state()}; ${at}` } as unknown as string,
+    },
+  ).catch((e: Error) => {
     throw new Error(`${e.message} (now ${state()})`)
   })
   expect(timerCount(), `timers: ${state()}; ${at}`).toBe(base.timers)
@@ -152,7 +167,11 @@ async function settle(base: Baseline, what: string, extra: () => boolean = () =>
   expect(emu.realtime.stats.connections.open, `open sockets at the emulator; ${at}`).toBe(base.sockets)
 }
 
-const baseline = (): Baseline => ({ timers: timerCount(), listeners: listenerCount(), sockets: emu.realtime.stats.connections.open })
+const baseline = (): Baseline => ({
+  timers: timerCount(),
+  listeners: listenerCount(),
+  sockets: emu.realtime.stats.connections.open,
+})
 
 describe('leaks', () => {
   it(`${CYCLES} StrictMode mount/unmount cycles of useChannel and useResources (live) over 25 channels and 10 queries leave nothing behind`, async () => {
@@ -161,7 +180,8 @@ describe('leaks', () => {
     const rt: Realtime = createRealtime({ client }, { WebSocket, backoff: { baseMs: 20, capMs: 100 } })
     closers.push(() => rt.close())
     // (No JSX: the project includes *.test.ts only.)
-    const strict = ({ children }: { children?: ReactNode }) => h(StrictMode, null, h(TandemProvider, { client, realtime: rt }, children))
+    const strict = ({ children }: { children?: ReactNode }) =>
+      h(StrictMode, null, h(TandemProvider, { client, realtime: rt }, children))
     // Warm up: connected, the collection channel known, the timers of a steady state running.
     rt.connect()
     await waitUntil(() => rt.state === 'connected', { what: `connected; ${at}` })
@@ -179,14 +199,27 @@ describe('leaks', () => {
     names.add('support:resources')
 
     // Everything lets go after its delay: leases, live bindings, cache entries (gcTime 50 ms), requests.
-    await settle(base, 'after the mount cycles', () =>
-      leasedChannels(rt) === 0
-      && [...names].every((n) => (rt.channel(n) as unknown as { leases: number }).leases === 0 && rt.channel(n).state === 'unsubscribed')
-      && client.cache.dehydrate().entries.length === 0)
+    await settle(
+      base,
+      'after the mount cycles',
+      () =>
+        leasedChannels(rt) === 0 &&
+        [...names].every(
+          (n) =>
+            (rt.channel(n) as unknown as { leases: number }).leases === 0 && rt.channel(n).state === 'unsubscribed',
+        ) &&
+        client.cache.dehydrate().entries.length === 0,
+    )
     // And the service agrees: nothing is subscribed on the socket any more.
-    for (const n of names) expect((await client.realtime.channels({ prefix: n })).data.filter((c) => c.name === n).map((c) => c.subscribers), `${n}; ${at}`).toEqual([0])
-    console.info(`[leaks] ${CYCLES} StrictMode cycles over ${names.size - 1} channels: timers ${timerCount()}/${base.timers}, listeners ${listenerCount()}/${base.listeners}, ` +
-      `sockets ${emu.realtime.stats.connections.open}/${base.sockets}, cache entries 0, leases 0; ${at}`)
+    for (const n of names)
+      expect(
+        (await client.realtime.channels({ prefix: n })).data.filter((c) => c.name === n).map((c) => c.subscribers),
+        `${n}; ${at}`,
+      ).toEqual([0])
+    console.info(
+      `[leaks] ${CYCLES} StrictMode cycles over ${names.size - 1} channels: timers ${timerCount()}/${base.timers}, listeners ${listenerCount()}/${base.listeners}, ` +
+        `sockets ${emu.realtime.stats.connections.open}/${base.sockets}, cache entries 0, leases 0; ${at}`,
+    )
   })
 
   it(`${CYCLES} connect/close cycles of the realtime client, closed at every stage, leave no socket, timer or listener`, async () => {
@@ -209,7 +242,9 @@ describe('leaks', () => {
         await waitUntil(() => emu.realtime.stats.connections.total > total, { what: `socket ${i}; ${at}` })
         stages.connecting++
       } else {
-        await waitUntil(() => rt.state === 'connected' && ch.state === 'subscribed', { what: `cycle ${i} connected (${rt.state}); ${at}` })
+        await waitUntil(() => rt.state === 'connected' && ch.state === 'subscribed', {
+          what: `cycle ${i} connected (${rt.state}); ${at}`,
+        })
         stages.connected++
       }
       rt.close()
@@ -217,8 +252,10 @@ describe('leaks', () => {
     off()
     expect(rt.state, at).toBe('closed')
     await settle(base, 'after the connect/close cycles')
-    console.info(`[leaks] ${CYCLES} connect/close cycles (closed ${stages.immediate} at once, ${stages.connecting} mid-open, ${stages.connected} connected): ` +
-      `${emu.realtime.stats.connections.total} sockets opened, all closed; timers ${timerCount()}/${base.timers}, listeners ${listenerCount()}/${base.listeners}; ${at}`)
+    console.info(
+      `[leaks] ${CYCLES} connect/close cycles (closed ${stages.immediate} at once, ${stages.connecting} mid-open, ${stages.connected} connected): ` +
+        `${emu.realtime.stats.connections.total} sockets opened, all closed; timers ${timerCount()}/${base.timers}, listeners ${listenerCount()}/${base.listeners}; ${at}`,
+    )
   })
 })
 

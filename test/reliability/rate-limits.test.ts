@@ -61,7 +61,9 @@ function expectWithinPlan(times: number[], limit: number, windowMs: number, slac
       const span = sorted[j]! - sorted[i]!
       const allowed = limit + (span * limit) / windowMs + slack
       if (j - i + 1 > allowed) {
-        throw new Error(`${what}: ${j - i + 1} requests arrived within ${span.toFixed(1)} ms, the plan allows ${allowed.toFixed(1)}; ${at}`)
+        throw new Error(
+          `${what}: ${j - i + 1} requests arrived within ${span.toFixed(1)} ms, the plan allows ${allowed.toFixed(1)}; ${at}`,
+        )
       }
     }
   }
@@ -81,30 +83,56 @@ describe('rate limits', () => {
       retry: { limit: 10 },
     })
     const results = await within(
-      Promise.allSettled(Array.from({ length: N }, (_, i) =>
-        client.request({ service: 'support', method: 'GET', path: '/v1/resources', query: { limit: 1 }, headers: { 'x-test-id': `r${i}` } }))),
-      30_000, `${N} requests settle; ${at}`,
+      Promise.allSettled(
+        Array.from({ length: N }, (_, i) =>
+          client.request({
+            service: 'support',
+            method: 'GET',
+            path: '/v1/resources',
+            query: { limit: 1 },
+            headers: { 'x-test-id': `r${i}` },
+          }),
+        ),
+      ),
+      30_000,
+      `${N} requests settle; ${at}`,
     )
     const failed = results.filter((r) => r.status === 'rejected')
-    expect(failed.map((r) => String((r as PromiseRejectedResult).reason)), `every request eventually succeeds; ${at}`).toEqual([])
+    expect(
+      failed.map((r) => String((r as PromiseRejectedResult).reason)),
+      `every request eventually succeeds; ${at}`,
+    ).toEqual([])
 
     const support = arrivals.filter((a) => a.service === 'support')
     const limited = support.filter((a) => a.status === 429)
     // The first wave (every request's first attempt) goes out before any answer tells the plan.
     // Every retry comes after the client heard it: not one of them is refused.
     const retries = support.filter((a, i) => support.findIndex((b) => b.id === a.id) !== i)
-    expect(retries.filter((a) => a.status === 429).map((a) => a.id), `retries refused with 429; ${at}`).toEqual([])
-    expect(limited.length, `the first wave: ${N} at once against a plan of ${LIMIT}; ${at}`).toBeGreaterThanOrEqual(N - LIMIT - 5)
+    expect(
+      retries.filter((a) => a.status === 429).map((a) => a.id),
+      `retries refused with 429; ${at}`,
+    ).toEqual([])
+    expect(limited.length, `the first wave: ${N} at once against a plan of ${LIMIT}; ${at}`).toBeGreaterThanOrEqual(
+      N - LIMIT - 5,
+    )
     expect(emu.stats.rateLimited, at).toBe(limited.length)
     // The retries respect the plan's token bucket, counted at the emulator.
-    expectWithinPlan(retries.map((a) => a.arrived), LIMIT, WINDOW, 1, 'retries')
+    expectWithinPlan(
+      retries.map((a) => a.arrived),
+      LIMIT,
+      WINDOW,
+      1,
+      'retries',
+    )
     // Each refused request came back only after its Retry-After (1 s), measured at the emulator.
     for (const a of limited) {
       const next = support.find((b) => b.id === a.id && b.arrived > a.arrived)
       expect(next, `request ${a.id} was retried; ${at}`).toBeDefined()
       expect(next!.arrived - a.done!, `request ${a.id}: Retry-After 1 s; ${at}`).toBeGreaterThanOrEqual(1_000 - 5)
     }
-    console.info(`[rate-limits] 5× bucket: ${support.length} arrivals, ${limited.length} 429s (first wave only), ${N}/${N} succeeded; ${at}`)
+    console.info(
+      `[rate-limits] 5× bucket: ${support.length} arrivals, ${limited.length} 429s (first wave only), ${N}/${N} succeeded; ${at}`,
+    )
   })
 
   it('a forced storm of 22 × 429 (Retry-After: 1) on 20 concurrent reads: gaps of ≥ 1 s, nothing sent meanwhile, all succeed', async () => {
@@ -127,20 +155,39 @@ describe('rate limits', () => {
     emu.faults.rateLimitNext(22, { service: 'maps', retryAfterSeconds: 1 })
     const started = performance.now()
     const results = await within(
-      Promise.allSettled(Array.from({ length: 20 }, (_, i) =>
-        client.request({ service: 'maps', method: 'GET', path: '/v1/resources', query: { limit: 1 }, headers: { 'x-test-id': `m${i}` } }))),
-      20_000, `20 requests settle; ${at}`,
+      Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          client.request({
+            service: 'maps',
+            method: 'GET',
+            path: '/v1/resources',
+            query: { limit: 1 },
+            headers: { 'x-test-id': `m${i}` },
+          }),
+        ),
+      ),
+      20_000,
+      `20 requests settle; ${at}`,
     )
-    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), at).toEqual([])
+    expect(
+      results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+      at,
+    ).toEqual([])
     const maps = arrivals.filter((a) => a.service === 'maps')
-    expect(maps.filter((a) => a.status === 429), at).toHaveLength(22)
+    expect(
+      maps.filter((a) => a.status === 429),
+      at,
+    ).toHaveLength(22)
     expect(maps, `20 first attempts + 22 retries; ${at}`).toHaveLength(42)
 
     // After each 429 the client receives, nothing is sent on the service for Retry-After,
     // except attempts that had their slot before it (sent within 5 ms of it).
     for (const r of received.filter((x) => x.status === 429)) {
       const early = sends.filter((s) => s.at > r.at + 5 && s.at < r.at + 1_000 - 5)
-      expect(early.map((s) => `${s.id} +${(s.at - r.at).toFixed(0)} ms`), `sent during a Retry-After pause; ${at}`).toEqual([])
+      expect(
+        early.map((s) => `${s.id} +${(s.at - r.at).toFixed(0)} ms`),
+        `sent during a Retry-After pause; ${at}`,
+      ).toEqual([])
     }
     // Per request: each retry at least 1 s after the 429 it answers.
     for (const a of maps.filter((x) => x.status === 429)) {
@@ -150,26 +197,39 @@ describe('rate limits', () => {
     const took = performance.now() - started
     // The first wave's pause, then one pause per further 429 (each holds the whole service).
     expect(took, `three Retry-After pauses, not more; ${at}`).toBeLessThan(3_000 + 1_500)
-    console.info(`[rate-limits] forced storm: 22 × 429, 42 arrivals, every gap ≥ 1 s, done in ${took.toFixed(0)} ms; ${at}`)
+    console.info(
+      `[rate-limits] forced storm: 22 × 429, 42 arrivals, every gap ≥ 1 s, done in ${took.toFixed(0)} ms; ${at}`,
+    )
   })
 
   it('realtime: publishing past the bucket gets close 4290; no reconnect before its retryAfterMs; every publish stored once', async () => {
     printSeedOnFailure(SEED, FILE)
-    const emu = await startEmulator({ seed: SEED, realtime: { publishRate: { limit: 10, intervalMs: 1_000, burst: 5 } } })
+    const emu = await startEmulator({
+      seed: SEED,
+      realtime: { publishRate: { limit: 10, intervalMs: 1_000, burst: 5 } },
+    })
     cleanups.push(() => emu.close())
     const upgrades: number[] = []
     emu.server.prependListener('upgrade', () => void upgrades.push(performance.now()))
     const closes: { at: number; code: number }[] = []
     emu.realtime.on((e) => void (e.type === 'close' && closes.push({ at: performance.now(), code: e.code })))
     // Backoff of 1–2 ms: without honouring retryAfterMs the client would be back at once.
-    const rt = realtimeClient(emu, { url: emu.url, subject: 'fast' }, { backoff: { baseMs: 1, capMs: 2 }, random: mulberry32(SEED) })
+    const rt = realtimeClient(
+      emu,
+      { url: emu.url, subject: 'fast' },
+      { backoff: { baseMs: 1, capMs: 2 }, random: mulberry32(SEED) },
+    )
     cleanups.push(() => rt.close())
     const states: { at: number; reason?: string; retryInMs?: number }[] = []
     rt.on('state', (s) => void states.push({ at: performance.now(), reason: s.reason, retryInMs: s.retryInMs }))
     rt.connect()
     await untilState(rt, 'connected')
     const ch = rt.channel('rl:1')
-    const acks = await within(Promise.all(Array.from({ length: 26 }, (_, i) => ch.publish('k', { k: i }))), 30_000, `26 publishes; ${at}`)
+    const acks = await within(
+      Promise.all(Array.from({ length: 26 }, (_, i) => ch.publish('k', { k: i }))),
+      30_000,
+      `26 publishes; ${at}`,
+    )
 
     const closed = closes.find((c) => c.code === 4290)
     expect(closed, `the emulator closed the connection with 4290; ${at}`).toBeDefined()
@@ -178,14 +238,18 @@ describe('rate limits', () => {
     expect(limited.retryInMs, `retryAfterMs from the close reason; ${at}`).toBeGreaterThan(20)
     const next = upgrades.find((u) => u > closed!.at)!
     expect(next, at).toBeDefined()
-    expect(next - closed!.at, `reconnected ${(next - closed!.at).toFixed(0)} ms after 4290, retryAfterMs ${limited.retryInMs}; ${at}`)
-      .toBeGreaterThanOrEqual(limited.retryInMs! - 1)
+    expect(
+      next - closed!.at,
+      `reconnected ${(next - closed!.at).toFixed(0)} ms after 4290, retryAfterMs ${limited.retryInMs}; ${at}`,
+    ).toBeGreaterThanOrEqual(limited.retryInMs! - 1)
     await untilState(rt, 'connected')
 
     const page = await ch.history({ limit: 100 })
     const ks = page.messages.map((m) => (m.data as { k: number }).k).sort((a, b) => a - b)
     expect(ks, `each publish stored exactly once; ${at}`).toEqual(Array.from({ length: 26 }, (_, i) => i))
     expect(new Set(acks.map((a) => a.offset)).size, at).toBe(26)
-    console.info(`[rate-limits] 4290: reconnected after ${(next - closed!.at).toFixed(0)} ms (retryAfterMs ${limited.retryInMs}); 26 publishes stored once; ${at}`)
+    console.info(
+      `[rate-limits] 4290: reconnected after ${(next - closed!.at).toFixed(0)} ms (retryAfterMs ${limited.retryInMs}); 26 publishes stored once; ${at}`,
+    )
   })
 })

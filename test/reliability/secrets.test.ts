@@ -24,7 +24,10 @@ import { waitUntil, within } from '../utils/wait.js'
 const FILE = 'secrets'
 const SEED = seedFrom(0x5ec)
 const at = replay(SEED, FILE)
-const OTHER: EmulatorApp = { appId: 'app_other', keys: [{ id: 'key_other', secret: 'other_app_secret_value_0123456789' }] }
+const OTHER: EmulatorApp = {
+  appId: 'app_other',
+  keys: [{ id: 'key_other', secret: 'other_app_secret_value_0123456789' }],
+}
 const SECRETS = [...DEV_APP.keys, ...OTHER.keys].map((k) => k.secret)
 const JWT = /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]{8,}/
 
@@ -42,7 +45,8 @@ let capturing = true
 const texts: { where: string; text: string }[] = []
 
 function memoryLogger(where: string): Required<Logger> {
-  const push = (message: string, data?: Record<string, unknown>) => void texts.push({ where, text: `${message} ${JSON.stringify(data ?? {})}` })
+  const push = (message: string, data?: Record<string, unknown>) =>
+    void texts.push({ where, text: `${message} ${JSON.stringify(data ?? {})}` })
   return { debug: push, info: push, warn: push, error: push }
 }
 
@@ -52,7 +56,10 @@ const watchedFetch: typeof fetch = async (input, init) => {
   sdkUrls.push(url)
   const res = await fetch(input, init)
   if (url.includes('/dev/token') && res.ok) {
-    const body = (await res.clone().json().catch(() => ({}))) as { token?: string }
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { token?: string }
     if (body.token) tokens.add(body.token)
   }
   return res
@@ -77,7 +84,14 @@ function recordError(where: string, e: unknown) {
 async function mint(o: { appId?: string; scope?: string[]; now?: number } = {}): Promise<string> {
   const app = o.appId === OTHER.appId ? OTHER : DEV_APP
   const key = app.keys[0]!
-  const { token } = await mintToken({ appId: app.appId, keyId: key.id, secret: key.secret, subject: 'leaky', scope: o.scope ?? ['maps', 'support', 'realtime'], ...(o.now ? { now: o.now } : {}) })
+  const { token } = await mintToken({
+    appId: app.appId,
+    keyId: key.id,
+    secret: key.secret,
+    subject: 'leaky',
+    scope: o.scope ?? ['maps', 'support', 'realtime'],
+    ...(o.now ? { now: o.now } : {}),
+  })
   tokens.add(token)
   return token
 }
@@ -94,12 +108,24 @@ afterAll(async () => {
 describe('secrets', () => {
   it('a run of varied failures: no secret or token in any log line or error, no token in any URL', async () => {
     printSeedOnFailure(SEED, FILE)
-    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void texts.push({ where: 'console.error', text: args.map(String).join(' ') }))
-    const consoleWarn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void texts.push({ where: 'console.warn', text: args.map(String).join(' ') }))
+    const consoleError = vi
+      .spyOn(console, 'error')
+      .mockImplementation(
+        (...args: unknown[]) => void texts.push({ where: 'console.error', text: args.map(String).join(' ') }),
+      )
+    const consoleWarn = vi
+      .spyOn(console, 'warn')
+      .mockImplementation(
+        (...args: unknown[]) => void texts.push({ where: 'console.warn', text: args.map(String).join(' ') }),
+      )
     try {
       const client = createClient({
-        baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, fetch: watchedFetch,
-        logger: memoryLogger('client log'), logLevel: 'debug', retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 50 },
+        baseUrl: emu.url,
+        auth: { url: `${emu.url}/dev/token` },
+        fetch: watchedFetch,
+        logger: memoryLogger('client log'),
+        logLevel: 'debug',
+        retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 50 },
       })
       const attempt = async (where: string, p: () => Promise<unknown>) => {
         try {
@@ -112,14 +138,26 @@ describe('secrets', () => {
       await client.support.resources.list({ limit: 2 }) // a token, and a success to compare with
       await attempt('404', () => client.support.conversations.get('cv_does_not_exist'))
       await attempt('validation', () => client.maps.geocode({ query: '' }))
-      await attempt('422', () => client.support.conversations.create({ mailboxId: 'mb_nope', subject: 's', customer: { email: 'a@b.co' }, text: 't' }))
+      await attempt('422', () =>
+        client.support.conversations.create({
+          mailboxId: 'mb_nope',
+          subject: 's',
+          customer: { email: 'a@b.co' },
+          text: 't',
+        }),
+      )
       emu.faults.rateLimitNext(2, { service: 'maps', retryAfterSeconds: 0 })
       await attempt('429', () => client.maps.resources.list())
       emu.faults.failNext(2, { service: 'support', status: 503 })
       await attempt('503', () => client.support.resources.list())
       emu.faults.dropNext(2, { service: 'maps' })
       await attempt('dropped', () => client.maps.resources.list())
-      emu.faults.respondNext(1, { service: 'support', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' })
+      emu.faults.respondNext(1, {
+        service: 'support',
+        status: 502,
+        body: '<html>Bad gateway</html>',
+        contentType: 'text/html',
+      })
       await attempt('html', () => client.support.resources.list())
       emu.faults.respondNext(1, { service: 'support', status: 200, body: '{"data":[', contentType: 'application/json' })
       await attempt('truncated', () => client.support.resources.list())
@@ -131,11 +169,23 @@ describe('secrets', () => {
         ['other app', await mint({ appId: OTHER.appId })],
       ] as const) {
         tokens.add(token)
-        const c = createClient({ baseUrl: emu.url, auth: { fetchToken: async () => ({ token, expiresIn: 600 }) }, fetch: watchedFetch, logger: memoryLogger(`client log (${where})`), logLevel: 'debug' })
+        const c = createClient({
+          baseUrl: emu.url,
+          auth: { fetchToken: async () => ({ token, expiresIn: 600 }) },
+          fetch: watchedFetch,
+          logger: memoryLogger(`client log (${where})`),
+          logLevel: 'debug',
+        })
         await attempt(where, () => c.support.resources.list())
       }
       // The token endpoint down, then refusing.
-      const down = createClient({ baseUrl: emu.url, auth: createTokenProvider({ url: `${emu.url}/dev/token` }, { fetch: watchedFetch, random: () => 0 }), fetch: watchedFetch, logger: memoryLogger('client log (down)'), logLevel: 'debug' })
+      const down = createClient({
+        baseUrl: emu.url,
+        auth: createTokenProvider({ url: `${emu.url}/dev/token` }, { fetch: watchedFetch, random: () => 0 }),
+        fetch: watchedFetch,
+        logger: memoryLogger('client log (down)'),
+        logLevel: 'debug',
+      })
       emu.faults.tokenEndpoint({ status: 503, count: 3 })
       await attempt('token endpoint 503', () => down.maps.resources.list())
       emu.faults.tokenEndpoint({ status: 401, count: 1 })
@@ -151,15 +201,23 @@ describe('secrets', () => {
       await waitUntil(() => ch.state === 'subscribed', { what: `subscribed; ${at}` })
       await ch.publish('hello', { text: 'hi' })
       emu.realtime.revoke('dev-user')
-      await waitUntil(() => rt.state === 'connected' && ch.state === 'subscribed' && (emu.realtime.stats.connections.total ?? 0) >= 2, { what: `reconnected after revoke; ${at}` })
+      await waitUntil(
+        () => rt.state === 'connected' && ch.state === 'subscribed' && (emu.realtime.stats.connections.total ?? 0) >= 2,
+        { what: `reconnected after revoke; ${at}` },
+      )
       await attempt('realtime history bad', () => ch.history({ limit: 5000 }))
       rt.close()
       const forged = (await mint()).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))
       tokens.add(forged)
-      const rt2 = createRealtime({ auth: { fetchToken: async () => ({ token: forged, expiresIn: 600 }) }, url: `${emu.url}/realtime` }, { WebSocket: WatchedWebSocket, debug, backoff: { baseMs: 5, capMs: 20 } })
+      const rt2 = createRealtime(
+        { auth: { fetchToken: async () => ({ token: forged, expiresIn: 600 }) }, url: `${emu.url}/realtime` },
+        { WebSocket: WatchedWebSocket, debug, backoff: { baseMs: 5, capMs: 20 } },
+      )
       rt2.on('error', (e) => recordError('realtime error event (forged)', e))
       rt2.connect()
-      await waitUntil(() => emu.log.length > 0 && emu.realtime.stats.connections.total >= 4, { what: `forged attempts; ${at}` })
+      await waitUntil(() => emu.log.length > 0 && emu.realtime.stats.connections.total >= 4, {
+        what: `forged attempts; ${at}`,
+      })
       rt2.close()
 
       // Raw keys: a server may use one (?key=), a browser (Origin) may not; neither is logged.
@@ -167,7 +225,9 @@ describe('secrets', () => {
       const key = DEV_APP.keys[0]!
       const server = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:${key.secret}`)
       expect(server.status, at).toBe(200)
-      const browser = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:${key.secret}`, { headers: { origin: 'https://app.example' } })
+      const browser = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:${key.secret}`, {
+        headers: { origin: 'https://app.example' },
+      })
       expect(browser.status, at).toBe(403)
       texts.push({ where: 'raw key refusal body', text: await browser.text() })
       const wrong = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:not-the-secret`)
@@ -187,14 +247,27 @@ describe('secrets', () => {
       const leaks: string[] = []
       for (const { where, text } of all) {
         for (const s of SECRETS) if (text.includes(s)) leaks.push(`${where}: a key secret in ${text.slice(0, 200)}`)
-        for (const t of tokens) if (text.includes(t) || text.includes(t.split('.')[2]!)) leaks.push(`${where}: a token in ${text.slice(0, 200)}`)
+        for (const t of tokens)
+          if (text.includes(t) || text.includes(t.split('.')[2]!))
+            leaks.push(`${where}: a token in ${text.slice(0, 200)}`)
         if (JWT.test(text)) leaks.push(`${where}: something JWT-shaped in ${text.slice(0, 200)}`)
       }
       expect(leaks, at).toEqual([])
-      const inUrls = [...sdkUrls, ...serverUrls].filter((u) => [...tokens].some((t) => u.includes(t)) || JWT.test(u) || /[?&](token|access_token|key|secret)=/i.test(u) || SECRETS.some((s) => u.includes(s)))
+      const inUrls = [...sdkUrls, ...serverUrls].filter(
+        (u) =>
+          [...tokens].some((t) => u.includes(t)) ||
+          JWT.test(u) ||
+          /[?&](token|access_token|key|secret)=/i.test(u) ||
+          SECRETS.some((s) => u.includes(s)),
+      )
       expect(inUrls, `tokens or keys in URLs; ${at}`).toEqual([])
-      expect(serverUrls.filter((u) => u.startsWith('/realtime/v1/ws')).length, `upgrades seen; ${at}`).toBeGreaterThanOrEqual(3)
-      console.info(`[secrets] ${all.length} log lines, debug lines and error texts, ${sdkUrls.length + serverUrls.length} URLs and ${tokens.size} tokens checked: no leak; ${at}`)
+      expect(
+        serverUrls.filter((u) => u.startsWith('/realtime/v1/ws')).length,
+        `upgrades seen; ${at}`,
+      ).toBeGreaterThanOrEqual(3)
+      console.info(
+        `[secrets] ${all.length} log lines, debug lines and error texts, ${sdkUrls.length + serverUrls.length} URLs and ${tokens.size} tokens checked: no leak; ${at}`,
+      )
     } finally {
       consoleError.mockRestore()
       consoleWarn.mockRestore()
@@ -213,7 +286,14 @@ describe('secrets', () => {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8')
         received.push({ body, signature: String(req.headers['tandem-signature'] ?? '') })
-        const replay = { method: req.method, url: req.url, headers: req.headers, async *[Symbol.asyncIterator]() { yield Buffer.from(body) } }
+        const replay = {
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          async *[Symbol.asyncIterator]() {
+            yield Buffer.from(body)
+          },
+        }
         void toNodeListener(handler!)(replay as never, res)
       })
     })
@@ -228,21 +308,37 @@ describe('secrets', () => {
       expect(delivered.status, `the genuine delivery is accepted; ${at}`).toBe(200)
       expect(events, at).toEqual([payload.id])
       const genuine = received[0]!
-      const post = (body: string, signature: string) => handler!(new Request(url, { method: 'POST', body, headers: { 'tandem-signature': signature, 'content-type': 'application/json' } }))
+      const post = (body: string, signature: string) =>
+        handler!(
+          new Request(url, {
+            method: 'POST',
+            body,
+            headers: { 'tandem-signature': signature, 'content-type': 'application/json' },
+          }),
+        )
 
       // Replayed as captured: refused, not handled twice.
       const replayed = await post(genuine.body, genuine.signature)
-      expect([replayed.status, ((await replayed.json()) as { error: { code: string } }).error.code], `replay; ${at}`).toEqual([409, 'duplicate_delivery'])
+      expect(
+        [replayed.status, ((await replayed.json()) as { error: { code: string } }).error.code],
+        `replay; ${at}`,
+      ).toEqual([409, 'duplicate_delivery'])
       // The body changed by one byte: the signature no longer matches.
       const tampered = await post(genuine.body.replace('cv_1', 'cv_2'), genuine.signature)
-      expect([tampered.status, ((await tampered.json()) as { error: { code: string } }).error.code], `tampered; ${at}`).toEqual([401, 'invalid_signature'])
+      expect(
+        [tampered.status, ((await tampered.json()) as { error: { code: string } }).error.code],
+        `tampered; ${at}`,
+      ).toEqual([401, 'invalid_signature'])
       // Signed by someone else.
       const foreign = await post(genuine.body, await signWebhook(genuine.body, 'whsec_not_the_secret'))
       expect(foreign.status, `foreign signature; ${at}`).toBe(401)
       // Correctly signed, but 10 minutes old (a captured request replayed later, under a new id).
       const stale = genuine.body.replace(payload.id, `${payload.id}_again`)
       const old = await post(stale, await signWebhook(stale, secret, Math.floor(Date.now() / 1000) - 600))
-      expect([old.status, ((await old.json()) as { error: { code: string } }).error.code], `stale; ${at}`).toEqual([401, 'timestamp_out_of_range'])
+      expect([old.status, ((await old.json()) as { error: { code: string } }).error.code], `stale; ${at}`).toEqual([
+        401,
+        'timestamp_out_of_range',
+      ])
       expect(events, `only the genuine delivery was handled; ${at}`).toEqual([payload.id])
       // None of the refusals, nor the delivery log, shows the secret or a signature.
       const log = JSON.stringify(emu.webhooks.deliveries)
@@ -253,12 +349,18 @@ describe('secrets', () => {
   })
 
   const checkBundle = `${root}playground/scripts/check-bundle.mjs`
-  it.skipIf(!existsSync(checkBundle) || process.env.SKIP_BUNDLE_CHECK === '1')('the built playground bundle holds no secret (playground/scripts/check-bundle.mjs)', async () => {
-    const run = promisify(execFile)
-    await run('npm', ['run', 'build', '-w', 'playground', '--silent'], { cwd: root, timeout: 100_000 })
-    const { stdout, stderr } = await run(process.execPath, [checkBundle], { cwd: root, timeout: 30_000 }).catch((e: { stdout?: string; stderr?: string; code?: number }) => {
-      throw new Error(`check-bundle failed (exit ${e.code}): ${e.stdout ?? ''} ${e.stderr ?? ''}`)
-    })
-    expect(`${stdout}${stderr}`).not.toMatch(/secret of key|JWT-shaped|bearer/i)
-  }, 120_000)
+  it.skipIf(!existsSync(checkBundle) || process.env.SKIP_BUNDLE_CHECK === '1')(
+    'the built playground bundle holds no secret (playground/scripts/check-bundle.mjs)',
+    async () => {
+      const run = promisify(execFile)
+      await run('npm', ['run', 'build', '-w', 'playground', '--silent'], { cwd: root, timeout: 100_000 })
+      const { stdout, stderr } = await run(process.execPath, [checkBundle], { cwd: root, timeout: 30_000 }).catch(
+        (e: { stdout?: string; stderr?: string; code?: number }) => {
+          throw new Error(`check-bundle failed (exit ${e.code}): ${e.stdout ?? ''} ${e.stderr ?? ''}`)
+        },
+      )
+      expect(`${stdout}${stderr}`).not.toMatch(/secret of key|JWT-shaped|bearer/i)
+    },
+    120_000,
+  )
 })

@@ -64,7 +64,15 @@ export interface FaultProxy {
   readonly connections: readonly ProxyConnection[]
   /** Every connection ever accepted, oldest first. */
   readonly history: readonly ProxyConnection[]
-  readonly stats: { accepted: number; refused: number; kills: number; cuts: number; blackholed: number; bytesUp: number; bytesDown: number }
+  readonly stats: {
+    accepted: number
+    refused: number
+    kills: number
+    cuts: number
+    blackholed: number
+    bytesUp: number
+    bytesDown: number
+  }
   /** The proxy's seeded PRNG (use it for every random fault decision). */
   readonly random: Random
   mode: ProxyMode
@@ -149,12 +157,16 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         if (this.ending) this.dest()?.end()
         return
       }
-      this.timer = setTimeout(() => {
-        this.timer = undefined
-        const now = Date.now()
-        while (this.queue[0] && this.queue[0].due <= now && !this.conn.closed && !this.conn.blackholed) this.write(this.queue.shift()!.buf)
-        this.schedule()
-      }, Math.max(0, head.due - Date.now()))
+      this.timer = setTimeout(
+        () => {
+          this.timer = undefined
+          const now = Date.now()
+          while (this.queue[0] && this.queue[0].due <= now && !this.conn.closed && !this.conn.blackholed)
+            this.write(this.queue.shift()!.buf)
+          this.schedule()
+        },
+        Math.max(0, head.due - Date.now()),
+      )
     }
 
     private write(buf: Buffer): void {
@@ -199,7 +211,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     readonly down: Pipe
     readonly done: Promise<void>
     private resolveDone!: () => void
-    readonly chunkListeners = { up: [] as ((chunk: Buffer, index: number) => void)[], down: [] as ((chunk: Buffer, index: number) => void)[] }
+    readonly chunkListeners = {
+      up: [] as ((chunk: Buffer, index: number) => void)[],
+      down: [] as ((chunk: Buffer, index: number) => void)[],
+    }
     readonly chunks = { up: 0, down: 0 }
 
     constructor(readonly client: Socket) {

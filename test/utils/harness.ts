@@ -24,7 +24,10 @@ export function realtimeClient(emu: Emulator, setup: RealtimeSetup, options: Rea
   const state = { tokens: 0, urls: [] as string[] }
   const fetchToken = async () => {
     state.tokens++
-    return { token: await emu.mintToken({ subject: setup.subject ?? 'user_1', scope: setup.scope ?? ['realtime'] }), expiresIn: setup.expiresIn ?? 600 }
+    return {
+      token: await emu.mintToken({ subject: setup.subject ?? 'user_1', scope: setup.scope ?? ['realtime'] }),
+      expiresIn: setup.expiresIn ?? 600,
+    }
   }
   class RecordingWebSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
@@ -32,7 +35,10 @@ export function realtimeClient(emu: Emulator, setup: RealtimeSetup, options: Rea
       state.urls.push(String(url))
     }
   }
-  const rt = createRealtime({ auth: { fetchToken }, url: `${setup.url}/realtime` }, { WebSocket: RecordingWebSocket, ...options })
+  const rt = createRealtime(
+    { auth: { fetchToken }, url: `${setup.url}/realtime` },
+    { WebSocket: RecordingWebSocket, ...options },
+  )
   return Object.defineProperties(rt, {
     tokens: { get: () => state.tokens },
     urls: { get: () => state.urls },
@@ -40,12 +46,19 @@ export function realtimeClient(emu: Emulator, setup: RealtimeSetup, options: Rea
 }
 
 export const untilState = (rt: Realtime, state: Realtime['state'], timeoutMs = 10_000) =>
-  waitUntil(() => rt.state === state, { timeoutMs, what: `realtime state ${state} (now ${rt.state})`, on: (cb) => rt.on('state', cb) })
+  waitUntil(() => rt.state === state, {
+    timeoutMs,
+    what: `realtime state ${state} (now ${rt.state})`,
+    on: (cb) => rt.on('state', cb),
+  })
 
 export const untilSubscribed = (channels: Channel[], timeoutMs = 10_000) =>
   waitUntil(() => channels.every((c) => c.state === 'subscribed'), {
     timeoutMs,
-    what: `channels subscribed (${channels.filter((c) => c.state !== 'subscribed').map((c) => `${c.name}:${c.state}`).join(', ')})`,
+    what: `channels subscribed (${channels
+      .filter((c) => c.state !== 'subscribed')
+      .map((c) => `${c.name}:${c.state}`)
+      .join(', ')})`,
   })
 
 export interface ProcessWatch {

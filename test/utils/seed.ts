@@ -15,7 +15,8 @@ export function seedFrom(fallback: number): number {
 }
 
 /** What to type to replay this run; goes into every assertion message. */
-export const replay = (seed: number, file: string): string => `seed=${seed} (replay: SEED=${seed} npx vitest run --project reliability ${file})`
+export const replay = (seed: number, file: string): string =>
+  `seed=${seed} (replay: SEED=${seed} npx vitest run --project reliability ${file})`
 
 /** Prints the replay line when the current test fails (call inside a test). */
 export function printSeedOnFailure(seed: number, file: string): void {
@@ -25,4 +26,5 @@ export function printSeedOnFailure(seed: number, file: string): void {
 }
 
 /** An integer in [min, max]. */
-export const between = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1))
+export const between = (random: Random, min: number, max: number): number =>
+  min + Math.floor(random() * (max - min + 1))

@@ -32,7 +32,10 @@ export function waitUntil(
         finish(err as Error)
       }
     }
-    const deadline = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${String(what)}`)), timeoutMs)
+    const deadline = setTimeout(
+      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${String(what)}`)),
+      timeoutMs,
+    )
     const poll = setInterval(test, pollMs)
     const off = o.on?.(test)
     test()

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest'
 // @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
 import { TANDEM, measure } from '../bundle.mjs'
 
-interface Entry { name: string, source: string, external?: string[], budget: number, target: number }
+interface Entry {
+  name: string
+  source: string
+  external?: string[]
+  budget: number
+  target: number
+}
 
 describe('bundle size budgets (min+gzip, kB = 1,000 bytes)', () => {
   it.each(TANDEM as Entry[])('$name', async (entry) => {
@@ -19,7 +25,9 @@ describe('bundle size budgets (min+gzip, kB = 1,000 bytes)', () => {
   it('measures what the budgets say: a tiny change to an entry changes its size', async () => {
     const [core] = TANDEM as Entry[]
     const a = await measure(core!.source, { conditions: ['@tandem/source'] })
-    const b = await measure(`${core!.source}; export const pad = ${JSON.stringify('x'.repeat(2000))}`, { conditions: ['@tandem/source'] })
+    const b = await measure(`${core!.source}; export const pad = ${JSON.stringify('x'.repeat(2000))}`, {
+      conditions: ['@tandem/source'],
+    })
     expect(b.gzip).toBeGreaterThan(a.gzip)
   })
 })

@@ -2,25 +2,32 @@
 // using the page's own WebSocket; each resolves to msgs/s timed in the page.
 import { createRealtime } from '@tandem/realtime'
 
-window.benchRaw = (url, n) => new Promise((resolve, reject) => {
-  // The clock starts before connecting, as Tandem's does (it also pays for its handshake).
-  const started = performance.now()
-  const ws = new WebSocket(url)
-  let got = 0
-  ws.onopen = () => ws.send('{"type":"raw"}')
-  ws.onmessage = (e) => {
-    const frame = JSON.parse(e.data)
-    if (frame.type === 'message' && ++got === n) { const ms = performance.now() - started; ws.close(); resolve(n / (ms / 1000)) }
-  }
-  ws.onerror = () => reject(new Error(`WebSocket error on ${url}`))
-})
+window.benchRaw = (url, n) =>
+  new Promise((resolve, reject) => {
+    // The clock starts before connecting, as Tandem's does (it also pays for its handshake).
+    const started = performance.now()
+    const ws = new WebSocket(url)
+    let got = 0
+    ws.onopen = () => ws.send('{"type":"raw"}')
+    ws.onmessage = (e) => {
+      const frame = JSON.parse(e.data)
+      if (frame.type === 'message' && ++got === n) {
+        const ms = performance.now() - started
+        ws.close()
+        resolve(n / (ms / 1000))
+      }
+    }
+    ws.onerror = () => reject(new Error(`WebSocket error on ${url}`))
+  })
 
 window.benchTandem = async (url, n, channels) => {
   const rt = createRealtime({ auth: { fetchToken: async () => ({ token: 'bench', expiresIn: 3600 }) }, url })
   let got = 0
   let started = 0
   const rate = await new Promise((resolve) => {
-    const onMessage = () => { if (++got === n) resolve(n / ((performance.now() - started) / 1000)) }
+    const onMessage = () => {
+      if (++got === n) resolve(n / ((performance.now() - started) / 1000))
+    }
     started = performance.now()
     for (let i = 0; i < channels; i++) rt.channel(`bench:${i}`).subscribe(onMessage)
   })

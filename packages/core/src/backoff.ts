@@ -35,10 +35,13 @@ export function onAbort(signal: AbortSignal | undefined, listener: () => void): 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal))
-    const timer = setTimeout(() => {
-      off()
-      resolve()
-    }, Math.min(ms, MAX_TIMER_MS))
+    const timer = setTimeout(
+      () => {
+        off()
+        resolve()
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    )
     const off = onAbort(signal, () => {
       clearTimeout(timer)
       reject(abortError(signal!))
@@ -53,8 +56,14 @@ export function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
   return new Promise<T>((resolve, reject) => {
     const off = onAbort(signal, () => reject(abortError(signal)))
     promise.then(
-      (v) => { off(); resolve(v) },
-      (e) => { off(); reject(e) },
+      (v) => {
+        off()
+        resolve(v)
+      },
+      (e) => {
+        off()
+        reject(e)
+      },
     )
   })
 }
@@ -77,9 +86,13 @@ export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number
   // Aborted while the token or a rate-limit slot was awaited: the event has fired already.
   if (caller?.aborted) abort()
   const off = onAbort(caller, abort)
-  const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
-    ? setTimeout(() => { timedOut = true; controller.abort(new Error('timeout')) }, timeoutMs)
-    : undefined
+  const timer =
+    timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          timedOut = true
+          controller.abort(new Error('timeout'))
+        }, timeoutMs)
+      : undefined
   return {
     signal: controller.signal,
     timedOut: () => timedOut,

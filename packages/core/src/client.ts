@@ -12,8 +12,15 @@ import { createRealtimeService, type RealtimeService } from './services/realtime
 import { createSupportService, type SupportService } from './services/support.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
 import {
-  SERVICES, type ClientEvents, type LogLevel, type Logger, type RateLimitOptions, type RetryOptions,
-  type ServiceName, type ServiceOptions, type Unsubscribe,
+  SERVICES,
+  type ClientEvents,
+  type LogLevel,
+  type Logger,
+  type RateLimitOptions,
+  type RetryOptions,
+  type ServiceName,
+  type ServiceOptions,
+  type Unsubscribe,
 } from './types.js'
 
 export interface ClientOptions {
@@ -44,7 +51,10 @@ export interface TandemClient {
   readonly support: ServiceClient & SupportService
   readonly realtime: ServiceClient & RealtimeService
   /** Any collection of a service: `client.collection('support', 'resources')`. */
-  collection<T = Resource, Create = Partial<T>, Update = Partial<T>>(service: ServiceName, name: string): Collection<T, Create, Update>
+  collection<T = Resource, Create = Partial<T>, Update = Partial<T>>(
+    service: ServiceName,
+    name: string,
+  ): Collection<T, Create, Update>
   /** The raw pipeline (auth, rate limit, retries, typed errors) for endpoints without a helper. */
   readonly request: Http
   /** The service base URLs in use. */
@@ -59,8 +69,10 @@ export function createClient(options: ClientOptions): TandemClient {
   if (typeof options.auth !== 'object' || options.auth === null) {
     throw new ValidationError('auth', 'is required: { url }, { fetchToken } or a TokenProvider')
   }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a fetch function')
-  if (!options.fetch && typeof globalThis.fetch !== 'function') throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw new ValidationError('fetch', 'must be a fetch function')
+  if (!options.fetch && typeof globalThis.fetch !== 'function')
+    throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
   // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
   const root = trimSlash(options.baseUrl ?? DEFAULTS.baseUrl)
@@ -104,8 +116,10 @@ export function createClient(options: ClientOptions): TandemClient {
 }
 
 function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: number; intervalMs: number } {
-  const { limit, intervalMs } = 'requestsPerMinute' in rate ? { limit: rate.requestsPerMinute, intervalMs: 60_000 } : rate
-  if (!(limit > 0) || !(intervalMs > 0)) throw new ValidationError(`services.${service}.rateLimit`, 'limit and interval must be positive')
+  const { limit, intervalMs } =
+    'requestsPerMinute' in rate ? { limit: rate.requestsPerMinute, intervalMs: 60_000 } : rate
+  if (!(limit > 0) || !(intervalMs > 0))
+    throw new ValidationError(`services.${service}.rateLimit`, 'limit and interval must be positive')
   return { limit, intervalMs }
 }
 

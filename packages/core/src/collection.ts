@@ -23,7 +23,10 @@ export interface PagePromise<T> extends Promise<Page<T>>, AsyncIterable<T> {
   pages(): AsyncIterable<Page<T>>
 }
 
-export function createPagePromise<T>(first: Promise<Page<T>>, fetchPage: (cursor: string) => Promise<Page<T>>): PagePromise<T> {
+export function createPagePromise<T>(
+  first: Promise<Page<T>>,
+  fetchPage: (cursor: string) => Promise<Page<T>>,
+): PagePromise<T> {
   async function* pages(): AsyncGenerator<Page<T>> {
     let page = await first
     yield page
@@ -75,7 +78,8 @@ export function validateLimit(limit: unknown): void {
 }
 
 function validateBody<B>(body: B): B {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('body', 'must be an object')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ValidationError('body', 'must be an object')
   return body
 }
 
@@ -94,7 +98,10 @@ export function checkPage<T>(page: Page<T> | undefined, path: string): Page<T> {
  * (the rest is re-sent with each next cursor).
  */
 export function listPages<T>(
-  http: Http, service: ServiceName, options: CallOptions | undefined, prepare: () => [path: string, query: Query],
+  http: Http,
+  service: ServiceName,
+  options: CallOptions | undefined,
+  prepare: () => [path: string, query: Query],
 ): PagePromise<T> {
   let path = ''
   let query: Query = {}
@@ -111,7 +118,9 @@ export function listPages<T>(
 
 /** A generic REST collection at `{service}/v1/{name}`. */
 export function createCollection<T = Resource, Create = Partial<T>, Update = Partial<T>>(
-  http: Http, service: ServiceName, name: string,
+  http: Http,
+  service: ServiceName,
+  name: string,
 ): Collection<T, Create, Update> {
   if (!NAME.test(name)) throw new ValidationError('name', 'must be a lower-case path such as "resources"')
   const base = `/v1/${name}`
@@ -121,12 +130,14 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
   return {
     service,
     name,
-    list: (params, options) => listPages<T>(http, service, options, () => {
-      const query = { ...params }
-      validateLimit(query.limit)
-      if (query.cursor !== undefined && typeof query.cursor !== 'string') throw new ValidationError('cursor', 'must be a string')
-      return [base, query]
-    }),
+    list: (params, options) =>
+      listPages<T>(http, service, options, () => {
+        const query = { ...params }
+        validateLimit(query.limit)
+        if (query.cursor !== undefined && typeof query.cursor !== 'string')
+          throw new ValidationError('cursor', 'must be a string')
+        return [base, query]
+      }),
     get: async (id, options) => send<T>('GET', at(id), options),
     async create(body, options) {
       return send<T>('POST', base, options, validateBody(body))

@@ -75,14 +75,25 @@ export class RealtimeError extends TandemError {
 }
 
 const NAMES = new Set([
-  'TandemError', 'ApiError', 'AuthError', 'RateLimitError', 'NetworkError',
-  'TimeoutError', 'AbortError', 'ValidationError', 'RealtimeError',
+  'TandemError',
+  'ApiError',
+  'AuthError',
+  'RateLimitError',
+  'NetworkError',
+  'TimeoutError',
+  'AbortError',
+  'ValidationError',
+  'RealtimeError',
 ])
 
 function hasName(error: unknown, name?: string): boolean {
   const e = error as { name?: unknown; code?: unknown } | null
   // A DOMException AbortError has a numeric `code`; ours is a string.
-  return typeof error === 'object' && typeof e?.code === 'string' && (name === undefined ? NAMES.has(e.name as string) : e.name === name)
+  return (
+    typeof error === 'object' &&
+    typeof e?.code === 'string' &&
+    (name === undefined ? NAMES.has(e.name as string) : e.name === name)
+  )
 }
 
 export const isTandemError = (e: unknown): e is TandemError => hasName(e)

@@ -31,5 +31,8 @@ export function createEmitter<Events extends EventsMap>(): SafeEmitter<Events> {
 function reportError(error: unknown): void {
   const report = (globalThis as { reportError?: (e: unknown) => void }).reportError
   if (typeof report === 'function') report(error)
-  else queueMicrotask(() => { throw error })
+  else
+    queueMicrotask(() => {
+      throw error
+    })
 }

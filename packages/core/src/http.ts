@@ -1,7 +1,5 @@
 import { abortError, attemptSignal, fullJitter, parseRetryAfter, sleep, throwIfAborted, withSignal } from './backoff.js'
-import {
-  ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, ValidationError,
-} from './errors.js'
+import { ApiError, AuthError, NetworkError, RateLimitError, TimeoutError, ValidationError } from './errors.js'
 import type { SafeEmitter } from './events.js'
 import { redact, type LogFn } from './logger.js'
 import { buildUrl } from './url.js'
@@ -52,7 +50,7 @@ export function createHttp(options: HttpOptions): Http {
     if (givenKey !== undefined && (typeof givenKey !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(givenKey))) {
       throw new ValidationError('idempotencyKey', 'must be 1 to 255 printable ASCII characters')
     }
-    const idempotencyKey = isWrite ? givenKey ?? (options.idempotency ? randomId() : undefined) : undefined
+    const idempotencyKey = isWrite ? (givenKey ?? (options.idempotency ? randomId() : undefined)) : undefined
     const retryable = !isWrite || idempotencyKey !== undefined
     const limiter = limiters[service]
     // Local mistakes are ValidationErrors before anything is sent, never "network errors" to retry.
@@ -124,7 +122,13 @@ export function createHttp(options: HttpOptions): Http {
       const requestId = h.get('x-request-id') ?? undefined
       limiter?.update(readRateLimit(h), inflight[service])
       emitter.emit('request', { ...base, status, durationMs, requestId })
-      log(status < 400 ? 'info' : 'warn', `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
+      log(status < 400 ? 'info' : 'warn', `${method} ${path} ${status} ${durationMs}ms`, {
+        service,
+        status,
+        durationMs,
+        requestId,
+        attempt,
+      })
 
       // Parsed here, not by fetch: a body that is not JSON must give an ApiError, never a crash.
       let json: unknown
@@ -136,16 +140,25 @@ export function createHttp(options: HttpOptions): Http {
       }
       if (status >= 200 && status < 300) {
         // 204/205, HEAD and an empty DELETE have no body; any other success must be JSON.
-        if (status === 204 || status === 205 || method === 'HEAD' || (method === 'DELETE' && text === '')) return undefined as T
+        if (status === 204 || status === 205 || method === 'HEAD' || (method === 'DELETE' && text === ''))
+          return undefined as T
         if (notJson === undefined) return json as T
         throw new ApiError(withRequestId(`${method} ${path}: ${status} with a body that is not JSON`, requestId), {
-          code: 'invalid_response', status, requestId, cause: notJson,
+          code: 'invalid_response',
+          status,
+          requestId,
+          cause: notJson,
         })
       }
 
       const errorBody = readError(json)
       const code = errorBody.code ?? `http_${status}`
-      const message = redact(withRequestId(`${method} ${path}: ${status} ${code}${errorBody.message ? ` — ${errorBody.message}` : ''}`, requestId))
+      const message = redact(
+        withRequestId(
+          `${method} ${path}: ${status} ${code}${errorBody.message ? ` — ${errorBody.message}` : ''}`,
+          requestId,
+        ),
+      )
       const init = { code, status, requestId, details: errorBody.details }
 
       if (status === 401 && !replayedAfter401) {
@@ -169,7 +182,8 @@ export function createHttp(options: HttpOptions): Http {
 }
 
 const JSON_TYPE = 'application/json'
-const withRequestId = (message: string, requestId?: string) => (requestId ? `${message} (request ${requestId})` : message)
+const withRequestId = (message: string, requestId?: string) =>
+  requestId ? `${message} (request ${requestId})` : message
 
 /** Tolerant: an HTML page, truncated JSON or an empty body still gives an error with the status. */
 function readError(json: unknown): { code?: string; message?: string; details?: unknown } {
@@ -184,7 +198,10 @@ function serialize(body: unknown): string | undefined {
   try {
     return JSON.stringify(body)
   } catch (cause) {
-    throw new ValidationError('body', `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`)
+    throw new ValidationError(
+      'body',
+      `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`,
+    )
   }
 }
 

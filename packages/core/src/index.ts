@@ -1,15 +1,38 @@
 export { createClient } from './client.js'
 export type { ClientOptions, ServiceClient, TandemClient } from './client.js'
 export { createTokenProvider, isTokenProvider } from './token-provider.js'
-export type { AuthOptions, FetchToken, TokenEvents, TokenInfo, TokenProvider, TokenProviderOptions, TokenResponse } from './token-provider.js'
+export type {
+  AuthOptions,
+  FetchToken,
+  TokenEvents,
+  TokenInfo,
+  TokenProvider,
+  TokenProviderOptions,
+  TokenResponse,
+} from './token-provider.js'
 export { createRateLimiter } from './rate-limiter.js'
 export type { RateLimiter, RateLimiterOptions } from './rate-limiter.js'
 export { createCollection, createPagePromise } from './collection.js'
 export type { Collection, ListParams, Page, PagePromise, Resource } from './collection.js'
 export {
-  AbortError, ApiError, AuthError, NetworkError, RateLimitError, RealtimeError, TandemError, TimeoutError, ValidationError,
-  isAbortError, isApiError, isAuthError, isNetworkError, isRateLimitError, isRealtimeError, isTandemError,
-  isTimeoutError, isValidationError,
+  AbortError,
+  ApiError,
+  AuthError,
+  NetworkError,
+  RateLimitError,
+  RealtimeError,
+  TandemError,
+  TimeoutError,
+  ValidationError,
+  isAbortError,
+  isApiError,
+  isAuthError,
+  isNetworkError,
+  isRateLimitError,
+  isRealtimeError,
+  isTandemError,
+  isTimeoutError,
+  isValidationError,
 } from './errors.js'
 export type { TandemErrorOptions } from './errors.js'
 export { fullJitter, parseRetryAfter, sleep } from './backoff.js'

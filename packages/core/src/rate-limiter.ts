@@ -111,7 +111,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       refill(t)
       pausedUntil = Math.max(pausedUntil, t + ms)
       tokens = Math.min(tokens, 0)
-      if (timer) { clearTimeout(timer); timer = undefined }
+      if (timer) {
+        clearTimeout(timer)
+        timer = undefined
+      }
       schedule(t)
     },
     get queued() {

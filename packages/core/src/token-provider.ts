@@ -13,10 +13,7 @@ export interface TokenResponse {
 export type FetchToken = (context: { signal: AbortSignal }) => Promise<TokenResponse>
 
 /** Where tokens come from: the app's own token endpoint, a callback, or a provider to share. */
-export type AuthOptions =
-  | { url: string; init?: RequestInit }
-  | { fetchToken: FetchToken }
-  | TokenProvider
+export type AuthOptions = { url: string; init?: RequestInit } | { fetchToken: FetchToken } | TokenProvider
 
 export interface TokenInfo {
   token: string
@@ -53,17 +50,22 @@ interface Cached {
 }
 
 export function isTokenProvider(value: unknown): value is TokenProvider {
-  return typeof value === 'object' && value !== null && typeof (value as TokenProvider).getToken === 'function'
-    && typeof (value as TokenProvider).invalidate === 'function'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as TokenProvider).getToken === 'function' &&
+    typeof (value as TokenProvider).invalidate === 'function'
+  )
 }
 
 export function createTokenProvider(auth: AuthOptions, options: TokenProviderOptions = {}): TokenProvider {
   if (isTokenProvider(auth)) return auth
   const now = options.now ?? (() => Date.now())
   const random = options.random ?? Math.random
-  const source: FetchToken = 'fetchToken' in auth
-    ? auth.fetchToken
-    : fromEndpoint(auth.url, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
+  const source: FetchToken =
+    'fetchToken' in auth
+      ? auth.fetchToken
+      : fromEndpoint(auth.url, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
   const emitter = createEmitter<TokenEvents>()
   const cfg = DEFAULTS.token
 
@@ -106,7 +108,10 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
     if (flight) return flight
     if (lastError && now() < cooldownUntil) return Promise.reject(lastError)
     flight = attemptFetch().then(
-      (token) => { flight = undefined; return token },
+      (token) => {
+        flight = undefined
+        return token
+      },
       (error: AuthError) => {
         flight = undefined
         failures++
@@ -151,7 +156,11 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
         method,
         body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
         ...init,
-        headers: { accept: 'application/json', 'content-type': 'application/json', ...Object.fromEntries(new Headers(init?.headers)) },
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          ...Object.fromEntries(new Headers(init?.headers)),
+        },
         signal,
       })
     } catch (cause) {
@@ -160,13 +169,22 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
     const requestId = response.headers.get('x-request-id') ?? undefined
     if (!response.ok) {
       // classify() decides final vs temporary from the status.
-      throw new TandemError(`Token endpoint answered ${response.status}`, { code: 'http_error', status: response.status, requestId })
+      throw new TandemError(`Token endpoint answered ${response.status}`, {
+        code: 'http_error',
+        status: response.status,
+        requestId,
+      })
     }
     let body: unknown
     try {
       body = await response.json()
     } catch (cause) {
-      throw new AuthError('Token endpoint answered non-JSON', { code: 'invalid_token_response', status: response.status, requestId, cause })
+      throw new AuthError('Token endpoint answered non-JSON', {
+        code: 'invalid_token_response',
+        status: response.status,
+        requestId,
+        cause,
+      })
     }
     return body as TokenResponse
   }
@@ -174,8 +192,14 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
 
 function validate(response: unknown): TokenResponse {
   const r = response as Partial<TokenResponse> | null
-  if (!r || typeof r.token !== 'string' || r.token.length === 0 || typeof r.expiresIn !== 'number'
-    || !Number.isFinite(r.expiresIn) || r.expiresIn <= 0) {
+  if (
+    !r ||
+    typeof r.token !== 'string' ||
+    r.token.length === 0 ||
+    typeof r.expiresIn !== 'number' ||
+    !Number.isFinite(r.expiresIn) ||
+    r.expiresIn <= 0
+  ) {
     throw new AuthError('Token endpoint must answer { token, expiresIn > 0 }', { code: 'invalid_token_response' })
   }
   return r as TokenResponse
@@ -194,10 +218,16 @@ function classify(cause: unknown, timedOut: boolean): AuthError {
   if (!timedOut && s !== undefined && s < 500 && s !== 408 && s !== 429) {
     const refused = s === 401 || s === 403
     return new AuthError(refused ? `Token endpoint refused (${s})` : `Token endpoint answered ${s}`, {
-      code: refused ? 'token_refused' : 'token_endpoint_error', status: s, requestId: rid, cause,
+      code: refused ? 'token_refused' : 'token_endpoint_error',
+      status: s,
+      requestId: rid,
+      cause,
     })
   }
   return new AuthError(timedOut ? 'Token endpoint timed out' : 'Token endpoint unavailable', {
-    code: 'token_endpoint_unavailable', status: s, requestId: rid, cause,
+    code: 'token_endpoint_unavailable',
+    status: s,
+    requestId: rid,
+    cause,
   })
 }

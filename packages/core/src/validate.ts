@@ -2,15 +2,24 @@ import { ValidationError } from './errors.js'
 
 // Compact input checks shared by the service clients: every refusal names the field.
 
-const fail = (field: string, message: string): never => { throw new ValidationError(field, message) }
+const fail = (field: string, message: string): never => {
+  throw new ValidationError(field, message)
+}
 
 export function str(value: unknown, field: string, max = 1_000): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max) fail(field, `must be a non-empty string of at most ${max} characters`)
+  if (typeof value !== 'string' || value.trim() === '' || value.length > max)
+    fail(field, `must be a non-empty string of at most ${max} characters`)
   return value as string
 }
 
 export function num(value: unknown, field: string, min: number, max: number, integer = false): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
     fail(field, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`)
   }
   return value as number
@@ -43,4 +52,5 @@ export function obj(value: unknown, field: string): Record<string, unknown> {
 }
 
 /** Runs `check` only when the value is present. */
-export const opt = <T>(value: unknown, check: (v: unknown) => T): T | undefined => (value === undefined ? undefined : check(value))
+export const opt = <T>(value: unknown, check: (v: unknown) => T): T | undefined =>
+  value === undefined ? undefined : check(value)

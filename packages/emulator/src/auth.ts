@@ -13,9 +13,14 @@ export interface Principal {
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; error: HttpError; app?: string }
 
-const unauthorized = (code: string, message: string) => new HttpError(401, code, message, undefined, { 'WWW-Authenticate': 'Bearer' })
+const unauthorized = (code: string, message: string) =>
+  new HttpError(401, code, message, undefined, { 'WWW-Authenticate': 'Bearer' })
 
-export async function authenticate(req: IncomingMessage, query: URLSearchParams, apps: ReadonlyMap<string, EmulatorApp>): Promise<AuthResult> {
+export async function authenticate(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  apps: ReadonlyMap<string, EmulatorApp>,
+): Promise<AuthResult> {
   const header = req.headers.authorization
   if (header !== undefined && header !== '') return verifyBearer(header, apps)
   const key = query.get('key')
@@ -34,7 +39,8 @@ async function verifyBearer(header: string, apps: ReadonlyMap<string, EmulatorAp
   const appId = decoded.claims.app
   const app = typeof appId === 'string' ? apps.get(appId) : undefined
   // Deliberately no app id in the message: it came from an unverified token.
-  if (!app) return { ok: false, error: unauthorized('unknown_app', 'The token names an app this emulator does not know.') }
+  if (!app)
+    return { ok: false, error: unauthorized('unknown_app', 'The token names an app this emulator does not know.') }
   try {
     const claims = await verifyToken(token, { keys: app.keys, appId: app.appId })
     return { ok: true, principal: { app: app.appId, subject: claims.sub, scope: claims.scope } }
@@ -50,7 +56,11 @@ function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<strin
   if (fromBrowser) {
     return {
       ok: false,
-      error: new HttpError(403, 'key_not_allowed_in_browser', 'Raw keys are for server-side callers; browsers must use short-lived tokens.'),
+      error: new HttpError(
+        403,
+        'key_not_allowed_in_browser',
+        'Raw keys are for server-side callers; browsers must use short-lived tokens.',
+      ),
     }
   }
   const colon = raw.indexOf(':')

@@ -13,10 +13,7 @@ export const DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   devTokenEndpoint: true,
   windowMs: 60_000,
-  plans: { maps: { limit: 100 }, support: { limit: 500 }, realtime: { limit: 600 } } as Record<
-    Service,
-    PlanLimit
-  >,
+  plans: { maps: { limit: 100 }, support: { limit: 500 }, realtime: { limit: 600 } } as Record<Service, PlanLimit>,
   /**
    * The client's bucket and ours start at slightly different instants (the first request's
    * latency), so a client that waits for exactly one token may arrive a hair early. We admit

@@ -14,7 +14,9 @@ interface Grant {
 
 type Handler = (request: Request) => Promise<Response>
 
-export function createDevTokenEndpoint(app: EmulatorApp): (req: IncomingMessage, res: ServerResponse, requestId: string, faultStatus?: number) => void {
+export function createDevTokenEndpoint(
+  app: EmulatorApp,
+): (req: IncomingMessage, res: ServerResponse, requestId: string, faultStatus?: number) => void {
   const key = app.keys[0]
   if (!key) throw new TypeError(`app ${app.appId} has no keys`)
   // authorize() only reads what the wrapper already validated for this very Request.
@@ -29,7 +31,12 @@ export function createDevTokenEndpoint(app: EmulatorApp): (req: IncomingMessage,
   return (req, res, requestId, faultStatus) => {
     const handler: Handler = async (request) => {
       if (faultStatus !== undefined) {
-        return jsonError(requestId, faultStatus, codeForStatus(faultStatus), 'The token endpoint is unavailable (injected fault).')
+        return jsonError(
+          requestId,
+          faultStatus,
+          codeForStatus(faultStatus),
+          'The token endpoint is unavailable (injected fault).',
+        )
       }
       if (request.method === 'GET' || request.method === 'POST') {
         const parsed = await parseGrant(request)
@@ -59,7 +66,8 @@ async function parseGrant(request: Request): Promise<Parsed> {
       } catch {
         return { error: 'Request body is not valid JSON.', status: 400, code: 'invalid_json' }
       }
-      if (!isPlainObject(body)) return { error: 'Request body must be a JSON object.', status: 400, code: 'invalid_body' }
+      if (!isPlainObject(body))
+        return { error: 'Request body must be a JSON object.', status: 400, code: 'invalid_body' }
       if ('subject' in body) fields.subject = body.subject
       if ('scope' in body) fields.scope = body.scope
     } else if (type?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
@@ -88,12 +96,20 @@ function parseScope(raw: unknown): string[] | undefined {
 }
 
 function invalid(field: string, message: string): Parsed {
-  return { error: `Invalid ${field}: ${message}.`, status: 400, code: 'invalid_parameter', details: [{ field, message }] }
+  return {
+    error: `Invalid ${field}: ${message}.`,
+    status: 400,
+    code: 'invalid_parameter',
+    details: [{ field, message }],
+  }
 }
 
 function jsonError(requestId: string, status: number, code: string, message: string, details?: unknown[]): Response {
   const error = { code, message, status, requestId, ...(details ? { details } : {}) }
-  return new Response(JSON.stringify({ error }), { status, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' } })
+  return new Response(JSON.stringify({ error }), {
+    status,
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' },
+  })
 }
 
 /** Give the handler's errors the services' full shape (with `requestId`). */

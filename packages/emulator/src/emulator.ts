@@ -9,7 +9,14 @@ import { HttpError } from './http-errors.js'
 import { ClientGoneError, parseUrl, requestIdFor, sendError, sendPreflight, setCommonHeaders } from './http-utils.js'
 import { handleServiceRequest, type ServiceRequest } from './service-pipeline.js'
 import { createState, resetState, type EmulatorState } from './state.js'
-import { SERVICES, type AccessLogLine, type EmulatorCore, type EmulatorOptions, type MintOptions, type Service } from './types.js'
+import {
+  SERVICES,
+  type AccessLogLine,
+  type EmulatorCore,
+  type EmulatorOptions,
+  type MintOptions,
+  type Service,
+} from './types.js'
 
 type Target = { kind: 'service'; service: Service; path: string } | { kind: 'token' } | { kind: 'none' }
 
@@ -54,7 +61,11 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
       if (req.method === 'OPTIONS') return sendPreflight(res, DEFAULTS.corsMaxAgeSeconds)
       if (target.kind === 'token' && devToken) return devToken(req, res, requestId, state.faults.takeTokenFault())
       if (sr) return handleServiceRequest(state, sr)
-      throw new HttpError(404, 'not_found', 'No such endpoint. Services live under /maps/v1, /support/v1 and /realtime/v1.')
+      throw new HttpError(
+        404,
+        'not_found',
+        'No such endpoint. Services live under /maps/v1, /support/v1 and /realtime/v1.',
+      )
     }
     run().catch((err: unknown) => fail(res, requestId, err))
   }
@@ -80,7 +91,8 @@ function classify(path: string, tokenEndpoint: boolean): Target {
   if (tokenEndpoint && path === DEFAULTS.devTokenPath) return { kind: 'token' }
   for (const service of SERVICES) {
     const prefix = `/${service}`
-    if (path === prefix || path.startsWith(`${prefix}/`)) return { kind: 'service', service, path: path.slice(prefix.length) }
+    if (path === prefix || path.startsWith(`${prefix}/`))
+      return { kind: 'service', service, path: path.slice(prefix.length) }
   }
   return { kind: 'none' }
 }

@@ -50,7 +50,12 @@ export class Faults {
   failNext(n: number, o: Filter & { status?: number; code?: string; retryAfterSeconds?: number } = {}): this {
     const status = o.status ?? 503
     assertStatus(status)
-    return this.enqueue(n, o, { kind: 'fail', status, ...(o.code ? { code: o.code } : {}), ...(o.retryAfterSeconds !== undefined ? { retryAfterSeconds: o.retryAfterSeconds } : {}) })
+    return this.enqueue(n, o, {
+      kind: 'fail',
+      status,
+      ...(o.code ? { code: o.code } : {}),
+      ...(o.retryAfterSeconds !== undefined ? { retryAfterSeconds: o.retryAfterSeconds } : {}),
+    })
   }
 
   rateLimitNext(n: number, o: Filter & { retryAfterSeconds?: number } = {}): this {
@@ -65,7 +70,12 @@ export class Faults {
   /** Answer with a raw body (HTML, truncated JSON, nothing at all). */
   respondNext(n: number, o: Filter & { status: number; body: string; contentType?: string }): this {
     assertStatus(o.status)
-    return this.enqueue(n, o, { kind: 'respond', status: o.status, body: o.body, ...(o.contentType ? { contentType: o.contentType } : {}) })
+    return this.enqueue(n, o, {
+      kind: 'respond',
+      status: o.status,
+      body: o.body,
+      ...(o.contentType ? { contentType: o.contentType } : {}),
+    })
   }
 
   /** Fail a fraction of matching requests, drawn from a PRNG seeded by the emulator seed. */
@@ -145,7 +155,8 @@ function matches(f: Filter, service: Service): boolean {
 
 function countOf(n: number | undefined): number {
   if (n === undefined) return Infinity
-  if (!(n === Infinity || (Number.isInteger(n) && n >= 0))) throw new RangeError('count must be a non-negative integer or Infinity')
+  if (!(n === Infinity || (Number.isInteger(n) && n >= 0)))
+    throw new RangeError('count must be a non-negative integer or Infinity')
   return n
 }
 
@@ -154,5 +165,6 @@ function assertNonNegative(n: number, what: string): void {
 }
 
 function assertStatus(status: number): void {
-  if (!(Number.isInteger(status) && status >= 200 && status <= 599)) throw new RangeError('status must be an HTTP status from 200 to 599')
+  if (!(Number.isInteger(status) && status >= 200 && status <= 599))
+    throw new RangeError('status must be an HTTP status from 200 to 599')
 }

@@ -60,7 +60,13 @@ export interface ErrorBody {
   error: { code: string; message: string; status: number; requestId: string; details?: ErrorDetail[] }
 }
 
-export function errorBody(requestId: string, status: number, code: string, message: string, details?: ErrorDetail[]): ErrorBody {
+export function errorBody(
+  requestId: string,
+  status: number,
+  code: string,
+  message: string,
+  details?: ErrorDetail[],
+): ErrorBody {
   return { error: { code, message, status, requestId, ...(details ? { details } : {}) } }
 }
 

@@ -17,7 +17,18 @@ export type {
   Resource,
   Service,
 } from './types.js'
-export type { WaitForOptions, WebhookControls, WebhookDelivery, WebhookEndpoint, WebhookEndpointOptions, WebhookEvent, WebhookEventType, WebhookOptions, WebhookOutcome, WebhookPayload } from './webhooks/module.js'
+export type {
+  WaitForOptions,
+  WebhookControls,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointOptions,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookOptions,
+  WebhookOutcome,
+  WebhookPayload,
+} from './webhooks/module.js'
 export type {
   DropOptions,
   Member as RealtimeMember,

@@ -89,7 +89,10 @@ const update: RouteHandler = {
     const name = validName(input.name, false)
     const attributes = validAttributes(input.attributes)
     const id = params.id ?? ''
-    const resource = store.update(id, { ...(name !== undefined ? { name } : {}), ...(attributes ? { attributes } : {}) })
+    const resource = store.update(id, {
+      ...(name !== undefined ? { name } : {}),
+      ...(attributes ? { attributes } : {}),
+    })
     if (!resource) throw notFound(id)
     publishChange?.('resources', { event: 'updated', item: resource })
     return { status: 200, body: resource, applied: true }
@@ -126,7 +129,8 @@ function invalid(field: string, message: string): HttpError {
 function validName(value: unknown, required: boolean): string | undefined {
   if (value === undefined && !required) return undefined
   if (typeof value !== 'string' || value.trim() === '') throw invalid('name', 'must be a non-empty string')
-  if (value.length > DEFAULTS.maxNameLength) throw invalid('name', `must be at most ${DEFAULTS.maxNameLength} characters`)
+  if (value.length > DEFAULTS.maxNameLength)
+    throw invalid('name', `must be at most ${DEFAULTS.maxNameLength} characters`)
   return value
 }
 

@@ -54,7 +54,14 @@ export class ResourceStore {
   create(name: string, attributes: Record<string, unknown>, now: Date = new Date()): Resource {
     const seq = this.nextSeq++
     const at = now.toISOString()
-    const resource: Resource = { id: resourceId(this.service, seq), name, service: this.service, attributes, createdAt: at, updatedAt: at }
+    const resource: Resource = {
+      id: resourceId(this.service, seq),
+      name,
+      service: this.service,
+      attributes,
+      createdAt: at,
+      updatedAt: at,
+    }
     const entry = { seq, resource }
     this.entries.push(entry)
     this.byId.set(resource.id, entry)
@@ -62,7 +69,11 @@ export class ResourceStore {
   }
 
   /** Shallow JSON merge patch of `attributes` (a null value removes the key). */
-  update(id: string, patch: { name?: string; attributes?: Record<string, unknown> }, now: Date = new Date()): Resource | undefined {
+  update(
+    id: string,
+    patch: { name?: string; attributes?: Record<string, unknown> },
+    now: Date = new Date(),
+  ): Resource | undefined {
     const entry = this.byId.get(id)
     if (!entry) return undefined
     const attributes = { ...entry.resource.attributes }
@@ -71,7 +82,12 @@ export class ResourceStore {
       // defineProperty: a `__proto__` key from JSON stays a plain key, never a prototype.
       else Object.defineProperty(attributes, key, { value, enumerable: true, writable: true, configurable: true })
     }
-    entry.resource = { ...entry.resource, name: patch.name ?? entry.resource.name, attributes, updatedAt: now.toISOString() }
+    entry.resource = {
+      ...entry.resource,
+      name: patch.name ?? entry.resource.name,
+      attributes,
+      updatedAt: now.toISOString(),
+    }
     return entry.resource
   }
 
@@ -100,7 +116,10 @@ export class ResourceStore {
   }
 
   private decodeCursor(cursor: string): number {
-    const bad = () => new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this list.', [{ field: 'cursor', message: 'unrecognised cursor' }])
+    const bad = () =>
+      new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this list.', [
+        { field: 'cursor', message: 'unrecognised cursor' },
+      ])
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad()
     let value: unknown
     try {

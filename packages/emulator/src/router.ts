@@ -33,7 +33,13 @@ export class Router<H> {
     }
     if (allowed.length === 0) return new HttpError(404, 'not_found', 'No such endpoint.')
     const allow = [...new Set([...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ')
-    return new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed here. Allowed: ${allow}.`, undefined, { Allow: allow })
+    return new HttpError(
+      405,
+      'method_not_allowed',
+      `Method ${method} is not allowed here. Allowed: ${allow}.`,
+      undefined,
+      { Allow: allow },
+    )
   }
 }
 

@@ -9,24 +9,99 @@ export function resourceId(service: Service, seq: number): string {
   return `res_${ID_PREFIX[service]}_${seq}`
 }
 
-const CITIES = ['Lisbon', 'Porto', 'Oslo', 'Kyoto', 'Austin', 'Lyon', 'Ghent', 'Cork', 'Turin', 'Quebec', 'Tartu', 'Valencia']
-const PLACE_ADJ = ['Harbor', 'Old Town', 'Riverside', 'Hilltop', 'Central', 'Market', 'Garden', 'Station', 'Lakeside', 'North Gate']
-const PLACE_KIND = ['Cafe', 'Bakery', 'Library', 'Museum', 'Park', 'Pharmacy', 'Bookshop', 'Bike Repair', 'Tram Stop', 'Gallery', 'Market Hall', 'Bistro']
+const CITIES = [
+  'Lisbon',
+  'Porto',
+  'Oslo',
+  'Kyoto',
+  'Austin',
+  'Lyon',
+  'Ghent',
+  'Cork',
+  'Turin',
+  'Quebec',
+  'Tartu',
+  'Valencia',
+]
+const PLACE_ADJ = [
+  'Harbor',
+  'Old Town',
+  'Riverside',
+  'Hilltop',
+  'Central',
+  'Market',
+  'Garden',
+  'Station',
+  'Lakeside',
+  'North Gate',
+]
+const PLACE_KIND = [
+  'Cafe',
+  'Bakery',
+  'Library',
+  'Museum',
+  'Park',
+  'Pharmacy',
+  'Bookshop',
+  'Bike Repair',
+  'Tram Stop',
+  'Gallery',
+  'Market Hall',
+  'Bistro',
+]
 const CATEGORIES: Record<string, string> = {
-  Cafe: 'food', Bakery: 'food', Bistro: 'food', 'Market Hall': 'food', Library: 'culture', Museum: 'culture',
-  Gallery: 'culture', Park: 'outdoors', Pharmacy: 'health', Bookshop: 'shopping', 'Bike Repair': 'services', 'Tram Stop': 'transit',
+  Cafe: 'food',
+  Bakery: 'food',
+  Bistro: 'food',
+  'Market Hall': 'food',
+  Library: 'culture',
+  Museum: 'culture',
+  Gallery: 'culture',
+  Park: 'outdoors',
+  Pharmacy: 'health',
+  Bookshop: 'shopping',
+  'Bike Repair': 'services',
+  'Tram Stop': 'transit',
 }
-const TOPIC = ['Refund request', 'Cannot reset password', 'Invoice missing', 'Shipping delay', 'Account locked', 'Upgrade plan question', 'Bug report', 'Data export request', 'Two-factor setup help', 'Cancel subscription', 'Wrong item received', 'API rate limit question']
+const TOPIC = [
+  'Refund request',
+  'Cannot reset password',
+  'Invoice missing',
+  'Shipping delay',
+  'Account locked',
+  'Upgrade plan question',
+  'Bug report',
+  'Data export request',
+  'Two-factor setup help',
+  'Cancel subscription',
+  'Wrong item received',
+  'API rate limit question',
+]
 const TOPIC_TAIL = ['for order', 'on ticket', 'from customer', 'regarding account']
 const STATUSES = ['open', 'pending', 'solved', 'closed']
 const PRIORITIES = ['low', 'normal', 'high', 'urgent']
 const CHANNEL_PREFIX = ['chat', 'team', 'ops', 'game', 'support', 'events']
-const CHANNEL_NAME = ['lobby', 'general', 'alerts', 'deploys', 'random', 'design', 'match', 'announcements', 'oncall', 'feedback']
+const CHANNEL_NAME = [
+  'lobby',
+  'general',
+  'alerts',
+  'deploys',
+  'random',
+  'design',
+  'match',
+  'announcements',
+  'oncall',
+  'feedback',
+]
 
 /** 2024-01-01T00:00:00Z: seeded timestamps are fixed so snapshots stay stable. */
 const EPOCH = Date.UTC(2024, 0, 1)
 
-function seededOne(service: Service, seq: number, random: Random): Omit<Resource, 'id' | 'service' | 'createdAt' | 'updatedAt'> {
+function seededOne(
+  service: Service,
+  seq: number,
+  random: Random,
+): Omit<Resource, 'id' | 'service' | 'createdAt' | 'updatedAt'> {
   switch (service) {
     case 'maps': {
       const kind = pick(random, PLACE_KIND)
@@ -73,7 +148,13 @@ export function seedResources(service: Service, seed: number, count: number = DE
   for (let seq = 1; seq <= count; seq++) {
     time += intBetween(random, 1, 180) * 60_000
     const at = new Date(time).toISOString()
-    out.push({ id: resourceId(service, seq), service, ...seededOne(service, seq, random), createdAt: at, updatedAt: at })
+    out.push({
+      id: resourceId(service, seq),
+      service,
+      ...seededOne(service, seq, random),
+      createdAt: at,
+      updatedAt: at,
+    })
   }
   return out
 }

@@ -4,7 +4,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { authenticate, checkScope, requiredCapability } from './auth.js'
 import { codeForStatus, HttpError } from './http-errors.js'
 import { IdempotencyStore } from './idempotency.js'
-import { canRespond, errorBody, isJsonContentType, parseJsonObject, readBody, sendJson, sendRaw, JSON_TYPE } from './http-utils.js'
+import {
+  canRespond,
+  errorBody,
+  isJsonContentType,
+  parseJsonObject,
+  readBody,
+  sendJson,
+  sendRaw,
+  JSON_TYPE,
+} from './http-utils.js'
 import type { RouteResult } from './resource-routes.js'
 import type { EmulatorState } from './state.js'
 import type { Service } from './types.js'
@@ -42,8 +51,15 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     case 'respond':
       return sendRaw(res, fault.status, fault.body, fault.contentType ?? JSON_TYPE)
     case 'fail': {
-      const retry = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : undefined
-      throw new HttpError(fault.status, fault.code ?? codeForStatus(fault.status), 'Injected failure (emulator fault).', undefined, retry)
+      const retry =
+        fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : undefined
+      throw new HttpError(
+        fault.status,
+        fault.code ?? codeForStatus(fault.status),
+        'Injected failure (emulator fault).',
+        undefined,
+        retry,
+      )
     }
     case 'rateLimit':
       state.stats.rateLimited++
@@ -84,7 +100,11 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   if (idempotencyKey) {
     const seen = state.idempotency.lookup(principal.app, idempotencyKey, fingerprint)
     if (seen.kind === 'mismatch') {
-      throw new HttpError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.')
+      throw new HttpError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request.',
+      )
     }
     if (seen.kind === 'replay') {
       if (dropAfter) return void req.socket.destroy()
@@ -95,7 +115,12 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   let result: RouteResult
   try {
     result = handler.run({
-      store: state.stores[service], params: match.params, query: r.query, body, principal, requestId: r.requestId,
+      store: state.stores[service],
+      params: match.params,
+      query: r.query,
+      body,
+      principal,
+      requestId: r.requestId,
       ...(idempotencyKey ? { idempotencyKey } : {}),
       publishChange(collection, { event, ...data }) {
         state.modules.realtime.publish(principal.app, `${service}:${collection}`, event, data)
@@ -111,7 +136,8 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     result = { status: err.status, body: errorBody(r.requestId, err.status, err.code, err.message, err.details) }
   }
   if (result.applied) state.stats.writesApplied++
-  if (idempotencyKey) state.idempotency.remember(principal.app, idempotencyKey, fingerprint, { status: result.status, body: result.body })
+  if (idempotencyKey)
+    state.idempotency.remember(principal.app, idempotencyKey, fingerprint, { status: result.status, body: result.body })
   // 'after': the write is applied and remembered, but the caller never hears back.
   if (dropAfter) return void req.socket.destroy()
   sendJson(res, result.status, result.body)
@@ -133,7 +159,9 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
   if (value === undefined) return undefined
   if (typeof value !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(value)) {
     const message = 'must be 1 to 255 visible ASCII characters'
-    throw new HttpError(400, 'invalid_parameter', `Invalid Idempotency-Key: ${message}.`, [{ field: 'Idempotency-Key', message }])
+    throw new HttpError(400, 'invalid_parameter', `Invalid Idempotency-Key: ${message}.`, [
+      { field: 'Idempotency-Key', message },
+    ])
   }
   return value
 }

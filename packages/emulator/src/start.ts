@@ -9,7 +9,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { core, state } = createEmulatorWithState(options)
   const port = options.port ?? DEFAULTS.port
   const host = options.host ?? DEFAULTS.host
-  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError('port must be an integer from 0 to 65535')
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new RangeError('port must be an integer from 0 to 65535')
 
   const server = createServer((req, res) => core.handle(req, res))
   server.requestTimeout = DEFAULTS.requestTimeoutMs

@@ -12,7 +12,15 @@ import type { ServiceModule } from './service-module.js'
 import { Sleeper } from './sleeper.js'
 import { createSupportModule } from './support/module.js'
 import { createWebhookModule, type WebhookModule } from './webhooks/module.js'
-import { SERVICES, type AccessLogLine, type EmulatorApp, type EmulatorOptions, type EmulatorStats, type PlanLimit, type Service } from './types.js'
+import {
+  SERVICES,
+  type AccessLogLine,
+  type EmulatorApp,
+  type EmulatorOptions,
+  type EmulatorStats,
+  type PlanLimit,
+  type Service,
+} from './types.js'
 
 export interface EmulatorState {
   apps: EmulatorApp[]
@@ -39,7 +47,8 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
   const seed = o.seed ?? DEFAULTS.seed
   if (!Number.isInteger(seed)) throw new TypeError('seed must be an integer')
   const maxBodyBytes = o.maxBodyBytes ?? DEFAULTS.maxBodyBytes
-  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError('maxBodyBytes must be a positive integer')
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0))
+    throw new RangeError('maxBodyBytes must be a positive integer')
   const webhooks = createWebhookModule(o.webhooks, { appIds: apps.map((a) => a.appId) })
   const appsById = new Map(apps.map((a) => [a.appId, a]))
   const ctx = { seed, webhooks, apps: appsById }
@@ -60,7 +69,11 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     maxBodyBytes,
     devTokenEndpoint: o.devTokenEndpoint ?? DEFAULTS.devTokenEndpoint,
     onLog: o.onLog,
-    stores: { maps: new ResourceStore('maps', seed), support: new ResourceStore('support', seed), realtime: new ResourceStore('realtime', seed) },
+    stores: {
+      maps: new ResourceStore('maps', seed),
+      support: new ResourceStore('support', seed),
+      realtime: new ResourceStore('realtime', seed),
+    },
     limiter: new RateLimiter(resolvePlans(o.plans)),
     idempotency: new IdempotencyStore(),
     faults: new Faults(seed),
@@ -71,7 +84,13 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
 }
 
 export function emptyStats(): EmulatorStats {
-  return { requests: 0, tokenRequests: 0, rateLimited: 0, byService: { maps: 0, support: 0, realtime: 0 }, writesApplied: 0 }
+  return {
+    requests: 0,
+    tokenRequests: 0,
+    rateLimited: 0,
+    byService: { maps: 0, support: 0, realtime: 0 },
+    writesApplied: 0,
+  }
 }
 
 /** Back to the seeded state, mutating in place so references held by tests stay live. */
@@ -96,10 +115,13 @@ function resolveApps(apps: EmulatorApp[] | undefined): EmulatorApp[] {
     if (typeof app?.appId !== 'string' || app.appId === '') throw new TypeError('every app needs a non-empty appId')
     if (seen.has(app.appId)) throw new TypeError(`duplicate appId ${app.appId}`)
     seen.add(app.appId)
-    if (!Array.isArray(app.keys) || app.keys.length === 0) throw new TypeError(`app ${app.appId} needs at least one key`)
+    if (!Array.isArray(app.keys) || app.keys.length === 0)
+      throw new TypeError(`app ${app.appId} needs at least one key`)
     for (const key of app.keys) {
-      if (typeof key?.id !== 'string' || key.id === '' || key.id.includes(':')) throw new TypeError(`app ${app.appId}: key ids must be non-empty and free of ':'`)
-      if (typeof key.secret !== 'string' || key.secret === '') throw new TypeError(`app ${app.appId}: key secrets must be non-empty`)
+      if (typeof key?.id !== 'string' || key.id === '' || key.id.includes(':'))
+        throw new TypeError(`app ${app.appId}: key ids must be non-empty and free of ':'`)
+      if (typeof key.secret !== 'string' || key.secret === '')
+        throw new TypeError(`app ${app.appId}: key secrets must be non-empty`)
     }
     return { appId: app.appId, keys: app.keys.map((k) => ({ id: k.id, secret: k.secret })) }
   })
@@ -111,8 +133,10 @@ function resolvePlans(plans: EmulatorOptions['plans']): Record<Service, PlanLimi
     const plan = plans?.[service] ?? DEFAULTS.plans[service]
     if (plan !== false) {
       const windowMs = plan.windowMs ?? DEFAULTS.windowMs
-      if (!(Number.isFinite(plan.limit) && plan.limit >= 1)) throw new RangeError(`plans.${service}.limit must be a number ≥ 1`)
-      if (!(Number.isFinite(windowMs) && windowMs > 0)) throw new RangeError(`plans.${service}.windowMs must be a positive number`)
+      if (!(Number.isFinite(plan.limit) && plan.limit >= 1))
+        throw new RangeError(`plans.${service}.limit must be a number ≥ 1`)
+      if (!(Number.isFinite(windowMs) && windowMs > 0))
+        throw new RangeError(`plans.${service}.windowMs must be a positive number`)
       out[service] = { limit: plan.limit, windowMs }
     } else {
       out[service] = false

@@ -1,4 +1,11 @@
-import { createFeed, leaseChannel, type Channel, type ChannelState, type Message, type PublishAck } from '@tandem/realtime'
+import {
+  createFeed,
+  leaseChannel,
+  type Channel,
+  type ChannelState,
+  type Message,
+  type PublishAck,
+} from '@tandem/realtime'
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import { useRealtime } from './use-realtime.js'
 
@@ -28,7 +35,11 @@ const none = () => () => {}
  * from a ref). The subscription is a lease released a little after unmount, so StrictMode's
  * mount–unmount–mount sends one `subscribe` and loses nothing.
  */
-export function useChannel<T = unknown>(name: string, onMessage?: (message: Message<T>) => void, options: UseChannelOptions = {}): ChannelResult<T> {
+export function useChannel<T = unknown>(
+  name: string,
+  onMessage?: (message: Message<T>) => void,
+  options: UseChannelOptions = {},
+): ChannelResult<T> {
   const rt = useRealtime()
   const { event, keep = 0, enabled = true } = options
   const channel = rt.channel(name)

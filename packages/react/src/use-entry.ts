@@ -1,4 +1,12 @@
-import { replaceEqualDeep, type CacheQuery, type ListData, type ListQuery, type ResourceEntry, type Snapshot, type WatchOptions } from '@tandem/core'
+import {
+  replaceEqualDeep,
+  type CacheQuery,
+  type ListData,
+  type ListQuery,
+  type ResourceEntry,
+  type Snapshot,
+  type WatchOptions,
+} from '@tandem/core'
 import { useCallback, useRef, useSyncExternalStore } from 'react'
 import { DEFAULTS } from './defaults.js'
 import { useTandem } from './use-tandem.js'
@@ -36,19 +44,39 @@ function changed(read: Set<string>, a: object, b: object): boolean {
 
 /** The binding: `useSyncExternalStore` over one cache entry. Fetching, dedupe and freshness live in the cache. */
 export function useEntry<S extends Snapshot<unknown>, R>(
-  query: CacheQuery, options: EntryOptions<never, R> & { initialData?: unknown },
+  query: CacheQuery,
+  options: EntryOptions<never, R> & { initialData?: unknown },
 ): { result: EntryResult<S, R>; entry: ResourceEntry<S>; track: <T extends object>(result: T) => T } {
   const { client } = useTandem()
-  const { enabled = true, suspense, select, keepPreviousData, initialData, staleTime, gcTime, refetchOnFocus, refetchOnReconnect, refetchInterval } = options
+  const {
+    enabled = true,
+    suspense,
+    select,
+    keepPreviousData,
+    initialData,
+    staleTime,
+    gcTime,
+    refetchOnFocus,
+    refetchOnReconnect,
+    refetchInterval,
+  } = options
   // A Map lookup; calling it every render revives an entry that was garbage-collected meanwhile.
-  const entry = client.cache.get(query as ListQuery, { initialData: initialData as ListData<unknown> | undefined }) as unknown as ResourceEntry<S>
+  const entry = client.cache.get(query as ListQuery, {
+    initialData: initialData as ListData<unknown> | undefined,
+  }) as unknown as ResourceEntry<S>
   const watch: WatchOptions = {
     staleTime: suspense ? Math.max(staleTime ?? 0, DEFAULTS.suspenseStaleTime) : staleTime,
-    gcTime, refetchOnFocus, refetchOnReconnect, refetchInterval,
+    gcTime,
+    refetchOnFocus,
+    refetchOnReconnect,
+    refetchInterval,
   }
   const key = JSON.stringify(watch)
   // Resubscribe when the entry or an option's value changes, not for each render's new object.
-  const subscribe = useCallback((onChange: () => void) => (enabled ? entry.subscribe(onChange, watch) : none), [entry, enabled, key])
+  const subscribe = useCallback(
+    (onChange: () => void) => (enabled ? entry.subscribe(onChange, watch) : none),
+    [entry, enabled, key],
+  )
   // Render tracking, as TanStack Query does: a change re-renders only if it touches a field this
   // component has read (a refetch that brings equal data does not re-render a list that never
   // reads `isFetching`). Until the component has read anything, every change renders.
@@ -70,7 +98,8 @@ export function useEntry<S extends Snapshot<unknown>, R>(
   let shown = snap
   if (snap.data !== undefined) previous.current = snap
   // Only the data this component last showed: a late answer for old params has no way in.
-  else if (keepPreviousData && snap.status === 'pending' && previous.current) shown = { ...previous.current, isFetching: snap.isFetching }
+  else if (keepPreviousData && snap.status === 'pending' && previous.current)
+    shown = { ...previous.current, isFetching: snap.isFetching }
 
   if (suspense && enabled && shown.status !== 'success' && shown.data === undefined) {
     // React retries the render when the promise settles; `prefetch` joins the fetch in flight.
@@ -80,7 +109,8 @@ export function useEntry<S extends Snapshot<unknown>, R>(
   let data = shown.data as R | undefined
   if (select && data !== undefined) {
     const m = selected.current
-    if (m.input !== data || m.select !== select) selected.current = { input: data, select, output: replaceEqualDeep(m.output, select(data as never)) }
+    if (m.input !== data || m.select !== select)
+      selected.current = { input: data, select, output: replaceEqualDeep(m.output, select(data as never)) }
     data = selected.current.output
   }
   const read = seen.current.read

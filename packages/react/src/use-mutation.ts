@@ -18,7 +18,8 @@ export interface MutationResult<V, R> extends MutationSnapshot<R, V> {
  * when the call fails; `invalidate` refetches the lists it touched once it settles.
  */
 export function useMutation<V = void, R = unknown, C = unknown>(
-  fn: (variables: V, client: TandemClient) => Promise<R>, options: UseMutationOptions<V, R, C> = {},
+  fn: (variables: V, client: TandemClient) => Promise<R>,
+  options: UseMutationOptions<V, R, C> = {},
 ): MutationResult<V, R> {
   const { client } = useTandem()
   const [m] = useState(() => createMutation<V, R, C>(client.cache, (v) => fn(v, client), options))

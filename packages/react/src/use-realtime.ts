@@ -4,6 +4,9 @@ import { useTandem } from './use-tandem.js'
 /** The realtime connection of the nearest `<TandemProvider realtime={…}>`. */
 export function useRealtime(): Realtime {
   const { realtime } = useTandem()
-  if (!realtime) throw new Error('No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.')
+  if (!realtime)
+    throw new Error(
+      'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
+    )
   return realtime
 }

@@ -15,7 +15,11 @@ export interface UseResourceOptions<T = Resource, R = T> extends EntryOptions<T,
 export type ResourceResult<T = Resource, R = T> = EntryResult<ItemSnapshot<T>, R>
 
 /** One cached item of a collection, by id. */
-export function useResource<T = Resource, R = T>(path: CollectionPath, id: string, options: UseResourceOptions<T, R> = {}): ResourceResult<T, R> {
+export function useResource<T = Resource, R = T>(
+  path: CollectionPath,
+  id: string,
+  options: UseResourceOptions<T, R> = {},
+): ResourceResult<T, R> {
   const { live = false, ...rest } = options
   const query = useMemo(() => ({ ...parsePath(path), id }), [path, id])
   useLive(query, live && rest.enabled !== false)

@@ -32,7 +32,9 @@ export function parsePath(path: CollectionPath): { service: ServiceName; collect
  * `items` every loaded page's items, in order.
  */
 export function useResources<T = Resource, R = ListData<T>>(
-  path: CollectionPath, params?: ListParams, options: UseResourcesOptions<T, R> = {},
+  path: CollectionPath,
+  params?: ListParams,
+  options: UseResourcesOptions<T, R> = {},
 ): ResourcesResult<T, R> {
   const { initialData, live = false, ...rest } = options
   const hash = JSON.stringify([path, params])

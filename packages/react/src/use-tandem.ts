@@ -13,6 +13,7 @@ export const TandemContext = createContext<TandemContextValue | null>(null)
 /** The client (and realtime connection) of the nearest `<TandemProvider>`. */
 export function useTandem(): TandemContextValue {
   const value = useContext(TandemContext)
-  if (!value) throw new Error('useTandem: no Tandem client here. Wrap your app in <TandemProvider client={createClient(…)}>.')
+  if (!value)
+    throw new Error('useTandem: no Tandem client here. Wrap your app in <TandemProvider client={createClient(…)}>.')
   return value
 }

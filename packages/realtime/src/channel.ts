@@ -33,9 +33,17 @@ function checkHistory(options: HistoryOptions | null): HistoryOptions {
   if (typeof o !== 'object') throw new ValidationError('options', 'must be an object')
   const { since, limit } = o
   // A primitive `since` has no `epoch`: only objects get past this.
-  if (!(since == null || (typeof since.epoch === 'string' && since.epoch !== '' && since.epoch.length <= 200
-    && Number.isSafeInteger(since.offset) && since.offset >= 0))) throw new ValidationError('since', 'must be { epoch: string, offset: integer >= 0 }')
-  if (!(limit == null || (Number.isSafeInteger(limit) && limit >= 1 && limit <= 1000))) throw new ValidationError('limit', 'must be an integer from 1 to 1000')
+  if (!(
+    since == null ||
+    (typeof since.epoch === 'string' &&
+      since.epoch !== '' &&
+      since.epoch.length <= 200 &&
+      Number.isSafeInteger(since.offset) &&
+      since.offset >= 0)
+  ))
+    throw new ValidationError('since', 'must be { epoch: string, offset: integer >= 0 }')
+  if (!(limit == null || (Number.isSafeInteger(limit) && limit >= 1 && limit <= 1000)))
+    throw new ValidationError('limit', 'must be an integer from 1 to 1000')
   // null is the default; undefined fields are left out of the frame by JSON.
   return { since: since ?? undefined, limit: limit ?? undefined, timeoutMs: o.timeoutMs }
 }
@@ -60,7 +68,12 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
   /** Messages were lost between `since` and `resumedAt`; within one epoch, because history expired. */
   const gap = (since: Position, resumedAt: Position) => {
     pos = resumedAt
-    events.emit('discontinuity', { channel: name, reason: resumedAt.epoch === since.epoch ? 'history_expired' : 'epoch_changed', since, resumedAt })
+    events.emit('discontinuity', {
+      channel: name,
+      reason: resumedAt.epoch === since.epoch ? 'history_expired' : 'epoch_changed',
+      since,
+      resumedAt,
+    })
   }
 
   /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
@@ -95,7 +108,11 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     const first = missed[0] as Message
     // Positions are copied field by field: frames carry more.
     if (!since) pos = { epoch: to.epoch, offset: to.offset }
-    else if (!recovered) gap(since, { epoch: to.epoch, offset: to.epoch === since.epoch && isMessage(first) ? first.offset - 1 : to.offset })
+    else if (!recovered)
+      gap(since, {
+        epoch: to.epoch,
+        offset: to.epoch === since.epoch && isMessage(first) ? first.offset - 1 : to.offset,
+      })
     for (const m of missed) deliver(m as Frame, false)
   }
 
@@ -173,17 +190,25 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     },
     on: events.on,
     async publish(event, data, options = {}) {
-      if (!(typeof event === 'string' && event !== '' && event.length <= 200)) throw new ValidationError('event', 'must be 1 to 200 characters')
+      if (!(typeof event === 'string' && event !== '' && event.length <= 200))
+        throw new ValidationError('event', 'must be 1 to 200 characters')
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish', channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
       const r = await hub.request(frame, options.timeoutMs ?? PUBLISH_TIMEOUT_MS)
-      return { offset: r.offset as number, epoch: r.epoch as string, messageId: r.messageId as string, duplicate: r.duplicate === true }
+      return {
+        offset: r.offset as number,
+        epoch: r.epoch as string,
+        messageId: r.messageId as string,
+        duplicate: r.duplicate === true,
+      }
     },
     async history(options = {}) {
       const { since, limit, timeoutMs } = checkHistory(options)
       const r = await hub.request({ type: 'history', channel: name, since, limit }, timeoutMs)
       return {
-        epoch: r.epoch as string, offset: r.offset as number, complete: r.complete === true,
+        epoch: r.epoch as string,
+        offset: r.offset as number,
+        complete: r.complete === true,
         messages: (r.messages as unknown[]).filter(isMessage) as Message[],
       }
     },
@@ -193,14 +218,19 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     },
     subscribed(result) {
       if (!leases) return
-      const error = 'error' in result ? toError(result.error)
-        : matches(result, 'epoch:string offset:number') ? undefined : bad()
+      const error =
+        'error' in result ? toError(result.error) : matches(result, 'epoch:string offset:number') ? undefined : bad()
       if (error) {
         setState('failed', error)
         events.emit('error', error)
         return hub.error(error)
       }
-      resume(pos, result as unknown as Position, result.recovered === true, Array.isArray(result.missed) ? result.missed : [])
+      resume(
+        pos,
+        result as unknown as Position,
+        result.recovered === true,
+        Array.isArray(result.missed) ? result.missed : [],
+      )
       setState('subscribed')
       release()
     },

@@ -1,3 +1,11 @@
 // What this package uses of @tandem/core, imported in this one place: a bundler keeps one
 // `import` statement per importing file, so one file here means one in the bundle.
-export { DEFAULTS as CORE_DEFAULTS, RealtimeError, ValidationError, createEmitter, createTokenProvider, fullJitter, redact } from '@tandem/core'
+export {
+  DEFAULTS as CORE_DEFAULTS,
+  RealtimeError,
+  ValidationError,
+  createEmitter,
+  createTokenProvider,
+  fullJitter,
+  redact,
+} from '@tandem/core'

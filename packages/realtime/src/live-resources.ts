@@ -1,4 +1,11 @@
-import { hashQuery, type CacheEvent, type CacheQuery, type ListQuery, type ResourceCache, type Unsubscribe } from '@tandem/core'
+import {
+  hashQuery,
+  type CacheEvent,
+  type CacheQuery,
+  type ListQuery,
+  type ResourceCache,
+  type Unsubscribe,
+} from '@tandem/core'
 import { createPool, type Pool } from './lease.js'
 import type { Realtime } from './realtime.js'
 import type { Message } from './types.js'

@@ -11,7 +11,11 @@ export const isOffline = (): boolean => globalThis.navigator?.onLine === false
 export function watchPage(h: PageHandlers): () => void {
   const doc = globalThis.document as Document | undefined
   const onVisibility = () => doc?.visibilityState === 'visible' && h.visible()
-  const all = [[globalThis, 'online', h.online], [globalThis, 'offline', h.offline], [doc, 'visibilitychange', onVisibility]] as const
+  const all = [
+    [globalThis, 'online', h.online],
+    [globalThis, 'offline', h.offline],
+    [doc, 'visibilitychange', onVisibility],
+  ] as const
   // No document, or no addEventListener on globalThis (Node): nothing to listen to there.
   const each = (method: 'addEventListener' | 'removeEventListener') => {
     for (const [target, type, listener] of all) target?.[method]?.(type, listener)

@@ -2,7 +2,15 @@ import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/co
 import { RealtimeError, ValidationError, createEmitter, createTokenProvider } from './core.js'
 import { createBackoff, type BackoffOptions } from './backoff.js'
 import { createChannel, type ChannelImpl } from './channel.js'
-import { BACKOFF, HANDSHAKE_TIMEOUT_MS, MAX_GRACE_MS, MAX_INBOUND_CHARS, MAX_MESSAGE_BYTES, MAX_QUEUED, REQUEST_TIMEOUT_MS } from './defaults.js'
+import {
+  BACKOFF,
+  HANDSHAKE_TIMEOUT_MS,
+  MAX_GRACE_MS,
+  MAX_INBOUND_CHARS,
+  MAX_MESSAGE_BYTES,
+  MAX_QUEUED,
+  REQUEST_TIMEOUT_MS,
+} from './defaults.js'
 import { createLog } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
 import { asError, closeAction, parseFrame, rtError, toError } from './protocol.js'
@@ -105,10 +113,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const refresher = createTokenRefresh({
     auth,
     current: () => token,
-    send: (t, onReply) => call({ type: 'auth', token: t }, (reply) => {
-      if (reply.type === 'authed') token = t
-      onReply(reply)
-    }),
+    send: (t, onReply) =>
+      call({ type: 'auth', token: t }, (reply) => {
+        if (reply.type === 'authed') token = t
+        onReply(reply)
+      }),
     error,
   })
 
@@ -166,18 +175,23 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     const t = token
     if (!t) return dead('no_token')
     // A first connection has no `resume`: JSON leaves an undefined field out.
-    call({ type: 'connect', token: t, resume: connectionId ? { connectionId } : undefined }, (reply) => {
-      if (reply.type !== 'connected') return error(toError(reply.error)) // the close that follows decides
-      connectionId = reply.connectionId as string
-      maxBytes = reply.maxMessageBytes as number
-      grace = Math.min(MAX_GRACE_MS, reply.heartbeatMs as number)
-      resumed = reply.resumed === true
-      watchdog.start(reply.heartbeatMs as number, grace)
-      refresher.schedule(reply.expiresIn as number)
-      backoff.up()
-      setState('connected', resumed ? 'resumed' : 'connected')
-      subscriptions.sync()
-    }, HANDSHAKE_TIMEOUT_MS, 'handshake_timeout')
+    call(
+      { type: 'connect', token: t, resume: connectionId ? { connectionId } : undefined },
+      (reply) => {
+        if (reply.type !== 'connected') return error(toError(reply.error)) // the close that follows decides
+        connectionId = reply.connectionId as string
+        maxBytes = reply.maxMessageBytes as number
+        grace = Math.min(MAX_GRACE_MS, reply.heartbeatMs as number)
+        resumed = reply.resumed === true
+        watchdog.start(reply.heartbeatMs as number, grace)
+        refresher.schedule(reply.expiresIn as number)
+        backoff.up()
+        setState('connected', resumed ? 'resumed' : 'connected')
+        subscriptions.sync()
+      },
+      HANDSHAKE_TIMEOUT_MS,
+      'handshake_timeout',
+    )
   }
 
   function onMessage(data: unknown) {
@@ -203,12 +217,13 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     log(`closed ${code} ${reason}`)
     if (stopped) return
     const action = closeAction(code, reason)
-    if (why === undefined && action.kind === 'fatal') return fail(rtError(action.name, `Service closed: ${action.name}`))
+    if (why === undefined && action.kind === 'fatal')
+      return fail(rtError(action.name, `Service closed: ${action.name}`))
     if (action.kind === 'reauth') auth.invalidate(token)
     token = undefined
     // 4100 means "at once, with a fresh token", but only for a token that ran out during the session:
     // refused at the handshake, the fresh token was expired already (a backend clock off), so back off.
-    nextDelay = action.delayMs === 0 && !wasUp ? backoff.next() : action.delayMs ?? backoff.next()
+    nextDelay = action.delayMs === 0 && !wasUp ? backoff.next() : (action.delayMs ?? backoff.next())
     if (isOffline()) setState('disconnected', 'offline')
     else setState('reconnecting', why ?? action.name, { retryInMs: nextDelay })
   }
@@ -291,7 +306,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return connectionId
     },
     channel(name) {
-      if (typeof name !== 'string' || !CHANNEL_NAME.test(name)) throw new ValidationError('channel', `must match ${CHANNEL_NAME}`)
+      if (typeof name !== 'string' || !CHANNEL_NAME.test(name))
+        throw new ValidationError('channel', `must match ${CHANNEL_NAME}`)
       let ch = channels.get(name)
       if (!ch) channels.set(name, (ch = createChannel(name, { request, changed, error })))
       return ch
@@ -299,7 +315,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     connect,
     close() {
       // Leave presence at once rather than after the service's grace.
-      if (state === 'connected') for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name })
+      if (state === 'connected')
+        for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name })
       stop()
       setState('closed', 'close')
       requests.clear(rtError('closed', 'Client closed'))

@@ -36,7 +36,12 @@ export interface Requests {
  * Every app request (publish, history, presence) has its entry.
  */
 const REPLY: Record<string, string> = {
-  publish: 'ack', history: 'history', 'presence.enter': 'ok', 'presence.update': 'ok', 'presence.leave': 'ok', 'presence.get': 'presence.members',
+  publish: 'ack',
+  history: 'history',
+  'presence.enter': 'ok',
+  'presence.update': 'ok',
+  'presence.leave': 'ok',
+  'presence.get': 'presence.members',
 }
 
 export function createRequests(o: RequestsOptions): Requests {
@@ -48,7 +53,9 @@ export function createRequests(o: RequestsOptions): Requests {
   const tooBig = (text: string) => {
     const max = o.maxBytes()
     // Cheap first: a string cannot take more than 3 bytes per UTF-16 unit.
-    return text.length * 3 > max && new TextEncoder().encode(text).length > max ? rtError('message_too_large', `Over ${max} bytes`) : undefined
+    return text.length * 3 > max && new TextEncoder().encode(text).length > max
+      ? rtError('message_too_large', `Over ${max} bytes`)
+      : undefined
   }
 
   /**
@@ -74,7 +81,8 @@ export function createRequests(o: RequestsOptions): Requests {
     outbox.remove(op)
     if (error) op.reject(error)
     // A reply of another type under our id (a confused or hostile service) must not reach callers as if it were theirs.
-    else if (reply.type !== REPLY[op.frame.type]) op.reject(rtError('bad_frame', `Reply ${reply.type} to ${op.frame.type}`))
+    else if (reply.type !== REPLY[op.frame.type])
+      op.reject(rtError('bad_frame', `Reply ${reply.type} to ${op.frame.type}`))
     else op.resolve(reply)
   }
 

@@ -104,11 +104,14 @@ export function presenceStore(channel: Channel): Store<readonly Member[]> {
   }
   const sync = () => {
     synced = false
-    channel.presence.get().then((list) => {
-      if (!listeners) return
-      synced = true
-      set(list)
-    }, () => {}) // the channel's own error event reports it; the next resubscription retries
+    channel.presence.get().then(
+      (list) => {
+        if (!listeners) return
+        synced = true
+        set(list)
+      },
+      () => {},
+    ) // the channel's own error event reports it; the next resubscription retries
   }
   const onEvent = ({ action, member }: PresenceEvent) => {
     if (!synced) return
@@ -119,7 +122,10 @@ export function presenceStore(channel: Channel): Store<readonly Member[]> {
     subscribe(listener) {
       const off = emitter.on('change', listener)
       if (listeners++ === 0) {
-        offs = [channel.presence.subscribe(onEvent), channel.on('state', ({ current }) => current === 'subscribed' && sync())]
+        offs = [
+          channel.presence.subscribe(onEvent),
+          channel.on('state', ({ current }) => current === 'subscribed' && sync()),
+        ]
         if (channel.state === 'subscribed') sync() // otherwise the 'subscribed' state change will
       }
       return () => {

@@ -57,7 +57,9 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       for (const ch of batch) {
         inFlight.delete(ch.name)
         const resuming = ch.position !== undefined
-        ch.subscribed(results.get(ch.name) ?? { error: reply.error ?? { code: 'bad_frame', message: 'No subscribe result' } })
+        ch.subscribed(
+          results.get(ch.name) ?? { error: reply.error ?? { code: 'bad_frame', message: 'No subscribe result' } },
+        )
         if (ch.state === 'failed') onServer.delete(ch.name)
         // A reconnect that did not keep our presence: enter again, with the last data.
         else if (resuming && !o.resumed()) ch.presence.reenter()?.catch(o.error)

@@ -1,6 +1,7 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closed' | 'failed'
+export type ConnectionState =
+  'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closed' | 'failed'
 
 export interface StateChange {
   previous: ConnectionState

@@ -22,12 +22,15 @@ export function createWatchdog(onDead: () => void, now = () => Date.now()): Watc
       stop()
       last = now()
       const limit = heartbeatMs + graceMs
-      timer = setInterval(() => {
-        if (now() - last > limit) {
-          stop()
-          onDead()
-        }
-      }, Math.max(20, Math.min(1_000, graceMs / 4)))
+      timer = setInterval(
+        () => {
+          if (now() - last > limit) {
+            stop()
+            onDead()
+          }
+        },
+        Math.max(20, Math.min(1_000, graceMs / 4)),
+      )
     },
     stop,
   }

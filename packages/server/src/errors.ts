@@ -1,10 +1,5 @@
 export type TokenErrorCode =
-  | 'token_expired'
-  | 'invalid_signature'
-  | 'malformed_token'
-  | 'unknown_key'
-  | 'wrong_app'
-  | 'token_not_yet_valid'
+  'token_expired' | 'invalid_signature' | 'malformed_token' | 'unknown_key' | 'wrong_app' | 'token_not_yet_valid'
 
 // Fixed messages: they never echo the token, a claim or a secret, so they are safe to log.
 const TOKEN_MESSAGES: Record<TokenErrorCode, string> = {
@@ -29,10 +24,7 @@ export class TokenError extends Error {
 }
 
 export type WebhookErrorCode =
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'invalid_signature'
-  | 'timestamp_out_of_range'
+  'missing_signature' | 'malformed_signature' | 'invalid_signature' | 'timestamp_out_of_range'
 
 const WEBHOOK_MESSAGES: Record<WebhookErrorCode, string> = {
   missing_signature: 'The webhook signature header is missing.',

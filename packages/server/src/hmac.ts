@@ -14,7 +14,11 @@ export async function hmacSha256(secret: string, data: string): Promise<Uint8Arr
 }
 
 /** Web Crypto's verify compares in constant time, unlike comparing strings ourselves. */
-export async function hmacSha256Verify(secret: string, signature: Uint8Array<ArrayBuffer>, data: string): Promise<boolean> {
+export async function hmacSha256Verify(
+  secret: string,
+  signature: Uint8Array<ArrayBuffer>,
+  data: string,
+): Promise<boolean> {
   const key = await importKey(secret)
   return globalThis.crypto.subtle.verify(ALGORITHM, key, signature, encoder.encode(data))
 }

@@ -16,5 +16,11 @@ export { signWebhook } from './sign-webhook.js'
 export { verifyWebhook } from './verify-webhook.js'
 export type { VerifyWebhookOptions } from './verify-webhook.js'
 export { createWebhookHandler } from './webhook-handler.js'
-export type { WebhookEvent, WebhookEventHandler, WebhookEventHandlers, WebhookEventMap, WebhookHandlerOptions } from './webhook-handler.js'
+export type {
+  WebhookEvent,
+  WebhookEventHandler,
+  WebhookEventHandlers,
+  WebhookEventMap,
+  WebhookHandlerOptions,
+} from './webhook-handler.js'
 export type { WebhookReplayStore } from './replay-store.js'

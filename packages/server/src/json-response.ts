@@ -8,6 +8,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 /** The error shape shared with the Tandem services: `{ error: { code, message, status } }`. */
-export function errorResponse(status: number, code: string, message: string, headers?: Record<string, string>): Response {
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  headers?: Record<string, string>,
+): Response {
   return jsonResponse(status, { error: { code, message, status } }, headers)
 }

@@ -9,14 +9,18 @@ export function toKeyMap(keys: KeySet): Map<string, string> {
   if (typeof keys !== 'object' || keys === null) throw new TypeError('keys must be an object or an array')
   const entries: Array<readonly [unknown, unknown]> = Array.isArray(keys)
     ? keys.map((key: unknown) => {
-        const { id, secret } = (typeof key === 'object' && key !== null ? key : {}) as { id?: unknown; secret?: unknown }
+        const { id, secret } = (typeof key === 'object' && key !== null ? key : {}) as {
+          id?: unknown
+          secret?: unknown
+        }
         return [id, secret] as const
       })
     : Object.entries(keys)
   const map = new Map<string, string>()
   for (const [id, secret] of entries) {
     if (typeof id !== 'string' || id.length === 0) throw new TypeError('keys: every key id must be a non-empty string')
-    if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('keys: every secret must be a non-empty string')
+    if (typeof secret !== 'string' || secret.length === 0)
+      throw new TypeError('keys: every secret must be a non-empty string')
     if (map.has(id)) throw new TypeError('keys: duplicate key id')
     map.set(id, secret)
   }

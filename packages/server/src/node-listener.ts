@@ -91,7 +91,11 @@ function sendJsonError(res: NodeLikeServerResponse, status: number, code: string
   res.end(JSON.stringify({ error: { code, message, status } }))
 }
 
-async function writeResponse(res: NodeLikeServerResponse, response: Response, method: string | undefined): Promise<void> {
+async function writeResponse(
+  res: NodeLikeServerResponse,
+  response: Response,
+  method: string | undefined,
+): Promise<void> {
   const body = method === 'HEAD' || response.body === null ? null : new Uint8Array(await response.arrayBuffer())
   res.statusCode = response.status
   // Set-Cookie cannot be comma-joined, so it is written as a list where the runtime can.
@@ -121,7 +125,8 @@ export function toNodeListener(
         const response = await handler(await toRequest(req, maxBytes))
         await writeResponse(res, response, req.method)
       } catch (error) {
-        if (error instanceof PayloadTooLarge) sendJsonError(res, 413, 'payload_too_large', 'The request body is too large.')
+        if (error instanceof PayloadTooLarge)
+          sendJsonError(res, 413, 'payload_too_large', 'The request body is too large.')
         else sendJsonError(res, 500, 'internal_error', 'The request failed.')
       }
     }

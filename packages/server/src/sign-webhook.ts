@@ -20,6 +20,7 @@ export async function signWebhook(body: string, secret: string, timestamp?: numb
   if (typeof body !== 'string') throw new TypeError('body must be the raw body string')
   assertNonEmptyString(secret, 'secret')
   const t = timestamp ?? Math.floor(Date.now() / 1000)
-  if (!Number.isSafeInteger(t) || t < 0) throw new RangeError('timestamp must be a non-negative integer of unix seconds')
+  if (!Number.isSafeInteger(t) || t < 0)
+    throw new RangeError('timestamp must be a non-negative integer of unix seconds')
   return `t=${t},v1=${toHex(await hmacSha256(secret, webhookSigningInput(t, body)))}`
 }

@@ -7,10 +7,7 @@ import { assertNonEmptyString, resolveTtl } from './validate.js'
  * or null/false for "not signed in" (401).
  */
 export type AuthorizeResult =
-  | { subject: string; scope: string[] }
-  | { refuse: 401 | 403; message?: string }
-  | null
-  | false
+  { subject: string; scope: string[] } | { refuse: 401 | 403; message?: string } | null | false
 
 export interface TokenHandlerOptions {
   appId: string

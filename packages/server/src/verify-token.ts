@@ -47,9 +47,14 @@ export async function verifyToken(token: string, options: VerifyTokenOptions): P
   const { kid } = header
   const { sub, app, iat, exp, jti, scope } = claims
   if (
-    header.alg !== 'HS256' || !isNonEmptyString(kid) ||
-    !isNonEmptyString(sub) || !isNonEmptyString(app) || !isTime(iat) || !isTime(exp) ||
-    !isNonEmptyString(jti) || !isString(scope)
+    header.alg !== 'HS256' ||
+    !isNonEmptyString(kid) ||
+    !isNonEmptyString(sub) ||
+    !isNonEmptyString(app) ||
+    !isTime(iat) ||
+    !isTime(exp) ||
+    !isNonEmptyString(jti) ||
+    !isString(scope)
   ) {
     throw new TokenError('malformed_token')
   }

@@ -40,7 +40,8 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<{ ti
 
   const { timestamp, signatures } = parseWebhookHeader(options.header)
   const { body } = options
-  if (typeof body !== 'string') throw new WebhookError('invalid_signature', 'The webhook body must be the raw body string.')
+  if (typeof body !== 'string')
+    throw new WebhookError('invalid_signature', 'The webhook body must be the raw body string.')
 
   // One HMAC per secret, then a constant-time compare against every candidate; no early
   // exit inside a comparison, so timing does not reveal how much of a guess was right.

@@ -18,7 +18,10 @@ export interface WebhookEvent<T extends string = string, D = unknown> {
 /** Event type → the shape of its `data`, for typed handlers. */
 export type WebhookEventMap = Record<string, unknown>
 
-export type WebhookEventHandler<E extends WebhookEvent = WebhookEvent> = (event: E, request: Request) => void | Promise<void>
+export type WebhookEventHandler<E extends WebhookEvent = WebhookEvent> = (
+  event: E,
+  request: Request,
+) => void | Promise<void>
 
 // The open map gets a plain index signature: a mapped type over `string` would give each
 // handler a literal-typed event that its own signature then refuses.
@@ -61,10 +64,12 @@ export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap
     throw new TypeError('toleranceSeconds must be a non-negative number')
   }
   const maxBodyBytes = options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) throw new RangeError('maxBodyBytes must be a positive integer')
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)
+    throw new RangeError('maxBodyBytes must be a positive integer')
   const { on, onUnhandled } = options
   if (typeof on !== 'object' || on === null) throw new TypeError('on must be an object of handlers')
-  if (onUnhandled !== undefined && typeof onUnhandled !== 'function') throw new TypeError('onUnhandled must be a function')
+  if (onUnhandled !== undefined && typeof onUnhandled !== 'function')
+    throw new TypeError('onUnhandled must be a function')
   const store = options.replayStore ?? createMemoryReplayStore()
   if (typeof store.seen !== 'function' || typeof store.remember !== 'function') {
     throw new TypeError('replayStore needs seen() and remember()')
@@ -83,12 +88,18 @@ export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap
     try {
       body = await readText(request, maxBodyBytes)
     } catch (error) {
-      if (error instanceof PayloadTooLarge) return errorResponse(413, 'payload_too_large', 'The webhook body is too large.')
+      if (error instanceof PayloadTooLarge)
+        return errorResponse(413, 'payload_too_large', 'The webhook body is too large.')
       return errorResponse(400, 'invalid_body', 'The webhook body could not be read.')
     }
 
     try {
-      await verifyWebhook({ body, header: request.headers.get('tandem-signature'), secret, toleranceSeconds: tolerance })
+      await verifyWebhook({
+        body,
+        header: request.headers.get('tandem-signature'),
+        secret,
+        toleranceSeconds: tolerance,
+      })
     } catch (error) {
       if (error instanceof WebhookError) return errorResponse(error.status, error.code, error.message)
       return errorResponse(500, 'internal_error', 'The webhook could not be verified.')
@@ -146,8 +157,11 @@ function isEvent(value: unknown): value is WebhookEvent {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const { id, type } = value as Record<string, unknown>
   return (
-    typeof id === 'string' && id.length > 0 && id.length <= HANDLER_DEFAULTS.maxEventIdLength &&
-    typeof type === 'string' && type.length > 0
+    typeof id === 'string' &&
+    id.length > 0 &&
+    id.length <= HANDLER_DEFAULTS.maxEventIdLength &&
+    typeof type === 'string' &&
+    type.length > 0
   )
 }
 

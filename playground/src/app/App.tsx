@@ -33,10 +33,14 @@ export function App({ session }: { session: Session }) {
       <TandemProvider client={session.client} realtime={session.realtime}>
         <div className="app">
           <header className="top">
-            <h1>Tandem <span className="muted">playground</span></h1>
+            <h1>
+              Tandem <span className="muted">playground</span>
+            </h1>
             <nav className="tabs" role="tablist" aria-label="Panels">
               {TABS.map((t) => (
-                <a key={t.id} href={`#${t.id}`} role="tab" aria-selected={tab === t.id} className="tab">{t.label}</a>
+                <a key={t.id} href={`#${t.id}`} role="tab" aria-selected={tab === t.id} className="tab">
+                  {t.label}
+                </a>
               ))}
             </nav>
             <span className="grow" />
@@ -44,13 +48,21 @@ export function App({ session }: { session: Session }) {
               signed in as <strong data-testid="user">{session.user}</strong>
             </span>
             <ConnectionBadge />
-            <a className="small" href={`/vanilla.html?user=${encodeURIComponent(session.user)}`}>Vanilla page</a>
+            <a className="small" href={`/vanilla.html?user=${encodeURIComponent(session.user)}`}>
+              Vanilla page
+            </a>
           </header>
           <main className="content" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
             {/* Panels stay mounted (hidden), so the chat keeps its history and the lists their pages. */}
-            <div hidden={tab !== 'maps'}><MapsPanel /></div>
-            <div hidden={tab !== 'support'}><SupportPanel /></div>
-            <div hidden={tab !== 'chat'}><ChatPanel /></div>
+            <div hidden={tab !== 'maps'}>
+              <MapsPanel />
+            </div>
+            <div hidden={tab !== 'support'}>
+              <SupportPanel />
+            </div>
+            <div hidden={tab !== 'chat'}>
+              <ChatPanel />
+            </div>
           </main>
           <EventLogPanel />
         </div>

@@ -12,20 +12,30 @@ export function EventLogPanel() {
   const [hidden, setHidden] = useState<ReadonlySet<LogKind>>(new Set())
   const [open, setOpen] = useState(true)
   const shown = hidden.size ? entries.filter((e) => !hidden.has(e.kind)) : entries
-  const toggle = (k: LogKind) => setHidden((h) => { const n = new Set(h); if (!n.delete(k)) n.add(k); return n })
+  const toggle = (k: LogKind) =>
+    setHidden((h) => {
+      const n = new Set(h)
+      if (!n.delete(k)) n.add(k)
+      return n
+    })
 
   return (
     <section className={`event-log ${open ? 'open' : 'closed'}`} aria-label="Event log">
       <header>
-        <button type="button" className="link" onClick={() => setOpen(!open)} aria-expanded={open}>{open ? '▾' : '▸'} Event log</button>
+        <button type="button" className="link" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? '▾' : '▸'} Event log
+        </button>
         <span className="muted small">{entries.length} events · tokens are never shown</span>
         <span className="grow" />
-        {open && KINDS.map((k) => (
-          <label key={k} className={`kind-filter kind-${k}`}>
-            <input type="checkbox" checked={!hidden.has(k)} onChange={() => toggle(k)} /> {k}
-          </label>
-        ))}
-        <button type="button" className="small" onClick={log.clear}>Clear</button>
+        {open &&
+          KINDS.map((k) => (
+            <label key={k} className={`kind-filter kind-${k}`}>
+              <input type="checkbox" checked={!hidden.has(k)} onChange={() => toggle(k)} /> {k}
+            </label>
+          ))}
+        <button type="button" className="small" onClick={log.clear}>
+          Clear
+        </button>
       </header>
       {open && (
         <ol className="log-lines" data-testid="event-log">

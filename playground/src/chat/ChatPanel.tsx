@@ -8,8 +8,13 @@ import { ConnectionBadge } from './ConnectionBadge.js'
 const CHANNEL = 'chat:lobby'
 const TYPING_IDLE_MS = 2500
 
-interface ChatMessage { text: string }
-interface Presence { name: string; typing: boolean }
+interface ChatMessage {
+  text: string
+}
+interface Presence {
+  name: string
+  typing: boolean
+}
 
 export function ChatPanel() {
   const { user, log } = useSession()
@@ -39,7 +44,9 @@ export function ChatPanel() {
     channel
       .history({ limit: 50 })
       .then((h) => {
-        const older = (h.messages as Message<ChatMessage>[]).filter((m) => m.event === 'message' && !seen.current.has(m.messageId))
+        const older = (h.messages as Message<ChatMessage>[]).filter(
+          (m) => m.event === 'message' && !seen.current.has(m.messageId),
+        )
         older.forEach((m) => seen.current.add(m.messageId))
         setMessages((list) => [...older, ...list].sort((a, b) => a.offset - b.offset))
       })
@@ -48,7 +55,10 @@ export function ChatPanel() {
   }, [state, channel, log])
 
   useEffect(
-    () => channel.on('discontinuity', (d) => log.add('realtime', `${d.channel}: discontinuity (${d.reason}), some messages could not be recovered`)),
+    () =>
+      channel.on('discontinuity', (d) =>
+        log.add('realtime', `${d.channel}: discontinuity (${d.reason}), some messages could not be recovered`),
+      ),
     [channel, log],
   )
 
@@ -63,7 +73,9 @@ export function ChatPanel() {
       p.connections++
       byClient.set(m.clientId, p)
     }
-    return [...byClient.entries()].map(([clientId, p]) => ({ clientId, ...p })).sort((a, b) => a.name.localeCompare(b.name))
+    return [...byClient.entries()]
+      .map(([clientId, p]) => ({ clientId, ...p }))
+      .sort((a, b) => a.name.localeCompare(b.name))
   }, [members])
   const typers = people.filter((p) => p.typing && p.clientId !== user).map((p) => p.name)
 
@@ -83,7 +95,10 @@ export function ChatPanel() {
   const send = (body: string) => {
     setWaiting((n) => n + 1)
     publish('message', { text: body } satisfies ChatMessage)
-      .then(() => setSendError(undefined), (e: unknown) => setSendError(describeError(e)))
+      .then(
+        () => setSendError(undefined),
+        (e: unknown) => setSendError(describeError(e)),
+      )
       .finally(() => setWaiting((n) => n - 1))
   }
   const submit = (e: FormEvent) => {
@@ -105,7 +120,10 @@ export function ChatPanel() {
       const res = await fetch(`/api/dev/${what}?user=${encodeURIComponent(user)}`, { method: 'POST' })
       const body = (await res.json()) as { dropped?: number; revoked?: number }
       const n = body.dropped ?? body.revoked ?? 0
-      const text = what === 'drop' ? `dropped ${n} socket(s) of ${user}` : `revoked ${user}'s tokens (${n} socket(s) closed with 4102)`
+      const text =
+        what === 'drop'
+          ? `dropped ${n} socket(s) of ${user}`
+          : `revoked ${user}'s tokens (${n} socket(s) closed with 4102)`
       setControl(text)
       log.add('app', `dev: ${text}`)
     } catch (e) {
@@ -124,34 +142,67 @@ export function ChatPanel() {
       <section className="card chat-main" aria-label="Chat">
         <header className="list-head">
           <h2>#{CHANNEL.split(':')[1]}</h2>
-          <span className="muted small">channel <code>{CHANNEL}</code> · {state}</span>
+          <span className="muted small">
+            channel <code>{CHANNEL}</code> · {state}
+          </span>
           <span className="grow" />
           <span className="small muted" data-testid="chat-counts">
-            {messages.length} {messages.length === 1 ? 'message' : 'messages'} · <span className={duplicates ? 'error' : ''} data-testid="duplicates">{duplicates} duplicates</span>
+            {messages.length} {messages.length === 1 ? 'message' : 'messages'} ·{' '}
+            <span className={duplicates ? 'error' : ''} data-testid="duplicates">
+              {duplicates} duplicates
+            </span>
           </span>
         </header>
-        <ol className="messages" ref={list} data-testid="messages" data-history={historyLoaded ? 'loaded' : 'loading'} aria-live="polite">
+        <ol
+          className="messages"
+          ref={list}
+          data-testid="messages"
+          data-history={historyLoaded ? 'loaded' : 'loading'}
+          aria-live="polite"
+        >
           {messages.map((m) => (
-            <li key={`${m.messageId}-${m.offset}`} className={`message ${m.clientId === user ? 'mine' : ''}`} data-testid="message" data-id={m.messageId} data-offset={m.offset}>
+            <li
+              key={`${m.messageId}-${m.offset}`}
+              className={`message ${m.clientId === user ? 'mine' : ''}`}
+              data-testid="message"
+              data-id={m.messageId}
+              data-offset={m.offset}
+            >
               <div className="message-head small">
-                <strong>{m.clientId ?? 'someone'}</strong> <span className="muted">{time(m.ts)} · #{m.offset}</span>
+                <strong>{m.clientId ?? 'someone'}</strong>{' '}
+                <span className="muted">
+                  {time(m.ts)} · #{m.offset}
+                </span>
               </div>
               <div>{m.data?.text}</div>
             </li>
           ))}
-          {!messages.length && <li className="muted empty-chat">No messages yet. Say hello, then open this page in another tab.</li>}
+          {!messages.length && (
+            <li className="muted empty-chat">No messages yet. Say hello, then open this page in another tab.</li>
+          )}
         </ol>
         <p className="typing small muted" data-testid="typing" aria-live="polite">
           {typers.length ? `${typers.join(', ')} ${typers.length > 1 ? 'are' : 'is'} typing…` : ' '}
         </p>
         <form className="row" onSubmit={submit}>
-          <input aria-label="Message" placeholder={`Message as ${user}`} value={text} onChange={(e) => edit(e.target.value)} className="grow" />
-          <button type="submit" className="primary" disabled={!text.trim()}>Send</button>
-          <button type="button" onClick={burst} title="Publish 5 messages at once">Send 5</button>
+          <input
+            aria-label="Message"
+            placeholder={`Message as ${user}`}
+            value={text}
+            onChange={(e) => edit(e.target.value)}
+            className="grow"
+          />
+          <button type="submit" className="primary" disabled={!text.trim()}>
+            Send
+          </button>
+          <button type="button" onClick={burst} title="Publish 5 messages at once">
+            Send 5
+          </button>
         </form>
         {(waiting > 0 || sendError) && (
           <p className="small muted" data-testid="waiting">
-            {waiting > 0 && `${waiting} waiting for an acknowledgement${connection.state !== 'connected' ? ' (queued until the connection is back)' : ''}`}
+            {waiting > 0 &&
+              `${waiting} waiting for an acknowledgement${connection.state !== 'connected' ? ' (queued until the connection is back)' : ''}`}
             {sendError && <span className="error"> {sendError}</span>}
           </p>
         )}
@@ -159,12 +210,19 @@ export function ChatPanel() {
 
       <aside className="chat-side">
         <section className="card" aria-label="Who is online">
-          <h2>Online <span className="muted small">({people.length})</span></h2>
+          <h2>
+            Online <span className="muted small">({people.length})</span>
+          </h2>
           <ul className="people" data-testid="presence">
             {people.map((p) => (
               <li key={p.clientId} data-testid="member" data-client={p.clientId}>
-                <span className="avatar" aria-hidden="true">{p.name.slice(0, 1).toUpperCase()}</span>
-                <span className="grow">{p.name}{p.clientId === user ? ' (you)' : ''}</span>
+                <span className="avatar" aria-hidden="true">
+                  {p.name.slice(0, 1).toUpperCase()}
+                </span>
+                <span className="grow">
+                  {p.name}
+                  {p.clientId === user ? ' (you)' : ''}
+                </span>
                 {p.typing && <span className="muted small">typing…</span>}
                 {p.connections > 1 && <span className="muted small">{p.connections} tabs</span>}
               </li>
@@ -173,14 +231,30 @@ export function ChatPanel() {
         </section>
         <section className="card" aria-label="Connection">
           <h2>Connection</h2>
-          <p><ConnectionBadge /></p>
-          {connection.error && <p className="small error">{connection.error.code}: {connection.error.message}</p>}
-          <p className="hint">Break the link and watch the client recover: every message arrives once, in order, none lost.</p>
+          <p>
+            <ConnectionBadge />
+          </p>
+          {connection.error && (
+            <p className="small error">
+              {connection.error.code}: {connection.error.message}
+            </p>
+          )}
+          <p className="hint">
+            Break the link and watch the client recover: every message arrives once, in order, none lost.
+          </p>
           <div className="stack">
-            <button type="button" onClick={() => void dev('drop')} data-testid="drop">Drop connection</button>
-            <button type="button" onClick={() => void dev('expire')} data-testid="expire">Expire token</button>
+            <button type="button" onClick={() => void dev('drop')} data-testid="drop">
+              Drop connection
+            </button>
+            <button type="button" onClick={() => void dev('expire')} data-testid="expire">
+              Expire token
+            </button>
           </div>
-          {control && <p className="small muted" data-testid="control-result">{control}</p>}
+          {control && (
+            <p className="small muted" data-testid="control-result">
+              {control}
+            </p>
+          )}
         </section>
       </aside>
     </div>

@@ -24,7 +24,12 @@ export function ConnectionBadge() {
   }, [state, retryInMs])
   const left = state === 'reconnecting' && retryInMs ? Math.max(0, retryInMs - (now - since)) : 0
   return (
-    <span className={`badge badge-${state}`} data-testid="connection-state" data-state={state} title="Realtime connection">
+    <span
+      className={`badge badge-${state}`}
+      data-testid="connection-state"
+      data-state={state}
+      title="Realtime connection"
+    >
       <span className="badge-dot" aria-hidden="true" />
       {LABEL[state] ?? state}
       {left > 0 && <span className="badge-extra"> · retry in {(left / 1000).toFixed(1)} s</span>}

@@ -57,16 +57,29 @@ export function createEventLog(): EventLog {
         client.on('request', (e) => {
           const outcome = e.status ?? e.errorCode ?? 'failed'
           const attempt = e.attempt > 1 ? ` (attempt ${e.attempt})` : ''
-          add('request', `${e.method} /${e.service}${e.path} → ${outcome} in ${Math.round(e.durationMs)} ms${attempt}`, {
-            ...(e.requestId ? { requestId: e.requestId } : {}),
-            // An aborted request (a refetch replaced it, a component went away) is not a failure.
-            ok: e.errorCode === 'aborted' || (e.status !== undefined && e.status < 400),
-          })
+          add(
+            'request',
+            `${e.method} /${e.service}${e.path} → ${outcome} in ${Math.round(e.durationMs)} ms${attempt}`,
+            {
+              ...(e.requestId ? { requestId: e.requestId } : {}),
+              // An aborted request (a refetch replaced it, a component went away) is not a failure.
+              ok: e.errorCode === 'aborted' || (e.status !== undefined && e.status < 400),
+            },
+          )
         }),
         client.on('retry', (e) =>
-          add('retry', `retry ${e.method} /${e.service}${e.path} in ${Math.round(e.delayMs)} ms: ${e.reason}`, e.requestId ? { requestId: e.requestId } : {}),
+          add(
+            'retry',
+            `retry ${e.method} /${e.service}${e.path} in ${Math.round(e.delayMs)} ms: ${e.reason}`,
+            e.requestId ? { requestId: e.requestId } : {},
+          ),
         ),
-        client.on('rateLimitWait', (e) => add('rate-limit', `${e.service}: waited ${Math.round(e.waitMs)} ms for the client-side bucket, ${e.queued} queued`)),
+        client.on('rateLimitWait', (e) =>
+          add(
+            'rate-limit',
+            `${e.service}: waited ${Math.round(e.waitMs)} ms for the client-side bucket, ${e.queued} queued`,
+          ),
+        ),
         // The token itself is never shown: only that one arrived and how long it lives.
         client.auth.on('token', (t) => add('token', `new token from /api/tandem-token, expires in ${t.expiresIn} s`)),
         client.auth.on('error', (e) => add('error', `token endpoint: ${e.code}: ${e.message}`)),
@@ -76,7 +89,9 @@ export function createEventLog(): EventLog {
           const id = s.current === 'connected' && realtime.connectionId ? ` as ${realtime.connectionId}` : ''
           add('realtime', `${s.previous} → ${s.current}${why}${id}${retry}`)
         }),
-        realtime.on('error', (e) => add('error', `realtime ${e.code}: ${e.message}`, e.requestId ? { requestId: e.requestId } : {})),
+        realtime.on('error', (e) =>
+          add('error', `realtime ${e.code}: ${e.message}`, e.requestId ? { requestId: e.requestId } : {}),
+        ),
       ]
       return () => offs.forEach((off) => off())
     },

@@ -22,6 +22,7 @@ export function dateTime(at: string): string {
 
 /** A typed error as one line: code, message and request id (what a support ticket needs). */
 export function describeError(error: unknown): string {
-  if (isTandemError(error)) return `${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`
+  if (isTandemError(error))
+    return `${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`
   return error instanceof Error ? error.message : String(error)
 }

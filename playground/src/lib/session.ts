@@ -2,7 +2,20 @@ import { createClient, type TandemClient } from '@tandem/core'
 import { createRealtime, type Realtime } from '@tandem/realtime'
 import { createEventLog, type EventLog } from './event-log.js'
 
-const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'dennis', 'frances', 'linus', 'radia', 'john']
+const NAMES = [
+  'ada',
+  'grace',
+  'alan',
+  'edsger',
+  'barbara',
+  'ken',
+  'margaret',
+  'dennis',
+  'frances',
+  'linus',
+  'radia',
+  'john',
+]
 const USER = /^[A-Za-z0-9_-]{1,32}$/
 
 /**
@@ -30,7 +43,10 @@ export interface Session {
 /** One client and one realtime connection per tab, sharing one token provider, wired to the event log. */
 export function createSession(user = tabUser()): Session {
   // The browser never sees a key: it asks our own backend (here the Vite dev server) for tokens.
-  const client = createClient({ baseUrl: location.origin, auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` } })
+  const client = createClient({
+    baseUrl: location.origin,
+    auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
+  })
   const realtime = createRealtime({ client })
   const log = createEventLog()
   log.attach(client, realtime)

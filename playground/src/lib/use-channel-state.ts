@@ -6,5 +6,9 @@ import { useCallback, useSyncExternalStore } from 'react'
 export function useChannelState(name: string): ChannelState {
   const channel = useRealtime().channel(name)
   const subscribe = useCallback((cb: () => void) => channel.on('state', cb), [channel])
-  return useSyncExternalStore(subscribe, () => channel.state, () => channel.state)
+  return useSyncExternalStore(
+    subscribe,
+    () => channel.state,
+    () => channel.state,
+  )
 }

@@ -59,7 +59,8 @@ export function MapsPanel() {
     setSearchError(undefined)
     try {
       const { results: found } = await client.maps.geocode({ query: q })
-      if (mine === seq.current) setResults({ title: found.length ? `Geocoded “${q}”` : `Nothing found for “${q}”`, places: found })
+      if (mine === seq.current)
+        setResults({ title: found.length ? `Geocoded “${q}”` : `Nothing found for “${q}”`, places: found })
     } catch (err) {
       if (mine === seq.current) setSearchError(describeError(err))
     } finally {
@@ -74,7 +75,11 @@ export function MapsPanel() {
     setSearchError(undefined)
     try {
       const { results: found } = await client.maps.geocode({ location: at })
-      if (mine === seq.current) setResults({ title: found.length ? `Near ${at.lat.toFixed(2)}, ${at.lng.toFixed(2)}` : 'Nothing near that point (sea?)', places: found })
+      if (mine === seq.current)
+        setResults({
+          title: found.length ? `Near ${at.lat.toFixed(2)}, ${at.lng.toFixed(2)}` : 'Nothing near that point (sea?)',
+          places: found,
+        })
     } catch (err) {
       if (mine === seq.current) setSearchError(describeError(err))
     }
@@ -129,18 +134,47 @@ export function MapsPanel() {
             />
             <button type="submit">Geocode</button>
           </form>
-          <p className="hint">Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>).</p>
-          {searchError && <p className="error" role="alert">{searchError}</p>}
-          {results.title && <h3 className="list-title">{results.title}{searching ? ' …' : ''}</h3>}
+          <p className="hint">
+            Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>).
+          </p>
+          {searchError && (
+            <p className="error" role="alert">
+              {searchError}
+            </p>
+          )}
+          {results.title && (
+            <h3 className="list-title">
+              {results.title}
+              {searching ? ' …' : ''}
+            </h3>
+          )}
           <ul className="places" data-testid="place-results">
             {results.places.map((p) => (
               <li key={p.placeId}>
                 <div className="grow">
                   <strong>{p.name}</strong>
-                  <span className="muted small"> {p.formattedAddress}{p.population ? ` · ${p.population.toLocaleString('en')} people` : ''}</span>
+                  <span className="muted small">
+                    {' '}
+                    {p.formattedAddress}
+                    {p.population ? ` · ${p.population.toLocaleString('en')} people` : ''}
+                  </span>
                 </div>
-                <button type="button" className="small" onClick={() => choose('origin', p)} aria-label={`From ${p.name}`}>From</button>
-                <button type="button" className="small" onClick={() => choose('destination', p)} aria-label={`To ${p.name}`}>To</button>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => choose('origin', p)}
+                  aria-label={`From ${p.name}`}
+                >
+                  From
+                </button>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => choose('destination', p)}
+                  aria-label={`To ${p.name}`}
+                >
+                  To
+                </button>
               </li>
             ))}
           </ul>
@@ -149,15 +183,25 @@ export function MapsPanel() {
         <section className="card" aria-labelledby="route-title">
           <h2 id="route-title">Route</h2>
           <dl className="stops">
-            <dt><span className="dot dot-origin" /> From</dt>
+            <dt>
+              <span className="dot dot-origin" /> From
+            </dt>
             <dd data-testid="origin">{origin?.label ?? <span className="muted">pick a place above</span>}</dd>
-            <dt><span className="dot dot-destination" /> To</dt>
+            <dt>
+              <span className="dot dot-destination" /> To
+            </dt>
             <dd data-testid="destination">{destination?.label ?? <span className="muted">pick a place above</span>}</dd>
           </dl>
           <div className="row">
             <label className="inline">
               Mode{' '}
-              <select value={mode} onChange={(e) => { setMode(e.target.value as TravelMode); setRoute(undefined) }}>
+              <select
+                value={mode}
+                onChange={(e) => {
+                  setMode(e.target.value as TravelMode)
+                  setRoute(undefined)
+                }}
+              >
                 <option value="drive">Drive</option>
                 <option value="bicycle">Bicycle</option>
                 <option value="walk">Walk</option>
@@ -167,11 +211,25 @@ export function MapsPanel() {
               {routing ? 'Computing…' : 'Compute route'}
             </button>
           </div>
-          {routeError && <p className="error" role="alert">{routeError}</p>}
+          {routeError && (
+            <p className="error" role="alert">
+              {routeError}
+            </p>
+          )}
           {route && (
             <div className="route-summary" data-testid="route-summary">
-              <div><span className="big" data-testid="route-distance">{km(route.distanceMeters)}</span><span className="muted small"> distance</span></div>
-              <div><span className="big" data-testid="route-duration">{duration(route.durationSeconds)}</span><span className="muted small"> by {route.mode}</span></div>
+              <div>
+                <span className="big" data-testid="route-distance">
+                  {km(route.distanceMeters)}
+                </span>
+                <span className="muted small"> distance</span>
+              </div>
+              <div>
+                <span className="big" data-testid="route-duration">
+                  {duration(route.durationSeconds)}
+                </span>
+                <span className="muted small"> by {route.mode}</span>
+              </div>
               <div className="muted small">{route.coordinates.length} points decoded from the polyline</div>
             </div>
           )}

@@ -40,21 +40,62 @@ function loadCountries(): Promise<Countries> {
  * fitted to the route and markers, never closer than about 4° so a short route keeps its context.
  */
 function project(points: readonly LatLng[]): GeoProjection {
-  if (points.length === 0) return geoNaturalEarth1().fitExtent([[8, 8], [W - 8, H - 8]], { type: 'Sphere' })
-  let west = Infinity, east = -Infinity, south = Infinity, north = -Infinity
+  if (points.length === 0)
+    return geoNaturalEarth1().fitExtent(
+      [
+        [8, 8],
+        [W - 8, H - 8],
+      ],
+      { type: 'Sphere' },
+    )
+  let west = Infinity,
+    east = -Infinity,
+    south = Infinity,
+    north = -Infinity
   for (const p of points) {
-    west = Math.min(west, p.lng); east = Math.max(east, p.lng)
-    south = Math.min(south, p.lat); north = Math.max(north, p.lat)
+    west = Math.min(west, p.lng)
+    east = Math.max(east, p.lng)
+    south = Math.min(south, p.lat)
+    north = Math.max(north, p.lat)
   }
   const minSpan = 4
-  if (east - west < minSpan) { const c = (east + west) / 2; west = c - minSpan / 2; east = c + minSpan / 2 }
-  if (north - south < minSpan * 0.6) { const c = (north + south) / 2; south = c - minSpan * 0.3; north = c + minSpan * 0.3 }
-  north = Math.min(north, 84); south = Math.max(south, -84)
-  const box: Feature = {
-    type: 'Feature', properties: {},
-    geometry: { type: 'MultiPoint', coordinates: [[west, south], [east, north], [west, north], [east, south]] },
+  if (east - west < minSpan) {
+    const c = (east + west) / 2
+    west = c - minSpan / 2
+    east = c + minSpan / 2
   }
-  return geoMercator().fitExtent([[PAD, PAD], [W - PAD, H - PAD]], box).clipExtent([[0, 0], [W, H]])
+  if (north - south < minSpan * 0.6) {
+    const c = (north + south) / 2
+    south = c - minSpan * 0.3
+    north = c + minSpan * 0.3
+  }
+  north = Math.min(north, 84)
+  south = Math.max(south, -84)
+  const box: Feature = {
+    type: 'Feature',
+    properties: {},
+    geometry: {
+      type: 'MultiPoint',
+      coordinates: [
+        [west, south],
+        [east, north],
+        [west, north],
+        [east, south],
+      ],
+    },
+  }
+  return geoMercator()
+    .fitExtent(
+      [
+        [PAD, PAD],
+        [W - PAD, H - PAD],
+      ],
+      box,
+    )
+    .clipExtent([
+      [0, 0],
+      [W, H],
+    ])
 }
 
 export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
@@ -62,7 +103,10 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
   const [failed, setFailed] = useState(false)
   useEffect(() => {
     let live = true
-    loadCountries().then((c) => live && setCountries(c), () => live && setFailed(true))
+    loadCountries().then(
+      (c) => live && setCountries(c),
+      () => live && setFailed(true),
+    )
     return () => void (live = false)
   }, [])
 
@@ -70,7 +114,9 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
   const projection = useMemo(() => project(points), [points])
   const path = useMemo(() => geoPath(projection), [projection])
   const land = useMemo(
-    () => countries?.features.map((f, i) => ({ key: `${f.id ?? i}`, name: f.properties?.name ?? '', d: path(f) ?? '' })) ?? [],
+    () =>
+      countries?.features.map((f, i) => ({ key: `${f.id ?? i}`, name: f.properties?.name ?? '', d: path(f) ?? '' })) ??
+      [],
     [countries, path],
   )
   const graticule = useMemo(() => path(geoGraticule10()) ?? '', [path])
@@ -92,7 +138,8 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
     const svg = e.currentTarget
     const r = svg.getBoundingClientRect()
     const ll = projection.invert?.([((e.clientX - r.left) / r.width) * W, ((e.clientY - r.top) / r.height) * H])
-    if (ll && Number.isFinite(ll[0]) && Math.abs(ll[1]) <= 90) onPick({ lat: +ll[1].toFixed(4), lng: +ll[0].toFixed(4) })
+    if (ll && Number.isFinite(ll[0]) && Math.abs(ll[1]) <= 90)
+      onPick({ lat: +ll[1].toFixed(4), lng: +ll[0].toFixed(4) })
   }
 
   return (
@@ -124,15 +171,25 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
           const xy = projection([m.at.lng, m.at.lat])
           if (!xy) return null
           return (
-            <g key={`${m.kind}-${i}`} className={`map-marker map-marker-${m.kind}`} transform={`translate(${xy[0].toFixed(1)},${xy[1].toFixed(1)})`}>
+            <g
+              key={`${m.kind}-${i}`}
+              className={`map-marker map-marker-${m.kind}`}
+              transform={`translate(${xy[0].toFixed(1)},${xy[1].toFixed(1)})`}
+            >
               <circle r={m.kind === 'point' ? 4 : 6.5} />
-              <text x={10} y={4}>{m.label}</text>
+              <text x={10} y={4}>
+                {m.label}
+              </text>
             </g>
           )
         })}
       </svg>
       <figcaption className="muted small">
-        {failed ? 'Could not load the country boundaries.' : countries ? 'Natural Earth 1:110m boundaries (world-atlas), projected with d3-geo. Click the map to look a point up.' : 'Loading boundaries…'}
+        {failed
+          ? 'Could not load the country boundaries.'
+          : countries
+            ? 'Natural Earth 1:110m boundaries (world-atlas), projected with d3-geo. Click the map to look a point up.'
+            : 'Loading boundaries…'}
       </figcaption>
     </figure>
   )

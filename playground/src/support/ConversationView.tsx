@@ -37,16 +37,26 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
     {
       // Optimistic: the reply shows at once (marked "sending"); the rollback runs if the call fails.
       onMutate: (v) =>
-        client.cache.setData<Thread>({ service: 'support', collection: threadsPath, params: THREAD_PARAMS }, (prev: ListData<Thread> | undefined) => {
-          const pending: Thread = {
-            id: `tmp_${Date.now()}`, conversationId: id, type: 'reply', text: v.text, createdAt: new Date().toISOString(),
-            author: { type: 'agent', id: user, name: user, email: null },
-          }
-          const pages = prev?.pages ?? [{ data: [], nextCursor: null }]
-          const last = pages[pages.length - 1]!
-          return { pages: [...pages.slice(0, -1), { ...last, data: [...last.data, pending] }] }
-        }),
-      invalidate: [{ service: 'support', collection: threadsPath }, { service: 'support', collection: 'conversations', id }],
+        client.cache.setData<Thread>(
+          { service: 'support', collection: threadsPath, params: THREAD_PARAMS },
+          (prev: ListData<Thread> | undefined) => {
+            const pending: Thread = {
+              id: `tmp_${Date.now()}`,
+              conversationId: id,
+              type: 'reply',
+              text: v.text,
+              createdAt: new Date().toISOString(),
+              author: { type: 'agent', id: user, name: user, email: null },
+            }
+            const pages = prev?.pages ?? [{ data: [], nextCursor: null }]
+            const last = pages[pages.length - 1]!
+            return { pages: [...pages.slice(0, -1), { ...last, data: [...last.data, pending] }] }
+          },
+        ),
+      invalidate: [
+        { service: 'support', collection: threadsPath },
+        { service: 'support', collection: 'conversations', id },
+      ],
     },
   )
   const update = useMutation(
@@ -62,7 +72,12 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
     setText('')
   }
 
-  if (conversation.status === 'error' && !c) return <p className="error" role="alert">{describeError(conversation.error)}</p>
+  if (conversation.status === 'error' && !c)
+    return (
+      <p className="error" role="alert">
+        {describeError(conversation.error)}
+      </p>
+    )
   if (!c) return <p className="muted">Loading…</p>
 
   return (
@@ -70,12 +85,19 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
       <header>
         <h2>{c.subject}</h2>
         <p className="muted small">
-          #{c.number} · {c.customer.name ?? ''} &lt;{c.customer.email}&gt; · {mailboxNames.get(c.mailboxId) ?? c.mailboxId}
+          #{c.number} · {c.customer.name ?? ''} &lt;{c.customer.email}&gt; ·{' '}
+          {mailboxNames.get(c.mailboxId) ?? c.mailboxId}
           {c.assigneeId ? ` · assigned to ${agentNames.get(c.assigneeId) ?? c.assigneeId}` : ' · unassigned'}
         </p>
         <div className="row">
-          <span className={`pill status-${c.status}`} data-testid="conversation-status">{c.status}</span>
-          {c.tags.map((t) => <span key={t} className="tag">{t}</span>)}
+          <span className={`pill status-${c.status}`} data-testid="conversation-status">
+            {c.status}
+          </span>
+          {c.tags.map((t) => (
+            <span key={t} className="tag">
+              {t}
+            </span>
+          ))}
           <span className="grow" />
           <div className="segmented small" role="group" aria-label="Set status">
             {(['active', 'pending', 'closed'] as const).map((s) => (
@@ -86,7 +108,9 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
                 // Closed conversations reopen only through a reply (the service answers 422 otherwise).
                 disabled={update.status === 'pending' || c.status === s || (c.status === 'closed' && s !== 'closed')}
                 onClick={() => update.mutate(s)}
-              >{s}</button>
+              >
+                {s}
+              </button>
             ))}
           </div>
         </div>
@@ -95,10 +119,19 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
 
       <ol className="threads" data-testid="threads">
         {threads.items.map((t) => (
-          <li key={t.id} className={`thread thread-${t.type} ${t.id.startsWith('tmp_') ? 'sending' : ''}`} data-testid="thread">
+          <li
+            key={t.id}
+            className={`thread thread-${t.type} ${t.id.startsWith('tmp_') ? 'sending' : ''}`}
+            data-testid="thread"
+          >
             <div className="thread-head small">
               <strong>{t.author.name ?? t.author.email ?? t.author.id ?? 'someone'}</strong>
-              <span className="muted"> · {t.type === 'customer' ? 'customer' : t.type}{' · '}{t.id.startsWith('tmp_') ? 'sending…' : dateTime(t.createdAt)}</span>
+              <span className="muted">
+                {' '}
+                · {t.type === 'customer' ? 'customer' : t.type}
+                {' · '}
+                {t.id.startsWith('tmp_') ? 'sending…' : dateTime(t.createdAt)}
+              </span>
             </div>
             <div className="thread-text">{t.text}</div>
           </li>
@@ -107,8 +140,16 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
       </ol>
 
       <form className="reply" onSubmit={send}>
-        <label className="sr-only" htmlFor="reply-text">Reply</label>
-        <textarea id="reply-text" rows={3} placeholder={c.status === 'closed' ? 'A reply reopens the conversation…' : 'Write a reply…'} value={text} onChange={(e) => setText(e.target.value)} />
+        <label className="sr-only" htmlFor="reply-text">
+          Reply
+        </label>
+        <textarea
+          id="reply-text"
+          rows={3}
+          placeholder={c.status === 'closed' ? 'A reply reopens the conversation…' : 'Write a reply…'}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <div className="row">
           <label className="inline small">
             then{' '}
@@ -120,7 +161,9 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
           </label>
           <span className="grow" />
           {reply.status === 'error' && <span className="error small">{describeError(reply.error)}</span>}
-          <button type="submit" className="primary" disabled={!text.trim()}>{reply.status === 'pending' ? 'Sending…' : 'Send reply'}</button>
+          <button type="submit" className="primary" disabled={!text.trim()}>
+            {reply.status === 'pending' ? 'Sending…' : 'Send reply'}
+          </button>
         </div>
       </form>
     </article>

@@ -18,7 +18,9 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
   const [email, setEmail] = useState('kim@example.com')
   const [text, setText] = useState('Hi! My order #1042 has not arrived yet. Could you check?')
   // No `invalidate` needed: the new conversation reaches every open list through the live channel.
-  const create = useMutation((input: ConversationCreate, client) => client.support.conversations.create(input), { onSuccess: onCreated })
+  const create = useMutation((input: ConversationCreate, client) => client.support.conversations.create(input), {
+    onSuccess: onCreated,
+  })
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -29,22 +31,43 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
     <form className="new-conversation" onSubmit={submit} aria-label="New conversation">
       <h2>New conversation</h2>
       <p className="muted small">As a customer writing in. Other tabs see it appear live.</p>
-      <label>Mailbox
+      <label>
+        Mailbox
         <select value={mailboxId} onChange={(e) => setMailboxId(e.target.value)}>
-          {mailboxes.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+          {mailboxes.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
         </select>
       </label>
-      <label>Subject <input value={subject} onChange={(e) => setSubject(e.target.value)} required /></label>
+      <label>
+        Subject <input value={subject} onChange={(e) => setSubject(e.target.value)} required />
+      </label>
       <div className="row">
-        <label className="grow">Customer name <input value={name} onChange={(e) => setName(e.target.value)} /></label>
-        <label className="grow">Email <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
+        <label className="grow">
+          Customer name <input value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="grow">
+          Email <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        </label>
       </div>
-      <label>Message <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} required /></label>
-      {create.status === 'error' && <p className="error" role="alert">{describeError(create.error)}</p>}
+      <label>
+        Message <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} required />
+      </label>
+      {create.status === 'error' && (
+        <p className="error" role="alert">
+          {describeError(create.error)}
+        </p>
+      )}
       <div className="row">
         <span className="grow" />
-        <button type="button" onClick={onCancel}>Cancel</button>
-        <button type="submit" className="primary" disabled={create.status === 'pending'}>{create.status === 'pending' ? 'Creating…' : 'Create'}</button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={create.status === 'pending'}>
+          {create.status === 'pending' ? 'Creating…' : 'Create'}
+        </button>
       </div>
     </form>
   )

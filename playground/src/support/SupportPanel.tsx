@@ -37,11 +37,20 @@ export function SupportPanel() {
         <h2>Mailboxes</h2>
         <ul className="choices" data-testid="mailboxes">
           <li>
-            <button type="button" aria-pressed={!mailboxId} onClick={() => setMailboxId(undefined)}>All mailboxes</button>
+            <button type="button" aria-pressed={!mailboxId} onClick={() => setMailboxId(undefined)}>
+              All mailboxes
+            </button>
           </li>
           {mailboxes.items.map((m) => (
             <li key={m.id}>
-              <button type="button" aria-pressed={mailboxId === m.id} onClick={() => setMailboxId(m.id)} title={m.email}>{m.name}</button>
+              <button
+                type="button"
+                aria-pressed={mailboxId === m.id}
+                onClick={() => setMailboxId(m.id)}
+                title={m.email}
+              >
+                {m.name}
+              </button>
             </li>
           ))}
         </ul>
@@ -49,21 +58,40 @@ export function SupportPanel() {
         <h2>Status</h2>
         <div className="segmented" role="group" aria-label="Status filter">
           {STATUSES.map((s) => (
-            <button key={s.value} type="button" aria-pressed={status === s.value} onClick={() => setStatus(s.value)}>{s.label}</button>
+            <button key={s.value} type="button" aria-pressed={status === s.value} onClick={() => setStatus(s.value)}>
+              {s.label}
+            </button>
           ))}
         </div>
-        <button type="button" className="new-conv" onClick={() => { setComposing(true); setSelected(undefined) }}>+ New conversation</button>
+        <button
+          type="button"
+          className="new-conv"
+          onClick={() => {
+            setComposing(true)
+            setSelected(undefined)
+          }}
+        >
+          + New conversation
+        </button>
       </nav>
 
       <section className="support-list card" aria-label="Conversations">
         <header className="list-head">
           <h2>Conversations</h2>
-          <span className={`live-badge ${live === 'subscribed' ? 'on' : ''}`} title="The list follows the support:conversations channel" data-testid="live-badge">
+          <span
+            className={`live-badge ${live === 'subscribed' ? 'on' : ''}`}
+            title="The list follows the support:conversations channel"
+            data-testid="live-badge"
+          >
             {live === 'subscribed' ? '● live' : `○ ${live}`}
           </span>
           {list.isFetching && !list.isFetchingNextPage && <span className="muted small">refreshing…</span>}
         </header>
-        {list.status === 'error' && <p className="error" role="alert">{describeError(list.error)}</p>}
+        {list.status === 'error' && (
+          <p className="error" role="alert">
+            {describeError(list.error)}
+          </p>
+        )}
         {list.status === 'pending' && !list.items.length && <p className="muted">Loading conversations…</p>}
         {list.status === 'success' && !list.items.length && <p className="muted">No conversation matches.</p>}
         <ul className={`conversations ${list.isPlaceholderData ? 'dim' : ''}`} data-testid="conversations">
@@ -75,14 +103,18 @@ export function SupportPanel() {
                 data-testid="conversation"
                 data-id={c.id}
                 aria-current={selected === c.id}
-                onClick={() => { setSelected(c.id); setComposing(false) }}
+                onClick={() => {
+                  setSelected(c.id)
+                  setComposing(false)
+                }}
               >
                 <span className="conv-top">
                   <span className="conv-subject">{c.subject}</span>
                   <span className={`pill status-${c.status}`}>{c.status}</span>
                 </span>
                 <span className="conv-meta muted small">
-                  #{c.number} · {c.customer.name ?? c.customer.email} · {mailboxNames.get(c.mailboxId) ?? ''} · {dateTime(c.modifiedAt)}
+                  #{c.number} · {c.customer.name ?? c.customer.email} · {mailboxNames.get(c.mailboxId) ?? ''} ·{' '}
+                  {dateTime(c.modifiedAt)}
                 </span>
                 <span className="conv-preview small">{c.preview}</span>
               </button>
@@ -101,15 +133,23 @@ export function SupportPanel() {
 
       <section className="support-detail card" aria-label="Conversation">
         {composing ? (
-          <NewConversation mailboxes={mailboxes.items} defaultMailboxId={mailboxId} onCreated={(c) => { setComposing(false); setSelected(c.id) }} onCancel={() => setComposing(false)} />
+          <NewConversation
+            mailboxes={mailboxes.items}
+            defaultMailboxId={mailboxId}
+            onCreated={(c) => {
+              setComposing(false)
+              setSelected(c.id)
+            }}
+            onCancel={() => setComposing(false)}
+          />
         ) : selected ? (
           <ConversationView key={selected} id={selected} agentNames={agentNames} mailboxNames={mailboxNames} />
         ) : (
           <div className="empty">
             <p>Pick a conversation to read its threads and reply.</p>
             <p className="muted small">
-              The list is live: create a conversation here, in another tab, or through the REST API
-              (<code>POST /support/v1/conversations</code>) and it appears without a reload.
+              The list is live: create a conversation here, in another tab, or through the REST API (
+              <code>POST /support/v1/conversations</code>) and it appears without a reload.
             </p>
           </div>
         )}

@@ -28,17 +28,18 @@ describe('resource cache in a browser', () => {
       seen.push(s)
       waiters.forEach((w) => w())
     })
-    const refetched = () => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no refetch')), 5_000)
-      const check = () => {
-        const s = seen.at(-1)
-        if (!s || s.isFetching) return
-        waiters.delete(check)
-        clearTimeout(timer)
-        resolve()
-      }
-      waiters.add(check)
-    })
+    const refetched = () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no refetch')), 5_000)
+        const check = () => {
+          const s = seen.at(-1)
+          if (!s || s.isFetching) return
+          waiters.delete(check)
+          clearTimeout(timer)
+          resolve()
+        }
+        waiters.add(check)
+      })
     await refetched() // the mount revalidation (staleTime 0)
     expect(attached()).toBe(1)
     expect(onWindow.mock.calls.map(([t]) => t)).toEqual(expect.arrayContaining(['focus', 'online', 'offline']))

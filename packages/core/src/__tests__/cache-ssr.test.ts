@@ -27,7 +27,10 @@ describe('resource cache without a browser or React', () => {
 
   it('a cache works with any collection source (createResourceCache on its own)', async () => {
     const { client } = await setup()
-    const cache = (await import('../index.js')).createResourceCache({ collection: client.collection, focusManager: { subscribe: () => () => {} } })
+    const cache = (await import('../index.js')).createResourceCache({
+      collection: client.collection,
+      focusManager: { subscribe: () => () => {} },
+    })
     const s = await cache.fetch({ service: 'maps', collection: 'resources', params: { limit: 1 } })
     expect(s.items).toHaveLength(1)
     cache.clear()

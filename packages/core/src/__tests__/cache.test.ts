@@ -1,8 +1,15 @@
 import type { AccessLogLine } from '@tandem/emulator'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
-  createClient, createTrigger, type ItemQuery, type ItemSnapshot, type ListQuery, type ListSnapshot, type Resource,
-  type ResourceCache, type WatchOptions,
+  createClient,
+  createTrigger,
+  type ItemQuery,
+  type ItemSnapshot,
+  type ListQuery,
+  type ListSnapshot,
+  type Resource,
+  type ResourceCache,
+  type WatchOptions,
 } from '../index.js'
 import { setup } from './helpers.js'
 
@@ -15,10 +22,14 @@ afterEach(() => {
 function track<S = ListSnapshot>(cache: ResourceCache, query: ListQuery | ItemQuery, options?: WatchOptions) {
   const seen: S[] = []
   const waiters = new Set<() => void>()
-  const off = cache.watch(query as ListQuery, (s) => {
-    seen.push(s as S)
-    for (const w of [...waiters]) w()
-  }, options)
+  const off = cache.watch(
+    query as ListQuery,
+    (s) => {
+      seen.push(s as S)
+      for (const w of [...waiters]) w()
+    },
+    options,
+  )
   const until = (pred: (s: S) => boolean, label = 'a matching snapshot') =>
     new Promise<S>((resolve, reject) => {
       const timer = realSetTimeout(() => {
@@ -39,8 +50,11 @@ function track<S = ListSnapshot>(cache: ResourceCache, query: ListQuery | ItemQu
 }
 
 const settled = (s: { status: string; isFetching: boolean }) => s.status !== 'pending' && !s.isFetching
-const list = (service: 'maps' | 'support' | 'realtime', params: ListQuery['params'] = { limit: 10 }): ListQuery =>
-  ({ service, collection: 'resources', params })
+const list = (service: 'maps' | 'support' | 'realtime', params: ListQuery['params'] = { limit: 10 }): ListQuery => ({
+  service,
+  collection: 'resources',
+  params,
+})
 
 describe('resource cache', () => {
   it('50 concurrent watchers of one key make exactly 1 request and share one snapshot', async () => {
@@ -110,7 +124,14 @@ describe('resource cache', () => {
   it('the last subscriber leaving mid-request aborts it; data, status and error stay as they were', async () => {
     const logged: AccessLogLine[] = []
     const onLine = new Set<() => void>()
-    const { emu, client } = await setup({ emulator: { onLog: (line) => { logged.push(line); onLine.forEach((f) => f()) } } })
+    const { emu, client } = await setup({
+      emulator: {
+        onLog: (line) => {
+          logged.push(line)
+          onLine.forEach((f) => f())
+        },
+      },
+    })
     const q = list('maps', { limit: 5 })
     const first = track(client.cache, q)
     const before = await first.until(settled)
@@ -263,7 +284,10 @@ describe('resource cache', () => {
     // An item entry can be seeded with no request at all.
     const item = { service: 'maps', collection: 'resources', id: 'seeded' } as const
     client.cache.setData<Resource>(item, { id: 'seeded', name: 'Seeded' })
-    expect(client.cache.get<Resource>(item).getSnapshot()).toMatchObject({ status: 'success', data: { name: 'Seeded' } })
+    expect(client.cache.get<Resource>(item).getSnapshot()).toMatchObject({
+      status: 'success',
+      data: { name: 'Seeded' },
+    })
     w.off()
   })
 
@@ -353,7 +377,11 @@ describe('resource cache', () => {
     const { emu, client } = await setup({ client: { cache: { focusManager: focus, onlineManager: online } } })
     const count = () => emu.stats.byService.maps
     const w = track(client.cache, list('maps'), { staleTime: 30_000 })
-    const quiet = track(client.cache, list('maps', { limit: 3 }), { staleTime: 30_000, refetchOnFocus: false, refetchOnReconnect: false })
+    const quiet = track(client.cache, list('maps', { limit: 3 }), {
+      staleTime: 30_000,
+      refetchOnFocus: false,
+      refetchOnReconnect: false,
+    })
     await Promise.all([w.until(settled), quiet.until(settled)])
     const start = count()
 
@@ -398,7 +426,9 @@ describe('resource cache', () => {
     const item = track<ItemSnapshot>(client.cache, { service: 'maps', collection: 'resources', id: 'res_missing' })
     const s = await item.until(settled)
     expect(s).toMatchObject({ status: 'error', data: undefined, error: { name: 'ApiError', status: 404 } })
-    await expect(client.cache.fetch({ service: 'maps', collection: 'resources', id: 'res_missing' })).rejects.toMatchObject({ status: 404 })
+    await expect(
+      client.cache.fetch({ service: 'maps', collection: 'resources', id: 'res_missing' }),
+    ).rejects.toMatchObject({ status: 404 })
     await expect(client.cache.prefetch({ service: 'maps', collection: 'BAD NAME' })).resolves.toBeUndefined()
     item.off()
   })

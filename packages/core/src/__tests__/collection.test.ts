@@ -30,7 +30,11 @@ describe('collections', () => {
     const updated = await client.maps.resources.update(created.id, { name: 'Porto office' })
     expect(updated.name).toBe('Porto office')
     await client.maps.resources.remove(created.id)
-    await expect(client.maps.resources.get(created.id)).rejects.toMatchObject({ name: 'ApiError', status: 404, code: 'not_found' })
+    await expect(client.maps.resources.get(created.id)).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 404,
+      code: 'not_found',
+    })
   })
 
   it('list() is a real Promise: .catch and .finally work', async () => {
@@ -38,7 +42,11 @@ describe('collections', () => {
     const list = client.support.resources.list({ limit: 2 })
     expect(list).toBeInstanceOf(Promise)
     let finished = false
-    const page = await list.catch(() => null).finally(() => { finished = true })
+    const page = await list
+      .catch(() => null)
+      .finally(() => {
+        finished = true
+      })
     expect(page?.data).toHaveLength(2)
     expect(finished).toBe(true)
   })
@@ -59,17 +67,31 @@ describe('collections', () => {
     ['null patch', (c: ReturnType<typeof pick>) => c.update('res_1', null as unknown as Resource), 'body'],
     ['"." as id', (c: ReturnType<typeof pick>) => c.remove('.'), 'id'],
     ['".." as id', (c: ReturnType<typeof pick>) => c.remove('..'), 'id'],
-    ['a BigInt in the body', (c: ReturnType<typeof pick>) => c.create({ name: 'x', n: 1n } as unknown as Resource), 'body'],
-    ['an empty idempotency key', (c: ReturnType<typeof pick>) => c.create({ name: 'x' }, { idempotencyKey: '' }), 'idempotencyKey'],
-  ])('refuses %s locally with a ValidationError naming the field (a rejection, not a throw)', async (_n, call, field) => {
-    const { emu, client } = await setup()
-    const before = emu.stats.requests
-    const promise = call(pick(client)) // must not throw synchronously
-    const error = await Promise.resolve(promise).then(() => null, (e: unknown) => e)
-    expect(isValidationError(error)).toBe(true)
-    expect(error).toMatchObject({ field })
-    expect(emu.stats.requests).toBe(before)
-  })
+    [
+      'a BigInt in the body',
+      (c: ReturnType<typeof pick>) => c.create({ name: 'x', n: 1n } as unknown as Resource),
+      'body',
+    ],
+    [
+      'an empty idempotency key',
+      (c: ReturnType<typeof pick>) => c.create({ name: 'x' }, { idempotencyKey: '' }),
+      'idempotencyKey',
+    ],
+  ])(
+    'refuses %s locally with a ValidationError naming the field (a rejection, not a throw)',
+    async (_n, call, field) => {
+      const { emu, client } = await setup()
+      const before = emu.stats.requests
+      const promise = call(pick(client)) // must not throw synchronously
+      const error = await Promise.resolve(promise).then(
+        () => null,
+        (e: unknown) => e,
+      )
+      expect(isValidationError(error)).toBe(true)
+      expect(error).toMatchObject({ field })
+      expect(emu.stats.requests).toBe(before)
+    },
+  )
 
   it('a server-side validation error is an ApiError with details', async () => {
     const { client } = await setup()

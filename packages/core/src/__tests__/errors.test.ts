@@ -1,15 +1,36 @@
 import { describe, expect, it } from 'vitest'
 import {
-  AbortError, ApiError, AuthError, RateLimitError, TandemError, ValidationError,
-  isAbortError, isApiError, isAuthError, isRateLimitError, isTandemError, isValidationError,
+  AbortError,
+  ApiError,
+  AuthError,
+  RateLimitError,
+  TandemError,
+  ValidationError,
+  isAbortError,
+  isApiError,
+  isAuthError,
+  isRateLimitError,
+  isTandemError,
+  isValidationError,
 } from '../index.js'
 
 describe('errors', () => {
   it('form one hierarchy with code, status and requestId', () => {
-    const e = new RateLimitError('slow down', { code: 'rate_limited', status: 429, requestId: 'req_1', retryAfterMs: 1000 })
+    const e = new RateLimitError('slow down', {
+      code: 'rate_limited',
+      status: 429,
+      requestId: 'req_1',
+      retryAfterMs: 1000,
+    })
     expect(e).toBeInstanceOf(TandemError)
     expect(e).toBeInstanceOf(Error)
-    expect(e).toMatchObject({ name: 'RateLimitError', code: 'rate_limited', status: 429, requestId: 'req_1', retryAfterMs: 1000 })
+    expect(e).toMatchObject({
+      name: 'RateLimitError',
+      code: 'rate_limited',
+      status: 429,
+      requestId: 'req_1',
+      retryAfterMs: 1000,
+    })
   })
 
   it('guards check the name, so an error from another bundle or realm passes', () => {
@@ -36,7 +57,10 @@ describe('errors', () => {
     expect(e).toMatchObject({ field: 'origin', code: 'validation_error', message: 'origin: is required' })
   })
 
-  it.each([null, undefined, 'ApiError', 42, {}, { name: 'ApiError' }, { name: 'ApiError', code: 3 }])('rejects %s', (value) => {
-    expect(isTandemError(value)).toBe(false)
-  })
+  it.each([null, undefined, 'ApiError', 42, {}, { name: 'ApiError' }, { name: 'ApiError', code: 3 }])(
+    'rejects %s',
+    (value) => {
+      expect(isTandemError(value)).toBe(false)
+    },
+  )
 })

@@ -9,7 +9,10 @@ afterEach(async () => {
 
 /** A real emulator on 127.0.0.1 and a client that gets its tokens from the emulator's dev token endpoint. */
 export async function setup(
-  options: { emulator?: EmulatorOptions; client?: Partial<ClientOptions> | ((emu: Emulator) => Partial<ClientOptions>) } = {},
+  options: {
+    emulator?: EmulatorOptions
+    client?: Partial<ClientOptions> | ((emu: Emulator) => Partial<ClientOptions>)
+  } = {},
 ): Promise<{ emu: Emulator; client: TandemClient }> {
   const emu = await startEmulator(options.emulator)
   open.push(emu)
@@ -25,6 +28,7 @@ export async function setup(
 /** Collects log lines so tests can prove what never appears in them. */
 export function memoryLogger(): { lines: string[]; logger: Required<Logger> } {
   const lines: string[] = []
-  const push = (message: string, data?: Record<string, unknown>) => lines.push(`${message} ${JSON.stringify(data ?? {})}`)
+  const push = (message: string, data?: Record<string, unknown>) =>
+    lines.push(`${message} ${JSON.stringify(data ?? {})}`)
   return { lines, logger: { debug: push, info: push, warn: push, error: push } }
 }

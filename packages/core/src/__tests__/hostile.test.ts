@@ -18,13 +18,18 @@ function stub(answer: () => Response) {
   return { client, urls }
 }
 
-const json = (body: unknown, status = 200) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const json =
+  (body: unknown, status = 200) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 describe('hostile answers and inputs', () => {
   it('a route answer without a polyline is an ApiError invalid_response, not a TypeError', async () => {
     for (const body of [{}, 5, null, { polyline: 7 }]) {
       const { client } = stub(json(body))
-      const e = await client.maps.computeRoute({ origin: { lat: 0, lng: 0 }, destination: { lat: 1, lng: 1 }, mode: 'drive' }).catch((x: unknown) => x)
+      const e = await client.maps
+        .computeRoute({ origin: { lat: 0, lng: 0 }, destination: { lat: 1, lng: 1 }, mode: 'drive' })
+        .catch((x: unknown) => x)
       expect(isApiError(e) && e.code === 'invalid_response', String(e)).toBe(true)
     }
   })
@@ -53,7 +58,9 @@ describe('hostile answers and inputs', () => {
   })
 
   it('null where options or params are optional: a ValidationError or the defaults, never a TypeError', async () => {
-    const { client, urls } = stub(json({ data: [], nextCursor: null, epoch: 'e', offset: 0, messages: [], complete: true }))
+    const { client, urls } = stub(
+      json({ data: [], nextCursor: null, epoch: 'e', offset: 0, messages: [], complete: true }),
+    )
     await expect(client.support.docs.collections(null as never)).resolves.toMatchObject({ data: [] })
     const e = await client.support.docs.collections(5 as never).catch((x: unknown) => x)
     expect(isValidationError(e) && e.field === 'params', String(e)).toBe(true)

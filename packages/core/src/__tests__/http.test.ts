@@ -18,7 +18,11 @@ describe('HTTP pipeline against the emulator', () => {
   it('a Retry-After beyond the cap fails at once with RateLimitError', async () => {
     const { emu, client } = await setup({ client: { retry: { maxRetryAfterMs: 5_000 } } })
     emu.faults.rateLimitNext(1, { retryAfterSeconds: 120 })
-    await expect(client.maps.resources.list()).rejects.toMatchObject({ name: 'RateLimitError', status: 429, retryAfterMs: 120_000 })
+    await expect(client.maps.resources.list()).rejects.toMatchObject({
+      name: 'RateLimitError',
+      status: 429,
+      retryAfterMs: 120_000,
+    })
   })
 
   it('300 map requests in a burst at the plan limit: every one succeeds, the service sends no 429', async () => {
@@ -30,7 +34,9 @@ describe('HTTP pipeline against the emulator', () => {
     })
     const waits: RateLimitWaitEvent[] = []
     client.on('rateLimitWait', (e) => waits.push(e))
-    const results = await Promise.allSettled(Array.from({ length: 300 }, () => client.maps.resources.list({ limit: 1 }).then((p) => p)))
+    const results = await Promise.allSettled(
+      Array.from({ length: 300 }, () => client.maps.resources.list({ limit: 1 }).then((p) => p)),
+    )
     expect(results.filter((r) => r.status === 'rejected')).toEqual([])
     expect(emu.stats.rateLimited).toBe(0)
     expect(emu.stats.byService.maps).toBe(300)
@@ -56,7 +62,11 @@ describe('HTTP pipeline against the emulator', () => {
     await client.maps.resources.list({ limit: 1 })
     expect(emu.stats.byService.maps - before).toBe(3)
     emu.faults.failNext(1, { status: 400, code: 'bad_thing' })
-    await expect(client.maps.resources.list({ limit: 1 })).rejects.toMatchObject({ name: 'ApiError', status: 400, code: 'bad_thing' })
+    await expect(client.maps.resources.list({ limit: 1 })).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'bad_thing',
+    })
     expect(emu.stats.byService.maps - before).toBe(4)
   })
 
@@ -78,7 +88,10 @@ describe('HTTP pipeline against the emulator', () => {
     await vi.waitFor(() => expect(emu.stats.requests).toBe(before + 1)) // in flight at the emulator
     controller.abort()
     await expect(pending).rejects.toMatchObject({ name: 'AbortError', code: 'aborted' })
-    await expect(client.maps.resources.list({}, { timeoutMs: 100 })).rejects.toMatchObject({ name: 'TimeoutError', code: 'timeout' })
+    await expect(client.maps.resources.list({}, { timeoutMs: 100 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      code: 'timeout',
+    })
     emu.faults.clear()
   })
 
@@ -91,7 +104,10 @@ describe('HTTP pipeline against the emulator', () => {
   ])('%s becomes an ApiError, not a crash', async (_name, status, body, contentType, code) => {
     const { emu, client } = await setup({ client: { retry: false } })
     emu.faults.respondNext(1, { status, body, contentType })
-    const error = await client.support.resources.list().then(() => null, (e: unknown) => e)
+    const error = await client.support.resources.list().then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(isApiError(error)).toBe(true)
     expect(error).toMatchObject({ code, status })
     // And the client still works afterwards.
@@ -111,12 +127,16 @@ describe('HTTP pipeline against the emulator', () => {
     const url = emu.url
     await emu.close()
     const client = createClient({
-      baseUrl: url, retry: { limit: 2, baseDelayMs: 1, maxDelayMs: 2 },
+      baseUrl: url,
+      retry: { limit: 2, baseDelayMs: 1, maxDelayMs: 2 },
       auth: { fetchToken: async () => ({ token: 'unused', expiresIn: 600 }) },
     })
     const retries: RetryEvent[] = []
     client.on('retry', (e) => retries.push(e))
-    const error = await client.maps.resources.list().then(() => null, (e: unknown) => e)
+    const error = await client.maps.resources.list().then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(isNetworkError(error)).toBe(true)
     expect(retries).toHaveLength(2)
   })
@@ -138,7 +158,9 @@ describe('HTTP pipeline edge cases', () => {
         },
       }),
     })
-    const results = await Promise.allSettled(Array.from({ length: 250 }, () => client.maps.resources.list({ limit: 1 })))
+    const results = await Promise.allSettled(
+      Array.from({ length: 250 }, () => client.maps.resources.list({ limit: 1 })),
+    )
     expect(results.filter((r) => r.status === 'rejected')).toEqual([])
     expect(emu.stats.rateLimited).toBe(0)
   })
@@ -152,14 +174,19 @@ describe('HTTP pipeline edge cases', () => {
   it('a bogus huge Retry-After fails that call and holds the service no longer than maxRetryAfterMs', async () => {
     const { emu, client } = await setup({ client: { retry: { maxRetryAfterMs: 300 } } })
     emu.faults.rateLimitNext(1, { retryAfterSeconds: 3_000_000 })
-    await expect(client.maps.resources.list()).rejects.toMatchObject({ name: 'RateLimitError', retryAfterMs: 3_000_000_000 })
+    await expect(client.maps.resources.list()).rejects.toMatchObject({
+      name: 'RateLimitError',
+      retryAfterMs: 3_000_000_000,
+    })
     const started = performance.now()
     expect((await client.maps.resources.list({ limit: 1 })).data).toHaveLength(1)
     expect(performance.now() - started).toBeLessThan(5_000)
   })
 
   it('an abort while queued behind the rate limit leaves the queue and sends nothing', async () => {
-    const { emu, client } = await setup({ client: { services: { maps: { rateLimit: { limit: 1, intervalMs: 60_000 } } } } })
+    const { emu, client } = await setup({
+      client: { services: { maps: { rateLimit: { limit: 1, intervalMs: 60_000 } } } },
+    })
     await client.maps.resources.list({ limit: 1 })
     const before = emu.stats.byService.maps
     const controller = new AbortController()
@@ -181,7 +208,9 @@ describe('HTTP pipeline edge cases', () => {
 
   it('a fetch that ignores its signal still times out', async () => {
     const client = createClient({
-      baseUrl: 'http://127.0.0.1:9', retry: false, timeoutMs: 50,
+      baseUrl: 'http://127.0.0.1:9',
+      retry: false,
+      timeoutMs: 50,
       fetch: () => new Promise<Response>(() => {}),
       auth: { fetchToken: async () => ({ token: 't', expiresIn: 600 }) },
     })
@@ -193,7 +222,9 @@ describe('HTTP pipeline edge cases', () => {
     vi.stubGlobal('reportError', (e: unknown) => reported.push(e))
     try {
       const { emu, client } = await setup()
-      client.on('request', () => { throw new Error('listener bug') })
+      client.on('request', () => {
+        throw new Error('listener bug')
+      })
       await expect(client.support.resources.create({ name: 'once' })).resolves.toMatchObject({ name: 'once' })
       expect(emu.stats.writesApplied).toBe(1)
       expect(reported.length).toBeGreaterThan(0)
@@ -205,9 +236,14 @@ describe('HTTP pipeline edge cases', () => {
 
   it("a caller's own Idempotency-Key header is the key (any case), so a repeat is replayed", async () => {
     const { emu, client } = await setup()
-    const send = () => client.request<{ id: string }>({
-      service: 'support', method: 'POST', path: '/v1/resources', body: { name: 'keyed' }, headers: { 'Idempotency-Key': 'order-42' },
-    })
+    const send = () =>
+      client.request<{ id: string }>({
+        service: 'support',
+        method: 'POST',
+        path: '/v1/resources',
+        body: { name: 'keyed' },
+        headers: { 'Idempotency-Key': 'order-42' },
+      })
     const [a, b] = [await send(), await send()]
     expect(a.id).toBe(b.id)
     expect(emu.stats.writesApplied).toBe(1)
@@ -220,7 +256,9 @@ describe('HTTP pipeline edge cases', () => {
   ])('client.request refuses %s locally', async (_n, patch, field) => {
     const { emu, client } = await setup()
     const before = emu.stats.requests
-    const req = { service: 'maps', method: 'GET', path: '/v1/resources', ...patch } as Parameters<typeof client.request>[0]
+    const req = { service: 'maps', method: 'GET', path: '/v1/resources', ...patch } as Parameters<
+      typeof client.request
+    >[0]
     await expect(client.request(req)).rejects.toMatchObject({ name: 'ValidationError', field })
     expect(emu.stats.requests).toBe(before)
   })

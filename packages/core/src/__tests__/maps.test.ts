@@ -10,10 +10,16 @@ const PORTO = { lat: 41.1496, lng: -8.611 }
 const MOSCOW = { lat: 55.7558, lng: 37.6173 }
 
 /** Rough planar distance in km, enough to say "near". */
-const km = (a: LatLng, b: LatLng) => Math.hypot(a.lat - b.lat, (a.lng - b.lng) * Math.cos((a.lat * Math.PI) / 180)) * 111.2
+const km = (a: LatLng, b: LatLng) =>
+  Math.hypot(a.lat - b.lat, (a.lng - b.lng) * Math.cos((a.lat * Math.PI) / 180)) * 111.2
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => { throw new Error('expected a rejection') }, (e: unknown) => e)
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (e: unknown) => e,
+  )
 }
 
 describe('geocode', () => {
@@ -60,7 +66,10 @@ describe('computeRoute', () => {
     const coimbra = (await client.maps.geocode({ query: 'Coimbra, Portugal' })).results[0]
     expect(coimbra?.countryCode).toBe('PT')
     const route = await client.maps.computeRoute({
-      origin: LISBON, destination: PORTO, waypoints: [{ placeId: coimbra?.placeId ?? '' }], mode: 'bicycle',
+      origin: LISBON,
+      destination: PORTO,
+      waypoints: [{ placeId: coimbra?.placeId ?? '' }],
+      mode: 'bicycle',
     })
     expect(route.legs).toHaveLength(2)
     expect(route.legs.reduce((s, l) => s + l.distanceMeters, 0)).toBe(route.distanceMeters)
@@ -85,7 +94,8 @@ describe('searchPlaces', () => {
     expect(all.nextCursor).toBeNull()
     expect(all.data.length).toBeGreaterThan(12)
     const walked: string[] = []
-    for await (const place of client.maps.searchPlaces({ near: LISBON, radiusMeters: 100_000, limit: 5 })) walked.push(place.placeId)
+    for await (const place of client.maps.searchPlaces({ near: LISBON, radiusMeters: 100_000, limit: 5 }))
+      walked.push(place.placeId)
     expect(walked).toEqual(all.data.map((p) => p.placeId))
     expect(new Set(walked).size).toBe(walked.length)
     // Nearest first.
@@ -113,7 +123,12 @@ describe('validateAddress', () => {
     const result = await client.maps.validateAddress(address)
     expect(result.verdict).toEqual({ complete: true, hasUnconfirmedComponents: false, needsFixes: false })
     expect(result.address.formattedAddress).toBe('Rua Augusta 100, 1100-053 Lisbon, Portugal')
-    expect(result.address.components.map((c) => c.confirmation)).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed'])
+    expect(result.address.components.map((c) => c.confirmation)).toEqual([
+      'confirmed',
+      'confirmed',
+      'confirmed',
+      'confirmed',
+    ])
     expect(result.geocode?.location.lat).toBeCloseTo(38.7, 1)
   })
 
@@ -121,10 +136,16 @@ describe('validateAddress', () => {
     const { client } = await setup()
     const bad = await client.maps.validateAddress({ ...address, postalCode: '11' })
     expect(bad.verdict).toEqual({ complete: true, hasUnconfirmedComponents: true, needsFixes: true })
-    expect(bad.address.components.find((c) => c.type === 'postal_code')).toMatchObject({ confirmation: 'unconfirmed', issue: expect.any(String) })
+    expect(bad.address.components.find((c) => c.type === 'postal_code')).toMatchObject({
+      confirmation: 'unconfirmed',
+      issue: expect.any(String),
+    })
     const fixed = await client.maps.validateAddress({ ...address, postalCode: '1100053' })
     expect(fixed.verdict.needsFixes).toBe(false)
-    expect(fixed.address.components.find((c) => c.type === 'postal_code')).toMatchObject({ text: '1100-053', confirmation: 'fixed' })
+    expect(fixed.address.components.find((c) => c.type === 'postal_code')).toMatchObject({
+      text: '1100-053',
+      confirmation: 'fixed',
+    })
   })
 
   it('flags an unknown locality and a missing one', async () => {
@@ -153,7 +174,10 @@ describe('getMapView', () => {
     expect(view.zoom).toBe(6)
     const features = view.features.features
     expect(view.features.type).toBe('FeatureCollection')
-    expect(features.find((f) => f.id === 'PT')).toMatchObject({ properties: { kind: 'country', name: 'Portugal' }, geometry: { type: expect.stringMatching(/Polygon/) } })
+    expect(features.find((f) => f.id === 'PT')).toMatchObject({
+      properties: { kind: 'country', name: 'Portugal' },
+      geometry: { type: expect.stringMatching(/Polygon/) },
+    })
     const cities = features.filter((f) => f.properties.kind === 'city')
     expect(cities.length).toBeGreaterThan(0)
     expect(cities.length).toBeLessThanOrEqual(200)
@@ -179,7 +203,11 @@ describe('validation', () => {
       [() => maps.geocode(null as never), 'params'],
       [() => maps.computeRoute({ origin: { lat: 0, lng: 200 }, destination: PORTO, mode: 'drive' }), 'origin.lng'],
       [() => maps.computeRoute({ origin: LISBON, destination: { placeId: '' }, mode: 'drive' }), 'destination.placeId'],
-      [() => maps.computeRoute({ origin: LISBON, destination: PORTO, waypoints: [LISBON, 'x' as never], mode: 'drive' }), 'waypoints[1]'],
+      [
+        () =>
+          maps.computeRoute({ origin: LISBON, destination: PORTO, waypoints: [LISBON, 'x' as never], mode: 'drive' }),
+        'waypoints[1]',
+      ],
       [() => maps.computeRoute({ origin: LISBON, destination: PORTO, mode: 'fly' as never }), 'mode'],
       [() => maps.searchPlaces({ limit: 101 }), 'limit'],
       [() => maps.searchPlaces({ radiusMeters: 1000 }), 'near'],

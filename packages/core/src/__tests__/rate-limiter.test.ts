@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createRateLimiter, isAbortError } from '../index.js'
 
 describe('rate limiter (fake timers)', () => {
-  beforeEach(() => { vi.useFakeTimers() })
-  afterEach(() => { vi.useRealTimers() })
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
 
   it('lets a full bucket through at once, then queues in FIFO order at the refill rate', async () => {
     const limiter = createRateLimiter({ limit: 3, intervalMs: 3_000, safetyMs: 0, now: Date.now })
@@ -25,7 +29,9 @@ describe('rate limiter (fake timers)', () => {
     const limiter = createRateLimiter({ limit: 1, intervalMs: 1_000, safetyMs: 200, now: Date.now })
     await limiter.acquire()
     let done = false
-    void limiter.acquire().then(() => { done = true })
+    void limiter.acquire().then(() => {
+      done = true
+    })
     await vi.advanceTimersByTimeAsync(1_199)
     expect(done).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
@@ -81,7 +87,9 @@ describe('rate limiter (fake timers)', () => {
     const limiter = createRateLimiter({ limit: 100, intervalMs: 1_000, safetyMs: 0, now: Date.now })
     limiter.pause(1_000)
     let done = false
-    void limiter.acquire().then(() => { done = true })
+    void limiter.acquire().then(() => {
+      done = true
+    })
     await vi.advanceTimersByTimeAsync(999)
     expect(done).toBe(false)
     await vi.advanceTimersByTimeAsync(11)

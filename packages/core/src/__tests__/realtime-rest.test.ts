@@ -27,7 +27,8 @@ describe('client.realtime (REST)', () => {
     expect(page.data.map((c) => c.name)).toEqual(['room:a', 'room:b'])
     expect(page.nextCursor).toEqual(expect.any(String))
     const names: string[] = []
-    for await (const channel of client.realtime.channels({ prefix: 'room:', limit: 2 }) as AsyncIterable<ChannelInfo>) names.push(channel.name)
+    for await (const channel of client.realtime.channels({ prefix: 'room:', limit: 2 }) as AsyncIterable<ChannelInfo>)
+      names.push(channel.name)
     expect(names).toEqual(['room:a', 'room:b', 'room:c'])
   })
 
@@ -92,7 +93,14 @@ describe('client.realtime (REST)', () => {
 
   it('a token without the channel capability → AuthError (403)', async () => {
     const { client } = await setup({
-      client: (emu) => ({ auth: { fetchToken: async () => ({ token: await emu.mintToken({ scope: ['realtime:publish:own:*'] }), expiresIn: 600 }) } }),
+      client: (emu) => ({
+        auth: {
+          fetchToken: async () => ({
+            token: await emu.mintToken({ scope: ['realtime:publish:own:*'] }),
+            expiresIn: 600,
+          }),
+        },
+      }),
     })
     await expect(client.realtime.publish('own:1', 'e', 1)).resolves.toMatchObject({ offset: 1 })
     const error = await client.realtime.publish('other', 'e', 1).catch((e: unknown) => e)

@@ -8,10 +8,17 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out
 }
 
-async function newConversation(client: TandemClient, extra: Partial<Parameters<TandemClient['support']['conversations']['create']>[0]> = {}) {
+async function newConversation(
+  client: TandemClient,
+  extra: Partial<Parameters<TandemClient['support']['conversations']['create']>[0]> = {},
+) {
   const [mailbox] = (await client.support.mailboxes.list()).data
   return client.support.conversations.create({
-    mailboxId: mailbox?.id ?? '', subject: 'Cannot export', customer: { email: 'kim@example.com', name: 'Kim' }, text: 'The export button does nothing.', ...extra,
+    mailboxId: mailbox?.id ?? '',
+    subject: 'Cannot export',
+    customer: { email: 'kim@example.com', name: 'Kim' },
+    text: 'The export button does nothing.',
+    ...extra,
   })
 }
 
@@ -22,7 +29,11 @@ describe('client.support', () => {
     expect(mailboxes.data).toHaveLength(4)
     expect(mailboxes.nextCursor).toBeNull()
     const first = mailboxes.data[0]
-    expect(first).toMatchObject({ id: expect.stringMatching(/^mbx_/), name: expect.any(String), email: expect.stringContaining('@') })
+    expect(first).toMatchObject({
+      id: expect.stringMatching(/^mbx_/),
+      name: expect.any(String),
+      email: expect.stringContaining('@'),
+    })
     expect(await client.support.mailboxes.get(first?.id ?? '')).toEqual(first)
     expect(await all(client.support.agents.list({ limit: 3 }))).toHaveLength(10)
     const collections = await client.support.docs.collections()
@@ -58,13 +69,21 @@ describe('client.support', () => {
     const recent = await all(client.support.conversations.list({ modifiedSince: since, limit: 100 }))
     expect(recent.length).toBe(everything.filter((c) => c.modifiedAt >= sample.modifiedAt).length)
     expect(recent.length).toBeGreaterThanOrEqual(43) // sample and the 42 listed before it
-    expect(await all(client.support.conversations.list({ modifiedSince: sample.modifiedAt, limit: 100 }))).toEqual(recent)
+    expect(await all(client.support.conversations.list({ modifiedSince: sample.modifiedAt, limit: 100 }))).toEqual(
+      recent,
+    )
   })
 
   it('creates a conversation that appears in the list and by id, with its threads', async () => {
     const { client } = await setup()
     const created = await newConversation(client, { tags: ['export'] })
-    expect(created).toMatchObject({ status: 'active', subject: 'Cannot export', customer: { email: 'kim@example.com' }, tags: ['export'], threadCount: 1 })
+    expect(created).toMatchObject({
+      status: 'active',
+      subject: 'Cannot export',
+      customer: { email: 'kim@example.com' },
+      tags: ['export'],
+      threadCount: 1,
+    })
     expect((await client.support.conversations.list({ limit: 1 })).data[0]?.id).toBe(created.id)
     expect(await client.support.conversations.get(created.id)).toEqual(created)
     const threads = await all(client.support.conversations.threads(created.id))
@@ -84,7 +103,11 @@ describe('client.support', () => {
 
     const reply = await client.support.conversations.reply(c.id, { text: 'Fixed in today’s release.' })
     expect(reply).toMatchObject({ type: 'reply', author: { id: 'dev-user' } })
-    expect(await client.support.conversations.get(c.id)).toMatchObject({ status: 'active', closedAt: null, threadCount: 3 })
+    expect(await client.support.conversations.get(c.id)).toMatchObject({
+      status: 'active',
+      closedAt: null,
+      threadCount: 3,
+    })
     expect(await all(client.support.conversations.threads(c.id, { limit: 1 }))).toHaveLength(3)
   })
 
@@ -93,14 +116,22 @@ describe('client.support', () => {
     const c = await newConversation(client, { status: 'closed' })
     const error = await client.support.conversations.update(c.id, { status: 'pending' }).catch((e: unknown) => e)
     expect(isApiError(error)).toBe(true)
-    expect(error).toMatchObject({ status: 422, code: 'invalid_transition', details: [{ from: 'closed', to: 'pending' }] })
-    const unknown = await client.support.conversations.update(c.id, { assigneeId: 'agt_nobody' }).catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'invalid_transition',
+      details: [{ from: 'closed', to: 'pending' }],
+    })
+    const unknown = await client.support.conversations
+      .update(c.id, { assigneeId: 'agt_nobody' })
+      .catch((e: unknown) => e)
     expect(unknown).toMatchObject({ name: 'ApiError', status: 422, code: 'unknown_assignee' })
   })
 
   it('a token without support:write cannot reply (AuthError 403 insufficient_scope)', async () => {
     const { client } = await setup({
-      client: (emu) => ({ auth: { fetchToken: async () => ({ token: await emu.mintToken({ scope: ['support:read'] }), expiresIn: 600 }) } }),
+      client: (emu) => ({
+        auth: { fetchToken: async () => ({ token: await emu.mintToken({ scope: ['support:read'] }), expiresIn: 600 }) },
+      }),
     })
     const [c] = (await client.support.conversations.list({ limit: 1 })).data
     const error = await client.support.conversations.reply(c?.id ?? '', { text: 'Hi' }).catch((e: unknown) => e)
@@ -133,7 +164,9 @@ describe('client.support', () => {
     ]
     for (const { call, field } of cases) {
       let promise: Promise<unknown> | undefined
-      expect(() => { promise = call() }).not.toThrow() // rejects, never throws synchronously
+      expect(() => {
+        promise = call()
+      }).not.toThrow() // rejects, never throws synchronously
       const error = await promise?.catch((e: unknown) => e)
       expect(isValidationError(error), field).toBe(true)
       expect(error).toMatchObject({ field })
@@ -152,7 +185,11 @@ describe('client.support', () => {
     expect(hits.data.map((a) => a.id)).toContain(target?.id)
     expect(hits.data[0]).toMatchObject({ excerpt: expect.any(String) })
     const full = await client.support.docs.get(target?.id ?? '')
-    expect(full).toMatchObject({ id: target?.id, title: target?.title, text: expect.stringContaining(target?.title ?? '') })
+    expect(full).toMatchObject({
+      id: target?.id,
+      title: target?.title,
+      text: expect.stringContaining(target?.title ?? ''),
+    })
     const inCollection = await all(client.support.docs.list({ collectionId: full.collectionId }))
     expect(inCollection.length).toBe(10)
     expect(inCollection.every((a) => a.collectionId === full.collectionId)).toBe(true)

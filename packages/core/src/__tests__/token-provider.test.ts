@@ -52,7 +52,10 @@ describe('token provider against the emulator', () => {
     await client.maps.resources.list({ limit: 1 })
     emu.faults.failNext(1, { status: 401, code: 'token_expired' })
     emu.faults.tokenEndpoint({ status: 403 })
-    const error = await client.maps.resources.list({ limit: 1 }).then(() => null, (e: unknown) => e)
+    const error = await client.maps.resources.list({ limit: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(isAuthError(error)).toBe(true)
     expect(error).toMatchObject({ code: 'token_refused', status: 403 })
     expect(emu.stats.tokenRequests).toBe(2) // the first token, then exactly one refused refresh
@@ -64,7 +67,10 @@ describe('token provider against the emulator', () => {
   it('a 401 answered with a still-current refreshed token replays only once, then fails typed', async () => {
     const { emu, client } = await setup()
     emu.faults.failNext(2, { status: 401, code: 'invalid_signature' })
-    const error = await client.maps.resources.list().then(() => null, (e: unknown) => e)
+    const error = await client.maps.resources.list().then(
+      () => null,
+      (e: unknown) => e,
+    )
     expect(error).toMatchObject({ name: 'AuthError', status: 401, code: 'invalid_signature' })
     expect(emu.stats.tokenRequests).toBe(2)
   })
@@ -80,7 +86,13 @@ describe('token provider against the emulator', () => {
     const notFound = await client.support.resources.get('res_missing').catch((e: Error) => e)
     expect(tokens.length).toBeGreaterThan(0)
     expect(lines.length).toBeGreaterThan(3)
-    const everything = [...lines, String(error), JSON.stringify(error), String(notFound), (notFound as Error).stack ?? '']
+    const everything = [
+      ...lines,
+      String(error),
+      JSON.stringify(error),
+      String(notFound),
+      (notFound as Error).stack ?? '',
+    ]
     for (const token of tokens) for (const text of everything) expect(text).not.toContain(token)
   })
 })
@@ -88,7 +100,10 @@ describe('token provider against the emulator', () => {
 describe('token provider (unit, controlled clock)', () => {
   function counting(response: () => TokenResponse | Promise<TokenResponse>) {
     let calls = 0
-    const fetchToken = async () => { calls++; return response() }
+    const fetchToken = async () => {
+      calls++
+      return response()
+    }
     return { fetchToken, calls: () => calls }
   }
 
@@ -112,7 +127,10 @@ describe('token provider (unit, controlled clock)', () => {
 
   it('computes expiry from local receipt time, so a skewed server clock does not matter', async () => {
     let now = 5_000
-    const provider = createTokenProvider({ fetchToken: async () => ({ token: 'a', expiresIn: 120 }) }, { now: () => now })
+    const provider = createTokenProvider(
+      { fetchToken: async () => ({ token: 'a', expiresIn: 120 }) },
+      { now: () => now },
+    )
     await provider.getToken()
     expect(provider.expiresAt()).toBe(5_000 + 120_000)
     now += 119_000
@@ -129,10 +147,15 @@ describe('token provider (unit, controlled clock)', () => {
     const provider = createTokenProvider({ fetchToken: src.fetchToken }, { now: () => now, random: () => 0 })
     const errors: string[] = []
     provider.on('error', (e) => errors.push(e.code))
-    await expect(provider.getToken()).rejects.toMatchObject({ name: 'AuthError', code: 'token_endpoint_unavailable', status: 503 })
+    await expect(provider.getToken()).rejects.toMatchObject({
+      name: 'AuthError',
+      code: 'token_endpoint_unavailable',
+      status: 503,
+    })
     expect(src.calls()).toBe(3)
     // During the cool-down nothing is fetched, however often the app asks.
-    for (let i = 0; i < 50; i++) await expect(provider.getToken()).rejects.toMatchObject({ code: 'token_endpoint_unavailable' })
+    for (let i = 0; i < 50; i++)
+      await expect(provider.getToken()).rejects.toMatchObject({ code: 'token_endpoint_unavailable' })
     expect(src.calls()).toBe(3)
     failing = false
     now += 1_000
@@ -145,7 +168,15 @@ describe('token provider (unit, controlled clock)', () => {
     vi.useFakeTimers()
     try {
       let calls = 0
-      const provider = createTokenProvider({ fetchToken: () => { calls++; return new Promise<TokenResponse>(() => {}) } }, { random: () => 0 })
+      const provider = createTokenProvider(
+        {
+          fetchToken: () => {
+            calls++
+            return new Promise<TokenResponse>(() => {})
+          },
+        },
+        { random: () => 0 },
+      )
       const pending = provider.getToken().catch((e: unknown) => e)
       await vi.advanceTimersByTimeAsync(3 * 10_000 + 100)
       expect(await pending).toMatchObject({ name: 'AuthError', code: 'token_endpoint_unavailable' })
@@ -160,7 +191,9 @@ describe('token provider (unit, controlled clock)', () => {
     vi.stubGlobal('reportError', (e: unknown) => reported.push(e))
     try {
       const provider = createTokenProvider({ fetchToken: async () => ({ token: 'fine', expiresIn: 600 }) })
-      provider.on('token', () => { throw new Error('listener bug') })
+      provider.on('token', () => {
+        throw new Error('listener bug')
+      })
       expect(await provider.getToken()).toBe('fine')
       expect(reported).toMatchObject([{ message: 'listener bug' }]) // where the app's error handler sees it
     } finally {
@@ -183,7 +216,12 @@ describe('token provider (unit, controlled clock)', () => {
 
   it("one caller's abort does not cancel the shared fetch for the others", async () => {
     let release!: (r: TokenResponse) => void
-    const src = counting(() => new Promise<TokenResponse>((r) => { release = r }))
+    const src = counting(
+      () =>
+        new Promise<TokenResponse>((r) => {
+          release = r
+        }),
+    )
     const provider = createTokenProvider({ fetchToken: src.fetchToken })
     const controller = new AbortController()
     const aborted = provider.getToken({ signal: controller.signal })

@@ -3,7 +3,16 @@ import { createEmitter } from '../events.js'
 import type { ServiceName } from '../types.js'
 import { patchItem, patchList } from './patch.js'
 import { replaceEqualDeep } from './structural-sharing.js'
-import type { CacheEvent, CacheQuery, CacheStatus, ListData, ListSnapshot, ResourceEntry, Snapshot, WatchOptions } from './types.js'
+import type {
+  CacheEvent,
+  CacheQuery,
+  CacheStatus,
+  ListData,
+  ListSnapshot,
+  ResourceEntry,
+  Snapshot,
+  WatchOptions,
+} from './types.js'
 
 export interface EntryState {
   status: CacheStatus
@@ -45,7 +54,15 @@ export interface Entry extends ResourceEntry<AnySnapshot> {
   dispose(): void
 }
 
-const INITIAL: EntryState = { status: 'pending', data: undefined, error: null, fetching: false, dataUpdatedAt: 0, invalidated: false, freshUntil: 0 }
+const INITIAL: EntryState = {
+  status: 'pending',
+  data: undefined,
+  error: null,
+  fetching: false,
+  dataUpdatedAt: 0,
+  invalidated: false,
+  freshUntil: 0,
+}
 
 export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext): Entry {
   const emitter = createEmitter<{ change: () => void }>()
@@ -65,7 +82,11 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
   const settings = () => merged
   const isStale = (staleTime = settings().staleTime) => {
     const now = Date.now()
-    return state.status !== 'success' || state.invalidated || (now >= state.dataUpdatedAt + staleTime && now >= state.freshUntil)
+    return (
+      state.status !== 'success' ||
+      state.invalidated ||
+      (now >= state.dataUpdatedAt + staleTime && now >= state.freshUntil)
+    )
   }
 
   function build(): AnySnapshot {
@@ -95,7 +116,8 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     if (next) return get(loaded.at(-1)?.nextCursor)
     // Refetch as many pages as were loaded, following the new cursors (items may have moved).
     const pages = [await get()]
-    for (let last = pages[0]; pages.length < loaded.length && last?.nextCursor;) pages.push((last = await get(last.nextCursor)))
+    for (let last = pages[0]; pages.length < loaded.length && last?.nextCursor;)
+      pages.push((last = await get(last.nextCursor)))
     return { pages }
   }
 
@@ -113,7 +135,15 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
           const pages = (state.data as ListData<unknown> | undefined)?.pages ?? []
           return set({ data: { pages: [...pages, result] }, fetching: false })
         }
-        set({ status: 'success', data: replaceEqualDeep(state.data, result), error: null, fetching: false, dataUpdatedAt: Date.now(), invalidated: false, freshUntil: 0 })
+        set({
+          status: 'success',
+          data: replaceEqualDeep(state.data, result),
+          error: null,
+          fetching: false,
+          dataUpdatedAt: Date.now(),
+          invalidated: false,
+          freshUntil: 0,
+        })
       },
       (error: unknown) => {
         // Aborted: the state was already restored; a forced refetch's waiters join the new run.
@@ -138,9 +168,10 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
   function schedule(): void {
     clearInterval(interval)
     const ms = settings().refetchInterval
-    if (subs.size > 0 && ms > 0 && ms < Infinity) interval = setInterval(() => {
-      if (ctx.online()) void start(false)
-    }, ms)
+    if (subs.size > 0 && ms > 0 && ms < Infinity)
+      interval = setInterval(() => {
+        if (ctx.online()) void start(false)
+      }, ms)
   }
 
   const entry: Entry = {
@@ -194,7 +225,9 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     },
     applyEvent(event) {
       if (state.data === undefined) return
-      const data = isList ? patchList(state.data as ListData<unknown>, event) : patchItem(query.id as string, state.data, event)
+      const data = isList
+        ? patchList(state.data as ListData<unknown>, event)
+        : patchItem(query.id as string, state.data, event)
       if (data !== state.data) set({ data })
     },
     scheduleGc() {
@@ -222,7 +255,10 @@ function mergeSettings(d: Settings, subs: Set<WatchOptions>): Settings {
   return {
     staleTime: min((o) => o.staleTime, d.staleTime),
     gcTime: d.gcTime,
-    refetchInterval: min((o) => (o.refetchInterval === undefined ? undefined : o.refetchInterval || Infinity), d.refetchInterval),
+    refetchInterval: min(
+      (o) => (o.refetchInterval === undefined ? undefined : o.refetchInterval || Infinity),
+      d.refetchInterval,
+    ),
     refetchOnFocus: all.some((o) => o.refetchOnFocus ?? d.refetchOnFocus),
     refetchOnReconnect: all.some((o) => o.refetchOnReconnect ?? d.refetchOnReconnect),
   }

@@ -42,7 +42,9 @@ export interface Mutation<V = unknown, R = unknown, C = unknown> {
 const IDLE: MutationSnapshot<never, never> = { status: 'idle', data: undefined, error: null, variables: undefined }
 
 export function createMutation<V = unknown, R = unknown, C = unknown>(
-  cache: ResourceCache, fn: (variables: V) => Promise<R>, options: MutationOptions<V, R, C> = {},
+  cache: ResourceCache,
+  fn: (variables: V) => Promise<R>,
+  options: MutationOptions<V, R, C> = {},
 ): Mutation<V, R, C> {
   const emitter = createEmitter<{ change: () => void }>()
   let snap: MutationSnapshot<R, V> = IDLE

@@ -15,9 +15,10 @@ export function patchList<T>(data: ListData<T>, event: CacheEvent<T>): ListData<
   }
   let changed = false
   const next = pages.map((page): Page<T> => {
-    const items = event.type === 'deleted'
-      ? page.data.filter((x) => idOf(x) !== id)
-      : page.data.map((x) => (idOf(x) === id ? replaceEqualDeep(x, event.item) : x))
+    const items =
+      event.type === 'deleted'
+        ? page.data.filter((x) => idOf(x) !== id)
+        : page.data.map((x) => (idOf(x) === id ? replaceEqualDeep(x, event.item) : x))
     if (items.length === page.data.length && items.every((x, i) => x === page.data[i])) return page
     changed = true
     return { ...page, data: items }

@@ -5,7 +5,15 @@ import { createEntry, type Entry, type EntryContext, type Settings } from './ent
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
 import { replaceEqualDeep } from './structural-sharing.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
-import type { CacheFilter, CacheOptions, CacheQuery, DehydratedState, GetOptions, ResourceCache, WatchOptions } from './types.js'
+import type {
+  CacheFilter,
+  CacheOptions,
+  CacheQuery,
+  DehydratedState,
+  GetOptions,
+  ResourceCache,
+  WatchOptions,
+} from './types.js'
 
 export interface ResourceCacheOptions extends CacheOptions {
   /** Where entries fetch from: `client.collection`. */
@@ -45,7 +53,10 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       active += delta
       // Listen to the platform only while some entry is watched.
       if (delta > 0 && active === 1) {
-        detach = [focusManager.subscribe(revalidate('refetchOnFocus')), onlineManager.subscribe(revalidate('refetchOnReconnect'))]
+        detach = [
+          focusManager.subscribe(revalidate('refetchOnFocus')),
+          onlineManager.subscribe(revalidate('refetchOnReconnect')),
+        ]
       } else if (active === 0) {
         detach.forEach((off) => off())
         detach = []
@@ -71,7 +82,12 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     }
     // Only an unwatched entry: seeding one that others watch would re-render them mid-render.
     if (o.initialData !== undefined && e.state().data === undefined && !e.active()) {
-      e.set({ status: 'success', data: o.initialData, error: null, dataUpdatedAt: o.initialDataUpdatedAt ?? Date.now() })
+      e.set({
+        status: 'success',
+        data: o.initialData,
+        error: null,
+        dataUpdatedAt: o.initialDataUpdatedAt ?? Date.now(),
+      })
     }
     return e
   }
@@ -105,7 +121,11 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       return off
     },
     fetch,
-    prefetch: (query: CacheQuery, o?: { staleTime?: number }) => fetch(query, o).then(() => undefined, () => undefined),
+    prefetch: (query: CacheQuery, o?: { staleTime?: number }) =>
+      fetch(query, o).then(
+        () => undefined,
+        () => undefined,
+      ),
     async invalidate(filter?: CacheFilter) {
       await Promise.all(matching(filter).map(invalidateEntry))
     },
@@ -136,7 +156,14 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
         const s = e.state()
         // Never replace newer data (a client fetch that beat the HTML).
         if (s.status === 'success' && s.dataUpdatedAt > dataUpdatedAt) continue
-        e.set({ status: 'success', data: replaceEqualDeep(s.data, data), error: null, dataUpdatedAt, invalidated: false, freshUntil })
+        e.set({
+          status: 'success',
+          data: replaceEqualDeep(s.data, data),
+          error: null,
+          dataUpdatedAt,
+          invalidated: false,
+          freshUntil,
+        })
       }
     },
     clear() {

@@ -12,7 +12,7 @@ export function replaceEqualDeep<T>(prev: unknown, next: T): T {
   const n = next as Record<string | number, unknown>
   const keys: (string | number)[] = array ? (next as unknown[]).map((_, i) => i) : Object.keys(n)
   const byId = array ? new Map((prev as unknown[]).map((x) => [idOf(x), x])) : undefined
-  const out: Record<string | number, unknown> = array ? [] as unknown as Record<number, unknown> : {}
+  const out: Record<string | number, unknown> = array ? ([] as unknown as Record<number, unknown>) : {}
   let same = keys.length === (array ? (prev as unknown[]).length : Object.keys(p).length)
   for (const k of keys) {
     const id = idOf(n[k])

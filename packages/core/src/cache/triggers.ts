@@ -47,13 +47,24 @@ export function createFocusManager(attach: AttachTrigger = attachFocus): ManualT
 }
 
 /** Online state comes from the events, not `navigator.onLine` (unreliable; see SWR's web preset). */
-export function createOnlineManager(attach: AttachTrigger<boolean> = attachOnline): ManualTrigger & Required<OnlineManager> {
+export function createOnlineManager(
+  attach: AttachTrigger<boolean> = attachOnline,
+): ManualTrigger & Required<OnlineManager> {
   let online = true
-  const trigger = createTrigger((fire) => attach((value) => {
-    online = value
-    if (online) fire()
-  }))
-  return { ...trigger, isOnline: () => online, fire: () => { online = true; trigger.fire() } }
+  const trigger = createTrigger((fire) =>
+    attach((value) => {
+      online = value
+      if (online) fire()
+    }),
+  )
+  return {
+    ...trigger,
+    isOnline: () => online,
+    fire: () => {
+      online = true
+      trigger.fire()
+    },
+  }
 }
 
 function attachFocus(fire: () => void): (() => void) | undefined {
@@ -63,13 +74,19 @@ function attachFocus(fire: () => void): (() => void) | undefined {
   const onFocus = () => {
     if (d.visibilityState !== 'hidden') fire()
   }
-  return listen([[d, 'visibilitychange', onFocus], [w, 'focus', onFocus]])
+  return listen([
+    [d, 'visibilitychange', onFocus],
+    [w, 'focus', onFocus],
+  ])
 }
 
 function attachOnline(fire: (online: boolean) => void): (() => void) | undefined {
   const w = globalThis.window
   if (!w?.addEventListener) return undefined
-  return listen([[w, 'online', () => fire(true)], [w, 'offline', () => fire(false)]])
+  return listen([
+    [w, 'online', () => fire(true)],
+    [w, 'offline', () => fire(false)],
+  ])
 }
 
 /** Adds the listeners; returns the function that removes them. */

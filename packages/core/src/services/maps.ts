@@ -103,7 +103,14 @@ export type MapViewParams = { center: LatLng; zoom: number } | { bbox: BBox }
 export interface MapFeature {
   type: 'Feature'
   id: string
-  properties: { kind: 'country' | 'city'; name: string; countryCode: string; placeId?: string; population?: number; capital?: boolean }
+  properties: {
+    kind: 'country' | 'city'
+    name: string
+    countryCode: string
+    placeId?: string
+    population?: number
+    capital?: boolean
+  }
   geometry:
     | { type: 'Point'; coordinates: [number, number] }
     | { type: 'Polygon'; coordinates: number[][][] }
@@ -156,7 +163,10 @@ type Check = (value: unknown, field: string) => unknown
 
 const point = (p: LatLng) => `${p.lat},${p.lng}`
 /** Skips the check when the value is absent. */
-const o = (check: Check): Check => (v, f) => (v === undefined ? v : check(v, f))
+const o =
+  (check: Check): Check =>
+  (v, f) =>
+    v === undefined ? v : check(v, f)
 const waypoint = (value: unknown, field: string): unknown => {
   const v = obj(value, field)
   return v.placeId === undefined ? latLng(v, field) : { placeId: str(v.placeId, `${field}.placeId`) }
@@ -171,12 +181,18 @@ function shape(params: unknown, spec: Record<string, Check>): Record<string, unk
 }
 
 export function createMapsService(http: Http): MapsService {
-  const get = <T>(path: string, query: Query, options?: CallOptions) => http<T>({ ...options, service: 'maps', method: 'GET', path: `/v1/${path}`, query })
-  const post = <T>(path: string, body: unknown, options?: CallOptions) => http<T>({ ...options, service: 'maps', method: 'POST', path: `/v1/${path}`, body })
+  const get = <T>(path: string, query: Query, options?: CallOptions) =>
+    http<T>({ ...options, service: 'maps', method: 'GET', path: `/v1/${path}`, query })
+  const post = <T>(path: string, body: unknown, options?: CallOptions) =>
+    http<T>({ ...options, service: 'maps', method: 'POST', path: `/v1/${path}`, body })
 
   return {
     async geocode(params, options) {
-      return post('geocode', shape(params, obj(params, 'params').location === undefined ? { query: str } : { location: latLng }), options)
+      return post(
+        'geocode',
+        shape(params, obj(params, 'params').location === undefined ? { query: str } : { location: latLng }),
+        options,
+      )
     },
 
     async computeRoute(params, options) {
@@ -187,7 +203,8 @@ export function createMapsService(http: Http): MapsService {
         mode: (v, f) => oneOf(v, f, ['drive', 'walk', 'bicycle']),
       })
       const route = await post<ComputedRoute>('routes:compute', body, options)
-      if (typeof route?.polyline !== 'string') throw new ApiError('POST /v1/routes:compute: no polyline', { code: 'invalid_response', status: 200 })
+      if (typeof route?.polyline !== 'string')
+        throw new ApiError('POST /v1/routes:compute: no polyline', { code: 'invalid_response', status: 200 })
       return { ...route, coordinates: decodePolyline(route.polyline) }
     },
 
@@ -218,10 +235,12 @@ export function createMapsService(http: Http): MapsService {
 
     async getMapView(params, options) {
       const p = obj(params, 'params')
-      if (p.bbox === undefined) return get('views', { center: point(latLng(p.center, 'center')), zoom: num(p.zoom, 'zoom', 0, 20) }, options)
+      if (p.bbox === undefined)
+        return get('views', { center: point(latLng(p.center, 'center')), zoom: num(p.zoom, 'zoom', 0, 20) }, options)
       const b = arr(p.bbox, 'bbox', 4, (v, f) => num(v, f, -180, 180))
       const [, south = 0, , north = 0] = b
-      if (b.length < 4 || !(south < north && south >= -90 && north <= 90)) throw new ValidationError('bbox', 'must be [west, south, east, north]')
+      if (b.length < 4 || !(south < north && south >= -90 && north <= 90))
+        throw new ValidationError('bbox', 'must be [west, south, east, north]')
       return get('views', { bbox: b.join() }, options)
     },
   }

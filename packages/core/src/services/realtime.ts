@@ -7,13 +7,49 @@ import { num, obj, opt, str } from '../validate.js'
 // Realtime over REST (docs/services/realtime-rest.md): publish, history, presence, channel list.
 // The live side (subscribe, presence events) is @tandem/realtime's WebSocket.
 
-export interface PublishResult { offset: number; epoch: string; messageId: string; duplicate: boolean }
-export interface RealtimeMessage { channel: string; event: string; data: unknown; offset: number; epoch: string; messageId: string; clientId: string; ts: number }
-export interface HistoryResult { epoch: string; offset: number; messages: RealtimeMessage[]; complete: boolean }
-export interface PresenceMember { clientId: string; connectionId: string; data: unknown }
-export interface ChannelInfo { name: string; epoch: string; offset: number; subscribers: number; members: number }
-export interface HistoryOptions extends CallOptions { since?: { epoch: string; offset: number }; limit?: number }
-export interface ChannelListParams { prefix?: string; limit?: number; cursor?: string }
+export interface PublishResult {
+  offset: number
+  epoch: string
+  messageId: string
+  duplicate: boolean
+}
+export interface RealtimeMessage {
+  channel: string
+  event: string
+  data: unknown
+  offset: number
+  epoch: string
+  messageId: string
+  clientId: string
+  ts: number
+}
+export interface HistoryResult {
+  epoch: string
+  offset: number
+  messages: RealtimeMessage[]
+  complete: boolean
+}
+export interface PresenceMember {
+  clientId: string
+  connectionId: string
+  data: unknown
+}
+export interface ChannelInfo {
+  name: string
+  epoch: string
+  offset: number
+  subscribers: number
+  members: number
+}
+export interface HistoryOptions extends CallOptions {
+  since?: { epoch: string; offset: number }
+  limit?: number
+}
+export interface ChannelListParams {
+  prefix?: string
+  limit?: number
+  cursor?: string
+}
 
 export interface RealtimeService {
   /** Stored once per `idempotencyKey` (a repeat returns the first result). */
@@ -37,13 +73,22 @@ export function createRealtimeService(http: Http): RealtimeService {
   const channels = createCollection<ChannelInfo>(http, service, 'channels')
   return {
     async publish(channel, event, data, options = {}) {
-      return http({ ...options, service, method: 'POST', path: path(channel, 'messages'), body: { event: str(event, 'event', 200), data } })
+      return http({
+        ...options,
+        service,
+        method: 'POST',
+        path: path(channel, 'messages'),
+        body: { event: str(event, 'event', 200), data },
+      })
     },
     async history(channel, options) {
       const { since: s, limit, ...call } = options ?? {}
       const since = opt(s, (v) => obj(v, 'since'))
       return http({
-        ...call, service, method: 'GET', path: path(channel, 'messages'),
+        ...call,
+        service,
+        method: 'GET',
+        path: path(channel, 'messages'),
         query: {
           sinceEpoch: since && str(since.epoch, 'since.epoch', 200),
           sinceOffset: since && num(since.offset, 'since.offset', 0, Number.MAX_SAFE_INTEGER, true),
@@ -59,7 +104,10 @@ export function createRealtimeService(http: Http): RealtimeService {
       const p = params?.prefix
       return p === undefined || (typeof p == 'string' && p.length <= 200)
         ? channels.list(params as ListParams, options)
-        : createPagePromise(Promise.reject(new ValidationError('prefix', 'must be a string of at most 200 characters')), () => Promise.reject())
+        : createPagePromise(
+            Promise.reject(new ValidationError('prefix', 'must be a string of at most 200 characters')),
+            () => Promise.reject(),
+          )
     },
   }
 }

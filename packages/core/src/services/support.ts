@@ -8,9 +8,23 @@ import { arr, obj, oneOf, opt, str } from '../validate.js'
 
 export type ConversationStatus = 'active' | 'pending' | 'closed'
 
-export interface Mailbox { id: string; name: string; slug: string; email: string; createdAt: string; updatedAt: string }
-export interface Agent { id: string; name: string; email: string }
-export interface Customer { email: string; name: string | null }
+export interface Mailbox {
+  id: string
+  name: string
+  slug: string
+  email: string
+  createdAt: string
+  updatedAt: string
+}
+export interface Agent {
+  id: string
+  name: string
+  email: string
+}
+export interface Customer {
+  email: string
+  name: string | null
+}
 
 export interface Conversation {
   id: string
@@ -39,7 +53,13 @@ export interface Thread {
   createdAt: string
 }
 
-export interface DocCollection { id: string; name: string; slug: string; description: string; articleCount: number }
+export interface DocCollection {
+  id: string
+  name: string
+  slug: string
+  description: string
+  articleCount: number
+}
 
 export interface Article {
   id: string
@@ -144,37 +164,49 @@ export function createSupportService(http: Http): SupportService {
   // Every method checks its input inside an async function: bad input rejects and sends nothing.
   const send = <T>(method: HttpMethod, path: string, body?: unknown, options?: CallOptions) =>
     http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body })
-  const get = <T>(base: string) => async (id: string, options?: CallOptions) => send<T>('GET', `${base}/${validateId(id)}`, undefined, options)
+  const get =
+    <T>(base: string) =>
+    async (id: string, options?: CallOptions) =>
+      send<T>('GET', `${base}/${validateId(id)}`, undefined, options)
   const at = (id: string, sub = '') => `conversations/${validateId(id)}${sub}`
 
   /** One builder for every list: the query is checked before the first request and re-sent with each cursor. */
-  const pageOf = <T, P extends SupportPageParams = SupportPageParams>(path: () => string, query: (params: P) => Query = () => ({})) =>
-    (given?: P, options?: CallOptions): PagePromise<T> => listPages<T>(http, 'support', options, () => {
-      const p = `/v1/${path()}`
-      // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
-      const params = obj(given ?? {}, 'params') as P
-      const q = { ...query(params), limit: params.limit }
-      validateLimit(params.limit)
-      return [p, { ...q, cursor: opt(params.cursor, (c) => str(c, 'cursor')) }]
-    })
+  const pageOf =
+    <T, P extends SupportPageParams = SupportPageParams>(
+      path: () => string,
+      query: (params: P) => Query = () => ({}),
+    ) =>
+    (given?: P, options?: CallOptions): PagePromise<T> =>
+      listPages<T>(http, 'support', options, () => {
+        const p = `/v1/${path()}`
+        // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
+        const params = obj(given ?? {}, 'params') as P
+        const q = { ...query(params), limit: params.limit }
+        validateLimit(params.limit)
+        return [p, { ...q, cursor: opt(params.cursor, (c) => str(c, 'cursor')) }]
+      })
 
   return {
     mailboxes: { list: pageOf(() => 'mailboxes'), get: get('mailboxes') },
     agents: { list: pageOf(() => 'agents') },
     conversations: {
-      list: pageOf<Conversation, ConversationListParams>(() => 'conversations', (p) => ({
-        mailboxId: optId(p.mailboxId, 'mailboxId'),
-        status: status(p.status),
-        tag: opt(p.tag, (t) => str(t, 'tag', 50)),
-        query: opt(p.query, (t) => str(t, 'query', 200)),
-        modifiedSince: opt(p.modifiedSince, isoDate),
-      })),
+      list: pageOf<Conversation, ConversationListParams>(
+        () => 'conversations',
+        (p) => ({
+          mailboxId: optId(p.mailboxId, 'mailboxId'),
+          status: status(p.status),
+          tag: opt(p.tag, (t) => str(t, 'tag', 50)),
+          query: opt(p.query, (t) => str(t, 'query', 200)),
+          modifiedSince: opt(p.modifiedSince, isoDate),
+        }),
+      ),
       get: get('conversations'),
       async create(input, options) {
         const c = obj(obj(input, 'input').customer, 'customer')
         str(input.mailboxId, 'mailboxId', 200)
         str(input.subject, 'subject', 255)
-        if (!/^\S+@\S+\.\S+$/.test(str(c.email, 'customer.email', 254))) throw new ValidationError('customer.email', 'must be an email address')
+        if (!/^\S+@\S+\.\S+$/.test(str(c.email, 'customer.email', 254)))
+          throw new ValidationError('customer.email', 'must be an email address')
         opt(c.name, (n) => str(n, 'customer.name', 200))
         text(input)
         tags(input.tags)
@@ -199,7 +231,10 @@ export function createSupportService(http: Http): SupportService {
       note: async (id, input, options) => send('POST', at(id, '/notes'), (text(input), input), options),
     },
     docs: {
-      search: pageOf<ArticleSummary, ArticleSearchParams>(() => 'docs/articles', (p) => ({ ...inCollection(p), query: str(p.query, 'query', 200) })),
+      search: pageOf<ArticleSummary, ArticleSearchParams>(
+        () => 'docs/articles',
+        (p) => ({ ...inCollection(p), query: str(p.query, 'query', 200) }),
+      ),
       list: pageOf<ArticleSummary, ArticleListParams>(() => 'docs/articles', inCollection),
       get: get('docs/articles'),
       collections: pageOf(() => 'docs/collections'),

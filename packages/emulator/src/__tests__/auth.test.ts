@@ -3,25 +3,44 @@ import { describe, expect, it } from 'vitest'
 import { DEV_APP } from '../defaults.js'
 import { call, expectError, useEmulator } from './helpers.js'
 
-const OTHER = { appId: 'app_other', keys: [{ id: 'key_other', secret: 'other_secret' }, { id: 'key_other_2', secret: 'rotated_secret' }] }
+const OTHER = {
+  appId: 'app_other',
+  keys: [
+    { id: 'key_other', secret: 'other_secret' },
+    { id: 'key_other_2', secret: 'rotated_secret' },
+  ],
+}
 const emu = useEmulator({ apps: [DEV_APP, OTHER] })
 
 const mint = (o: Partial<Parameters<typeof mintToken>[0]> = {}) =>
-  mintToken({ appId: 'app_dev', keyId: 'key_dev', secret: 'tandem_dev_secret_local_only', subject: 'u1', scope: ['maps', 'support', 'realtime'], ...o }).then((t) => t.token)
+  mintToken({
+    appId: 'app_dev',
+    keyId: 'key_dev',
+    secret: 'tandem_dev_secret_local_only',
+    subject: 'u1',
+    scope: ['maps', 'support', 'realtime'],
+    ...o,
+  }).then((t) => t.token)
 
 describe('bearer tokens', () => {
   it('accepts a valid token, and tokens of every configured app and key', async () => {
     expect((await call(emu(), '/maps/v1/resources', { token: await mint() })).status).toBe(200)
     const rotated = await mint({ appId: 'app_other', keyId: 'key_other_2', secret: 'rotated_secret' })
     expect((await call(emu(), '/maps/v1/resources', { token: rotated })).status).toBe(200)
-    expect((await call(emu(), '/maps/v1/resources', { token: await emu().mintToken({ appId: 'app_other' }) })).status).toBe(200)
+    expect(
+      (await call(emu(), '/maps/v1/resources', { token: await emu().mintToken({ appId: 'app_other' }) })).status,
+    ).toBe(200)
   })
 
   it('missing token → 401 missing_token', async () => {
     const res = await call(emu(), '/maps/v1/resources')
     await expectError(res, 401, 'missing_token')
     expect(res.headers.get('www-authenticate')).toBe('Bearer')
-    await expectError(await call(emu(), '/maps/v1/resources', { headers: { Authorization: 'Basic abc' } }), 401, 'missing_token')
+    await expectError(
+      await call(emu(), '/maps/v1/resources', { headers: { Authorization: 'Basic abc' } }),
+      401,
+      'missing_token',
+    )
   })
 
   it('expired token → 401 token_expired', async () => {
@@ -38,10 +57,22 @@ describe('bearer tokens', () => {
   })
 
   it('unknown app → 401 unknown_app; unknown key → 401 unknown_key', async () => {
-    await expectError(await call(emu(), '/maps/v1/resources', { token: await mint({ appId: 'app_nope' }) }), 401, 'unknown_app')
-    await expectError(await call(emu(), '/maps/v1/resources', { token: await mint({ keyId: 'key_gone' }) }), 401, 'unknown_key')
+    await expectError(
+      await call(emu(), '/maps/v1/resources', { token: await mint({ appId: 'app_nope' }) }),
+      401,
+      'unknown_app',
+    )
+    await expectError(
+      await call(emu(), '/maps/v1/resources', { token: await mint({ keyId: 'key_gone' }) }),
+      401,
+      'unknown_key',
+    )
     // Another app's key cannot sign for this app.
-    await expectError(await call(emu(), '/maps/v1/resources', { token: await mint({ keyId: 'key_other', secret: 'other_secret' }) }), 401, 'unknown_key')
+    await expectError(
+      await call(emu(), '/maps/v1/resources', { token: await mint({ keyId: 'key_other', secret: 'other_secret' }) }),
+      401,
+      'unknown_key',
+    )
   })
 
   it('malformed token → 401 malformed_token', async () => {
@@ -71,10 +102,16 @@ describe('scopes', () => {
     expect((await call(emu(), '/support/v1/resources', { token: writer })).status).toBe(200)
     const realtimeRead = await emu().mintToken({ scope: ['realtime:read'] })
     expect((await call(emu(), '/realtime/v1/resources', { token: realtimeRead })).status).toBe(200)
-    const res = await call(emu(), '/realtime/v1/resources', { token: realtimeRead, method: 'POST', json: { name: 'chat:new' } })
+    const res = await call(emu(), '/realtime/v1/resources', {
+      token: realtimeRead,
+      method: 'POST',
+      json: { name: 'chat:new' },
+    })
     expect((await expectError(res, 403, 'insufficient_scope')).error.details).toEqual([{ required: 'realtime:write' }])
     const all = await emu().mintToken({ scope: ['*'] })
-    expect((await call(emu(), '/realtime/v1/resources', { token: all, method: 'POST', json: { name: 'chat:new' } })).status).toBe(201)
+    expect(
+      (await call(emu(), '/realtime/v1/resources', { token: all, method: 'POST', json: { name: 'chat:new' } })).status,
+    ).toBe(201)
   })
 })
 
@@ -82,14 +119,25 @@ describe('raw keys', () => {
   it('accepted without Origin', async () => {
     const res = await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only&limit=1')
     expect(res.status).toBe(200)
-    const other = await call(emu(), '/support/v1/resources?key=key_other_2:rotated_secret', { method: 'POST', json: { name: 'server side' } })
+    const other = await call(emu(), '/support/v1/resources?key=key_other_2:rotated_secret', {
+      method: 'POST',
+      json: { name: 'server side' },
+    })
     expect(other.status).toBe(201)
   })
 
   it('refused with Origin, before the key is even checked', async () => {
     const headers = { Origin: 'http://localhost:5173' }
-    await expectError(await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only', { headers }), 403, 'key_not_allowed_in_browser')
-    await expectError(await call(emu(), '/maps/v1/resources?key=wrong:wrong', { headers }), 403, 'key_not_allowed_in_browser')
+    await expectError(
+      await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only', { headers }),
+      403,
+      'key_not_allowed_in_browser',
+    )
+    await expectError(
+      await call(emu(), '/maps/v1/resources?key=wrong:wrong', { headers }),
+      403,
+      'key_not_allowed_in_browser',
+    )
   })
 
   it('a wrong key → 401 invalid_key, never echoed', async () => {

@@ -42,7 +42,13 @@ describe('faults', () => {
 
   it("dropNext 'after': the write is applied, the response lost; an idempotent retry replays it once", async () => {
     const token = await emu().mintToken()
-    const send = () => call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name: 'exactly once' }, headers: { 'Idempotency-Key': 'drop-1' } })
+    const send = () =>
+      call(emu(), '/support/v1/resources', {
+        token,
+        method: 'POST',
+        json: { name: 'exactly once' },
+        headers: { 'Idempotency-Key': 'drop-1' },
+      })
     emu().faults.dropNext(1, { when: 'after' })
     await expect(send()).rejects.toThrow()
     expect(emu().stats.writesApplied).toBe(1)
@@ -55,8 +61,8 @@ describe('faults', () => {
   })
 
   it('respondNext: raw bodies (HTML, truncated JSON, empty)', async () => {
-    emu().faults
-      .respondNext(1, { status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' })
+    emu()
+      .faults.respondNext(1, { status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' })
       .respondNext(1, { status: 200, body: '{"data": [' })
       .respondNext(1, { status: 200, body: '' })
     const html = await authed(emu(), '/maps/v1/resources')

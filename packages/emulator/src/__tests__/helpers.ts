@@ -33,7 +33,11 @@ export async function call(emu: Emulator, path: string, init: CallInit = {}): Pr
   const h = new Headers(headers)
   if (token) h.set('Authorization', `Bearer ${token}`)
   if (json !== undefined) h.set('Content-Type', 'application/json')
-  return fetch(`${emu.url}${path}`, { ...rest, headers: h, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) })
+  return fetch(`${emu.url}${path}`, {
+    ...rest,
+    headers: h,
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+  })
 }
 
 /** Call with a fresh default-scope token. */

@@ -26,7 +26,11 @@ describe('headers', () => {
       expect(res.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining')
       expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After')
     }
-    const other = [await call(emu(), '/nowhere'), await call(emu(), '/dev/token'), await call(emu(), '/dev/token', { method: 'OPTIONS' })]
+    const other = [
+      await call(emu(), '/nowhere'),
+      await call(emu(), '/dev/token'),
+      await call(emu(), '/dev/token', { method: 'OPTIONS' }),
+    ]
     for (const res of other) expect(res.headers.get('x-request-id')).toMatch(/^req_/)
     const ids = new Set(responses.map((r) => r.headers.get('x-request-id')))
     expect(ids.size).toBe(responses.length)
@@ -41,11 +45,20 @@ describe('headers', () => {
 
   it('answers CORS preflight for every path', async () => {
     for (const path of ['/maps/v1/resources', '/support/v1/resources/res_sup_1', '/dev/token', '/anything']) {
-      const res = await call(emu(), path, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key' } })
+      const res = await call(emu(), path, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'http://localhost:5173',
+          'Access-Control-Request-Method': 'PATCH',
+          'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key',
+        },
+      })
       expect(res.status).toBe(204)
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
       expect(res.headers.get('access-control-allow-methods')).toContain('PATCH')
-      expect(res.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, X-Request-Id')
+      expect(res.headers.get('access-control-allow-headers')).toBe(
+        'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
+      )
     }
   })
 })
@@ -62,21 +75,41 @@ describe('dev token endpoint', () => {
   })
 
   it('subject and scope narrow it, from the query or a JSON body', async () => {
-    const q = (await (await call(emu(), '/dev/token?scope=support:read,maps&subject=alice')).json()) as { token: string }
+    const q = (await (await call(emu(), '/dev/token?scope=support:read,maps&subject=alice')).json()) as {
+      token: string
+    }
     expect((await call(emu(), '/maps/v1/resources?limit=1', { token: q.token })).status).toBe(200)
     await expectError(await call(emu(), '/realtime/v1/resources', { token: q.token }), 403, 'insufficient_scope')
-    const b = (await (await call(emu(), '/dev/token', { method: 'POST', json: { subject: 'bob', scope: ['realtime'] } })).json()) as { token: string }
+    const b = (await (
+      await call(emu(), '/dev/token', { method: 'POST', json: { subject: 'bob', scope: ['realtime'] } })
+    ).json()) as { token: string }
     await expectError(await call(emu(), '/maps/v1/resources', { token: b.token }), 403, 'insufficient_scope')
     expect((await call(emu(), '/realtime/v1/resources?limit=1', { token: b.token })).status).toBe(200)
   })
 
   it('bad inputs are clear JSON errors', async () => {
-    await expectError(await call(emu(), '/dev/token', { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_json')
+    await expectError(
+      await call(emu(), '/dev/token', { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_json',
+    )
     await expectError(await call(emu(), '/dev/token', { method: 'POST', json: [1] }), 400, 'invalid_body')
-    await expectError(await call(emu(), '/dev/token', { method: 'POST', json: { scope: [1] } }), 400, 'invalid_parameter')
-    await expectError(await call(emu(), '/dev/token', { method: 'POST', json: { subject: '' } }), 400, 'invalid_parameter')
+    await expectError(
+      await call(emu(), '/dev/token', { method: 'POST', json: { scope: [1] } }),
+      400,
+      'invalid_parameter',
+    )
+    await expectError(
+      await call(emu(), '/dev/token', { method: 'POST', json: { subject: '' } }),
+      400,
+      'invalid_parameter',
+    )
     await expectError(await call(emu(), '/dev/token', { method: 'DELETE' }), 405, 'method_not_allowed')
-    await expectError(await call(emu(), '/dev/token', { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_media_type')
+    await expectError(
+      await call(emu(), '/dev/token', { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    )
   })
 
   it('can be turned off', async () => {
@@ -111,11 +144,22 @@ describe('access log and stats', () => {
 
   it('counts requests; reset() restores the seeded state', async () => {
     emu().reset()
-    expect(emu().stats).toEqual({ requests: 0, tokenRequests: 0, rateLimited: 0, byService: { maps: 0, support: 0, realtime: 0 }, writesApplied: 0 })
+    expect(emu().stats).toEqual({
+      requests: 0,
+      tokenRequests: 0,
+      rateLimited: 0,
+      byService: { maps: 0, support: 0, realtime: 0 },
+      writesApplied: 0,
+    })
     await authed(emu(), '/maps/v1/resources/res_map_1', { method: 'DELETE' })
     await authed(emu(), '/support/v1/resources?limit=1')
     await call(emu(), '/dev/token')
-    expect(emu().stats).toMatchObject({ requests: 3, tokenRequests: 1, writesApplied: 1, byService: { maps: 1, support: 1, realtime: 0 } })
+    expect(emu().stats).toMatchObject({
+      requests: 3,
+      tokenRequests: 1,
+      writesApplied: 1,
+      byService: { maps: 1, support: 1, realtime: 0 },
+    })
     await expectError(await authed(emu(), '/maps/v1/resources/res_map_1'), 404, 'not_found')
     emu().reset()
     expect((await authed(emu(), '/maps/v1/resources/res_map_1')).status).toBe(200)
@@ -150,7 +194,9 @@ describe('robustness', () => {
       await expectError(res, 500, 'internal_error')
       expect(spy).toHaveBeenCalled()
       list.mockRestore()
-      expect((await fetch(`${url}/maps/v1/resources`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200)
+      expect((await fetch(`${url}/maps/v1/resources`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(
+        200,
+      )
     } finally {
       spy.mockRestore()
       server.closeAllConnections()

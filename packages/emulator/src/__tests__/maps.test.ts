@@ -7,8 +7,18 @@ const emu = useEmulator({ plans: { maps: false } })
 const LISBON = { lat: 38.7167, lng: -9.1333 }
 const PORTO = { lat: 41.1496, lng: -8.611 }
 
-interface Place { name: string; countryCode: string; placeId: string; types: string[]; location: { lat: number; lng: number }; distanceMeters?: number }
-interface Page { data: Place[]; nextCursor: string | null }
+interface Place {
+  name: string
+  countryCode: string
+  placeId: string
+  types: string[]
+  location: { lat: number; lng: number }
+  distanceMeters?: number
+}
+interface Page {
+  data: Place[]
+  nextCursor: string | null
+}
 
 const post = (path: string, json: unknown) => authed(emu(), `/maps/v1/${path}`, { method: 'POST', json })
 const get = (path: string) => authed(emu(), `/maps/v1/${path}`)
@@ -44,7 +54,10 @@ describe('POST /maps/v1/geocode', () => {
 
   it('reverse-geocodes to the nearest city of the country the point is in', async () => {
     const { results } = await ok<{ results: Place[] }>(post('geocode', { location: { lat: 52.52, lng: 13.405 } }))
-    expect(results.map((r) => [r.name, r.countryCode])).toEqual([['Berlin', 'DE'], ['Germany', 'DE']])
+    expect(results.map((r) => [r.name, r.countryCode])).toEqual([
+      ['Berlin', 'DE'],
+      ['Germany', 'DE'],
+    ])
   })
 
   it('refuses bad bodies naming the field', async () => {
@@ -64,8 +77,22 @@ describe('POST /maps/v1/geocode', () => {
 describe('POST /maps/v1/routes:compute', () => {
   it('answers the documented shape, the same every time', async () => {
     const body = { origin: LISBON, destination: PORTO, mode: 'walk' }
-    const route = await ok<{ mode: string; distanceMeters: number; durationSeconds: number; polyline: string; legs: unknown[]; bounds: number[] }>(post('routes:compute', body))
-    expect(Object.keys(route).sort()).toEqual(['bounds', 'distanceMeters', 'durationSeconds', 'legs', 'mode', 'polyline'])
+    const route = await ok<{
+      mode: string
+      distanceMeters: number
+      durationSeconds: number
+      polyline: string
+      legs: unknown[]
+      bounds: number[]
+    }>(post('routes:compute', body))
+    expect(Object.keys(route).sort()).toEqual([
+      'bounds',
+      'distanceMeters',
+      'durationSeconds',
+      'legs',
+      'mode',
+      'polyline',
+    ])
     expect(route.durationSeconds).toBe(Math.round(route.distanceMeters / (5 / 3.6)))
     const points = decode(route.polyline)
     expect(points.length).toBeGreaterThan(20)
@@ -76,21 +103,59 @@ describe('POST /maps/v1/routes:compute', () => {
   it('routes between place ids', async () => {
     const { results } = await ok<{ results: Place[] }>(post('geocode', { query: 'Madrid' }))
     const madrid = results[0]
-    const route = await ok<{ legs: { start: unknown; end: unknown }[] }>(post('routes:compute', { origin: { placeId: 'country_PT' }, destination: { placeId: madrid?.placeId }, mode: 'drive' }))
+    const route = await ok<{ legs: { start: unknown; end: unknown }[] }>(
+      post('routes:compute', {
+        origin: { placeId: 'country_PT' },
+        destination: { placeId: madrid?.placeId },
+        mode: 'drive',
+      }),
+    )
     expect(route.legs[0]?.end).toEqual(madrid?.location)
   })
 
   it('refuses impossible routes with route_not_found', async () => {
-    await refused(post('routes:compute', { origin: LISBON, destination: { lat: 40.71, lng: -74.0 }, mode: 'drive' }), 422, 'route_not_found')
-    await refused(post('routes:compute', { origin: { lat: 30, lng: -40 }, destination: LISBON, mode: 'drive' }), 422, 'route_not_found')
-    await refused(post('routes:compute', { origin: LISBON, destination: { lat: 52.52, lng: 13.405 }, mode: 'walk' }), 422, 'route_not_found')
+    await refused(
+      post('routes:compute', { origin: LISBON, destination: { lat: 40.71, lng: -74.0 }, mode: 'drive' }),
+      422,
+      'route_not_found',
+    )
+    await refused(
+      post('routes:compute', { origin: { lat: 30, lng: -40 }, destination: LISBON, mode: 'drive' }),
+      422,
+      'route_not_found',
+    )
+    await refused(
+      post('routes:compute', { origin: LISBON, destination: { lat: 52.52, lng: 13.405 }, mode: 'walk' }),
+      422,
+      'route_not_found',
+    )
   })
 
   it('refuses bad input and unknown places', async () => {
-    await refused(post('routes:compute', { origin: LISBON, destination: PORTO, mode: 'fly' }), 400, 'invalid_parameter', 'mode')
-    await refused(post('routes:compute', { origin: LISBON, destination: PORTO, waypoints: [{ lat: 0 }], mode: 'drive' }), 400, 'invalid_parameter', 'waypoints[0].lng')
-    await refused(post('routes:compute', { origin: LISBON, destination: PORTO, waypoints: Array(26).fill(LISBON), mode: 'drive' }), 400, 'invalid_parameter', 'waypoints')
-    await refused(post('routes:compute', { origin: { placeId: 'city_0' }, destination: PORTO, mode: 'drive' }), 404, 'not_found', 'origin.placeId')
+    await refused(
+      post('routes:compute', { origin: LISBON, destination: PORTO, mode: 'fly' }),
+      400,
+      'invalid_parameter',
+      'mode',
+    )
+    await refused(
+      post('routes:compute', { origin: LISBON, destination: PORTO, waypoints: [{ lat: 0 }], mode: 'drive' }),
+      400,
+      'invalid_parameter',
+      'waypoints[0].lng',
+    )
+    await refused(
+      post('routes:compute', { origin: LISBON, destination: PORTO, waypoints: Array(26).fill(LISBON), mode: 'drive' }),
+      400,
+      'invalid_parameter',
+      'waypoints',
+    )
+    await refused(
+      post('routes:compute', { origin: { placeId: 'city_0' }, destination: PORTO, mode: 'drive' }),
+      404,
+      'not_found',
+      'origin.placeId',
+    )
   })
 })
 
@@ -137,8 +202,16 @@ describe('GET /maps/v1/places', () => {
 
 describe('POST /maps/v1/addresses:validate', () => {
   it('fixes case and separators, and does not ask for a postal code where there is none', async () => {
-    const fixed = await ok<{ verdict: unknown; address: { components: { type: string; text: string; confirmation: string }[] } }>(
-      post('addresses:validate', { regionCode: 'pt', addressLines: ['Rua de Santa Catarina 1'], locality: 'porto', postalCode: '4000123' }),
+    const fixed = await ok<{
+      verdict: unknown
+      address: { components: { type: string; text: string; confirmation: string }[] }
+    }>(
+      post('addresses:validate', {
+        regionCode: 'pt',
+        addressLines: ['Rua de Santa Catarina 1'],
+        locality: 'porto',
+        postalCode: '4000123',
+      }),
     )
     expect(fixed.verdict).toEqual({ complete: true, hasUnconfirmedComponents: false, needsFixes: false })
     expect(fixed.address.components.map((c) => [c.type, c.text, c.confirmation])).toEqual([
@@ -147,20 +220,46 @@ describe('POST /maps/v1/addresses:validate', () => {
       ['postal_code', '4000-123', 'fixed'],
       ['country', 'Portugal', 'confirmed'],
     ])
-    const hk = await ok<{ verdict: unknown }>(post('addresses:validate', { regionCode: 'HK', addressLines: ['1 Queen’s Road'], locality: 'Hong Kong' }))
+    const hk = await ok<{ verdict: unknown }>(
+      post('addresses:validate', { regionCode: 'HK', addressLines: ['1 Queen’s Road'], locality: 'Hong Kong' }),
+    )
     expect(hk.verdict).toEqual({ complete: true, hasUnconfirmedComponents: false, needsFixes: false })
   })
 
   it('refuses unknown regions and bad lines', async () => {
-    await refused(post('addresses:validate', { regionCode: 'ZZ', addressLines: ['a 1'] }), 422, 'unknown_region', 'regionCode')
-    await refused(post('addresses:validate', { regionCode: 'P1', addressLines: ['a 1'] }), 400, 'invalid_parameter', 'regionCode')
-    await refused(post('addresses:validate', { regionCode: 'PT', addressLines: [] }), 400, 'invalid_parameter', 'addressLines')
-    await refused(post('addresses:validate', { regionCode: 'PT', addressLines: ['a 1', 5] }), 400, 'invalid_parameter', 'addressLines[1]')
+    await refused(
+      post('addresses:validate', { regionCode: 'ZZ', addressLines: ['a 1'] }),
+      422,
+      'unknown_region',
+      'regionCode',
+    )
+    await refused(
+      post('addresses:validate', { regionCode: 'P1', addressLines: ['a 1'] }),
+      400,
+      'invalid_parameter',
+      'regionCode',
+    )
+    await refused(
+      post('addresses:validate', { regionCode: 'PT', addressLines: [] }),
+      400,
+      'invalid_parameter',
+      'addressLines',
+    )
+    await refused(
+      post('addresses:validate', { regionCode: 'PT', addressLines: ['a 1', 5] }),
+      400,
+      'invalid_parameter',
+      'addressLines[1]',
+    )
   })
 })
 
 describe('GET /maps/v1/views', () => {
-  interface View { bounds: number[]; zoom: number; features: { type: string; features: { id: string; properties: { kind: string } }[] } }
+  interface View {
+    bounds: number[]
+    zoom: number
+    features: { type: string; features: { id: string; properties: { kind: string } }[] }
+  }
 
   it('covers the world at zoom 0 with at most 200 cities', async () => {
     const view = await ok<View>(get('views?center=0,0&zoom=0'))

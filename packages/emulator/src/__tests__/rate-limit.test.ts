@@ -45,7 +45,9 @@ describe('rate limiting over HTTP', () => {
   it('a plan of false disables the limit', async () => {
     emu().reset()
     const token = await emu().mintToken()
-    const results = await Promise.all(Array.from({ length: 20 }, () => call(emu(), '/support/v1/resources?limit=1', { token })))
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call(emu(), '/support/v1/resources?limit=1', { token })),
+    )
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200))
     expect(results[0]?.headers.get('ratelimit-limit')).toBeNull()
   })
@@ -70,7 +72,11 @@ describe('RateLimiter arithmetic (fake clock)', () => {
     expect(next?.allowed).toBe(true)
     expect(next?.headers['RateLimit-Remaining']).toBe('0')
     advance(60_000)
-    expect(limiter.take('a', 'maps')?.headers).toEqual({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '1' })
+    expect(limiter.take('a', 'maps')?.headers).toEqual({
+      'RateLimit-Limit': '100',
+      'RateLimit-Remaining': '99',
+      'RateLimit-Reset': '1',
+    })
   })
 
   it('Retry-After rounds up to whole seconds', () => {

@@ -43,9 +43,17 @@ export class TestSocket {
   }
 
   /** Opens, sends `connect` and returns the `connected` frame. */
-  static async connect(emu: Emulator, token: string, resume?: string): Promise<{ socket: TestSocket; connected: Frame }> {
+  static async connect(
+    emu: Emulator,
+    token: string,
+    resume?: string,
+  ): Promise<{ socket: TestSocket; connected: Frame }> {
     const socket = await TestSocket.open(emu)
-    const connected = await socket.request({ type: 'connect', token, ...(resume ? { resume: { connectionId: resume } } : {}) })
+    const connected = await socket.request({
+      type: 'connect',
+      token,
+      ...(resume ? { resume: { connectionId: resume } } : {}),
+    })
     if (connected.type !== 'connected') throw new Error(`expected connected, got ${JSON.stringify(connected)}`)
     return { socket, connected }
   }
@@ -76,7 +84,9 @@ export class TestSocket {
       }
       const timer = setTimeout(() => {
         finish()
-        reject(new Error(`no matching frame within ${timeoutMs} ms; inbox: ${JSON.stringify(this.inbox).slice(0, 500)}`))
+        reject(
+          new Error(`no matching frame within ${timeoutMs} ms; inbox: ${JSON.stringify(this.inbox).slice(0, 500)}`),
+        )
       }, timeoutMs)
       const finish = () => {
         clearTimeout(timer)
@@ -90,7 +100,8 @@ export class TestSocket {
   /** Every frame of `type` taken from the inbox (what has arrived so far). */
   drain(type: string): Frame[] {
     const out: Frame[] = []
-    for (let i = this.inbox.length - 1; i >= 0; i--) if (this.inbox[i]?.type === type) out.unshift(...this.inbox.splice(i, 1))
+    for (let i = this.inbox.length - 1; i >= 0; i--)
+      if (this.inbox[i]?.type === type) out.unshift(...this.inbox.splice(i, 1))
     return out
   }
 

@@ -8,7 +8,12 @@ import { TestSocket, type Frame } from './realtime-helpers.js'
 const OTHER = { appId: 'app_other', keys: [{ id: 'key_other', secret: 'other_secret' }] }
 const emu = useEmulator({
   apps: [DEV_APP, OTHER],
-  realtime: { heartbeatMs: 150, handshakeTimeoutMs: 300, publishRate: { limit: 5, intervalMs: 60_000, burst: 5 }, maxMessageBytes: 16_384 },
+  realtime: {
+    heartbeatMs: 150,
+    handshakeTimeoutMs: 300,
+    publishRate: { limit: 5, intervalMs: 60_000, burst: 5 },
+    maxMessageBytes: 16_384,
+  },
 })
 
 const sockets: TestSocket[] = []
@@ -39,10 +44,29 @@ describe('handshake', () => {
   })
 
   it.each([
-    ['forged', () => mintToken({ appId: 'app_dev', keyId: 'key_dev', secret: 'wrong', subject: 'u1', scope: ['realtime'] }).then((t) => t.token), 4101],
+    [
+      'forged',
+      () =>
+        mintToken({ appId: 'app_dev', keyId: 'key_dev', secret: 'wrong', subject: 'u1', scope: ['realtime'] }).then(
+          (t) => t.token,
+        ),
+      4101,
+    ],
     ['expired', () => token({ now: Date.now() - 3_600_000, ttlSeconds: 60 }), 4100],
-    ['unknown app', () => mintToken({ appId: 'app_nope', keyId: 'key_dev', secret: 'x', subject: 'u1', scope: [] }).then((t) => t.token), 4101],
-    ['other app key', () => mintToken({ appId: 'app_dev', keyId: 'key_other', secret: 'other_secret', subject: 'u1', scope: [] }).then((t) => t.token), 4101],
+    [
+      'unknown app',
+      () =>
+        mintToken({ appId: 'app_nope', keyId: 'key_dev', secret: 'x', subject: 'u1', scope: [] }).then((t) => t.token),
+      4101,
+    ],
+    [
+      'other app key',
+      () =>
+        mintToken({ appId: 'app_dev', keyId: 'key_other', secret: 'other_secret', subject: 'u1', scope: [] }).then(
+          (t) => t.token,
+        ),
+      4101,
+    ],
     ['garbage', async () => 'not.a.jwt', 4101],
   ])('%s token → 41xx close', async (_name, make, code) => {
     const socket = await openRaw()
@@ -80,7 +104,7 @@ describe('handshake', () => {
 })
 
 describe('subscribe and publish', () => {
-  it('round trip: ack before the publisher\'s own copy, every subscriber gets it once', async () => {
+  it("round trip: ack before the publisher's own copy, every subscriber gets it once", async () => {
     const alice = await connect()
     const bob = await connect(await token({ subject: 'bob' }))
     for (const s of [alice, bob]) {
@@ -89,13 +113,27 @@ describe('subscribe and publish', () => {
       expect(sub.channels[0].epoch).toMatch(/^ep_/)
     }
     const before = alice.inbox.length
-    const ack = await alice.request({ type: 'publish', channel: 'chat:rt', event: 'message', data: { text: 'hi' }, idempotencyKey: 'k1' })
+    const ack = await alice.request({
+      type: 'publish',
+      channel: 'chat:rt',
+      event: 'message',
+      data: { text: 'hi' },
+      idempotencyKey: 'k1',
+    })
     expect(ack).toMatchObject({ type: 'ack', channel: 'chat:rt', offset: 1, duplicate: false })
     const own = await alice.take((f) => f.type === 'message')
     expect(alice.inbox.slice(before).some((f) => f.type === 'message')).toBe(false)
     const got = await bob.take((f) => f.type === 'message')
     for (const m of [own, got]) {
-      expect(m).toMatchObject({ channel: 'chat:rt', event: 'message', data: { text: 'hi' }, offset: 1, epoch: ack.epoch, messageId: ack.messageId, clientId: 'u1' })
+      expect(m).toMatchObject({
+        channel: 'chat:rt',
+        event: 'message',
+        data: { text: 'hi' },
+        offset: 1,
+        epoch: ack.epoch,
+        messageId: ack.messageId,
+        clientId: 'u1',
+      })
       expect(typeof m.ts).toBe('number')
     }
   })
@@ -105,7 +143,9 @@ describe('subscribe and publish', () => {
     const channels = Array.from({ length: 200 }, (_, i) => ({ channel: `bulk:${i}` }))
     const reply = await s.request({ type: 'subscribe', channels })
     expect(reply.channels).toHaveLength(200)
-    expect(reply.channels.every((c: Frame, i: number) => c.channel === `bulk:${i}` && c.offset === 0 && !c.error)).toBe(true)
+    expect(reply.channels.every((c: Frame, i: number) => c.channel === `bulk:${i}` && c.offset === 0 && !c.error)).toBe(
+      true,
+    )
     const again = await s.request({ type: 'subscribe', channels: [{ channel: 'bulk:7' }] })
     expect(again.channels[0].error).toBeUndefined() // idempotent
   })
@@ -115,7 +155,12 @@ describe('subscribe and publish', () => {
     await s.request({ type: 'subscribe', channels: [{ channel: 'idem' }] })
     const first = await s.request({ type: 'publish', channel: 'idem', event: 'e', data: 1, idempotencyKey: 'same' })
     const second = await s.request({ type: 'publish', channel: 'idem', event: 'e', data: 1, idempotencyKey: 'same' })
-    expect(second).toMatchObject({ offset: first.offset, epoch: first.epoch, messageId: first.messageId, duplicate: true })
+    expect(second).toMatchObject({
+      offset: first.offset,
+      epoch: first.epoch,
+      messageId: first.messageId,
+      duplicate: true,
+    })
     const history = await s.request({ type: 'history', channel: 'idem' })
     expect(history.messages).toHaveLength(1)
     await s.request({ type: 'ping' }) // anything in flight has arrived by now
@@ -124,7 +169,10 @@ describe('subscribe and publish', () => {
 
   it('capabilities are checked per channel', async () => {
     const s = await connect(await token({ scope: ['realtime:subscribe:chat:*', 'realtime:presence:chat:*'] }))
-    const reply = await s.request({ type: 'subscribe', channels: [{ channel: 'chat:ok' }, { channel: 'secret' }, { channel: 'bad name!' }] })
+    const reply = await s.request({
+      type: 'subscribe',
+      channels: [{ channel: 'chat:ok' }, { channel: 'secret' }, { channel: 'bad name!' }],
+    })
     expect(reply.channels[0]).toMatchObject({ channel: 'chat:ok', offset: 0 })
     expect(reply.channels[1]).toMatchObject({ channel: 'secret', error: { code: 'forbidden', temporary: false } })
     expect(reply.channels[2]).toMatchObject({ error: { code: 'invalid_channel' } })
@@ -137,7 +185,8 @@ describe('subscribe and publish', () => {
 
   it('rate limit: rate_limited with retryAfterMs, then 4290 after 20 refusals in a row', async () => {
     const s = await connect()
-    const publish = (i: number) => s.request({ type: 'publish', channel: 'fast', event: 'e', data: i, idempotencyKey: `r${i}` })
+    const publish = (i: number) =>
+      s.request({ type: 'publish', channel: 'fast', event: 'e', data: i, idempotencyKey: `r${i}` })
     for (let i = 0; i < 5; i++) expect((await publish(i)).type).toBe('ack')
     for (let i = 5; i < 25; i++) {
       const refused = await publish(i)
@@ -154,10 +203,25 @@ describe('subscribe and publish', () => {
 describe('robustness', () => {
   it('1,000 malformed frames → errors; the socket and the hub carry on', async () => {
     const s = await connect()
-    const bad: (string | Frame)[] = ['nope', '[]', '42', 'null', '"str"', '{"type":1,"id":1}', { id: 2 }, { type: 'publish' }, { type: 'zzz', id: 3 },
-      { type: 'publish', id: 4, channel: 7 }, { type: 'subscribe', id: 5, channels: 'x' }, { type: 'subscribe', id: 6, channels: [null] },
-      { type: 'history', id: 7, channel: 'a', limit: 0 }, { type: 'publish', id: 8, channel: 'a', event: 'e' }, { type: 'connect', id: 9, token: 'x' },
-      { type: '__proto__', id: 10 }, { type: 'subscribe', id: 11, channels: [{ channel: 'a', since: { epoch: 1 } }] }]
+    const bad: (string | Frame)[] = [
+      'nope',
+      '[]',
+      '42',
+      'null',
+      '"str"',
+      '{"type":1,"id":1}',
+      { id: 2 },
+      { type: 'publish' },
+      { type: 'zzz', id: 3 },
+      { type: 'publish', id: 4, channel: 7 },
+      { type: 'subscribe', id: 5, channels: 'x' },
+      { type: 'subscribe', id: 6, channels: [null] },
+      { type: 'history', id: 7, channel: 'a', limit: 0 },
+      { type: 'publish', id: 8, channel: 'a', event: 'e' },
+      { type: 'connect', id: 9, token: 'x' },
+      { type: '__proto__', id: 10 },
+      { type: 'subscribe', id: 11, channels: [{ channel: 'a', since: { epoch: 1 } }] },
+    ]
     for (let i = 0; i < 1000; i++) s.send(bad[i % bad.length] as Frame)
     s.ws.send(Buffer.from([1, 2, 3]), { binary: true })
     const pong = await s.request({ type: 'ping' }, 5000)

@@ -46,7 +46,10 @@ describe('resume', () => {
 
     const { socket: b, connected: again } = await connect('a', connected.connectionId)
     expect(again).toMatchObject({ resumed: true, connectionId: connected.connectionId })
-    const sub = await b.request({ type: 'subscribe', channels: [{ channel: 'r:1', since: { epoch: first.channels[0].epoch, offset: 3 } }] })
+    const sub = await b.request({
+      type: 'subscribe',
+      channels: [{ channel: 'r:1', since: { epoch: first.channels[0].epoch, offset: 3 } }],
+    })
     expect(sub.channels[0]).toMatchObject({ recovered: true, offset: 6 })
     expect(messagesOf(sub.channels[0])).toEqual([4, 5, 6])
     expect(sub.channels[0].missed.map((m: Frame) => m.data)).toEqual([4, 5, 6])
@@ -62,7 +65,10 @@ describe('resume', () => {
     const ack = await publish(pub, 'r:epoch', 1)
     emu().realtime.restart({ channel: 'r:epoch' })
     const { socket } = await connect('a')
-    const sub = await socket.request({ type: 'subscribe', channels: [{ channel: 'r:epoch', since: { epoch: ack.epoch, offset: 1 } }] })
+    const sub = await socket.request({
+      type: 'subscribe',
+      channels: [{ channel: 'r:epoch', since: { epoch: ack.epoch, offset: 1 } }],
+    })
     expect(sub.channels[0]).toMatchObject({ recovered: false, missed: [], offset: 0 })
     expect(sub.channels[0].epoch).not.toBe(ack.epoch)
     expect((await publish(pub, 'r:epoch', 2)).offset).toBe(1)
@@ -82,7 +88,10 @@ describe('resume', () => {
     for (let i = 1; i <= 10; i++) epoch = (await publish(pub, 'r:trim', i)).epoch
     emu().realtime.trimHistory('r:trim', 3)
     const { socket } = await connect('a')
-    const sub = await socket.request({ type: 'subscribe', channels: [{ channel: 'r:trim', since: { epoch, offset: 2 } }] })
+    const sub = await socket.request({
+      type: 'subscribe',
+      channels: [{ channel: 'r:trim', since: { epoch, offset: 2 } }],
+    })
     expect(sub.channels[0].recovered).toBe(false)
     expect(messagesOf(sub.channels[0])).toEqual([8, 9, 10])
     const upToDate = await socket.request({ type: 'history', channel: 'r:trim', since: { epoch, offset: 8 } })
@@ -111,9 +120,16 @@ describe('presence', () => {
     await a.request({ type: 'subscribe', channels: [{ channel: 'p:1' }] })
     expect((await a.request({ type: 'presence.enter', channel: 'p:1', data: { s: 1 } })).type).toBe('ok')
     const member = { clientId: 'a', connectionId: connected.connectionId }
-    expect(await watcher.take((f) => f.type === 'presence.event')).toMatchObject({ action: 'enter', channel: 'p:1', member: { ...member, data: { s: 1 } } })
+    expect(await watcher.take((f) => f.type === 'presence.event')).toMatchObject({
+      action: 'enter',
+      channel: 'p:1',
+      member: { ...member, data: { s: 1 } },
+    })
     await a.request({ type: 'presence.update', channel: 'p:1', data: { s: 2 } })
-    expect(await watcher.take((f) => f.type === 'presence.event')).toMatchObject({ action: 'update', member: { data: { s: 2 } } })
+    expect(await watcher.take((f) => f.type === 'presence.event')).toMatchObject({
+      action: 'update',
+      member: { data: { s: 2 } },
+    })
     const got = await watcher.request({ type: 'presence.get', channel: 'p:1' })
     expect(got).toMatchObject({ type: 'presence.members', channel: 'p:1', members: [{ ...member, data: { s: 2 } }] })
     await a.request({ type: 'unsubscribe', channels: ['p:1'] })
@@ -121,7 +137,7 @@ describe('presence', () => {
     expect((await watcher.request({ type: 'presence.get', channel: 'p:1' })).members).toEqual([])
   })
 
-  it('a dead socket\'s member leaves after presenceGraceMs', async () => {
+  it("a dead socket's member leaves after presenceGraceMs", async () => {
     const watcher = await subscribed('w', 'p:dead')
     const a = await subscribed('a', 'p:dead')
     await a.request({ type: 'presence.enter', channel: 'p:dead' })

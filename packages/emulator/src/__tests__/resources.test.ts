@@ -17,7 +17,14 @@ describe('resources', () => {
     const page = (await res.json()) as Page
     expect(page.data).toHaveLength(20)
     expect(page.data[0]).toMatchObject({ id: 'res_map_1', service: 'maps' })
-    expect(Object.keys(page.data[0] ?? {}).sort()).toEqual(['attributes', 'createdAt', 'id', 'name', 'service', 'updatedAt'])
+    expect(Object.keys(page.data[0] ?? {}).sort()).toEqual([
+      'attributes',
+      'createdAt',
+      'id',
+      'name',
+      'service',
+      'updatedAt',
+    ])
     expect(typeof page.nextCursor).toBe('string')
     const again = (await (await authed(emu(), '/maps/v1/resources')).json()) as Page
     expect(again).toEqual(page)
@@ -65,17 +72,33 @@ describe('resources', () => {
   })
 
   it('creates, updates and deletes', async () => {
-    const created = await authed(emu(), '/support/v1/resources', { method: 'POST', json: { name: 'Printer on fire', attributes: { priority: 'urgent', tags: ['a'] }, id: 'ignored' } })
+    const created = await authed(emu(), '/support/v1/resources', {
+      method: 'POST',
+      json: { name: 'Printer on fire', attributes: { priority: 'urgent', tags: ['a'] }, id: 'ignored' },
+    })
     expect(created.status).toBe(201)
     const r = (await created.json()) as Resource
-    expect(r).toMatchObject({ name: 'Printer on fire', service: 'support', attributes: { priority: 'urgent', tags: ['a'] } })
+    expect(r).toMatchObject({
+      name: 'Printer on fire',
+      service: 'support',
+      attributes: { priority: 'urgent', tags: ['a'] },
+    })
     expect(r.id).toMatch(/^res_sup_\d+$/)
     expect(r.id).not.toBe('ignored')
 
-    const patched = await authed(emu(), `/support/v1/resources/${r.id}`, { method: 'PATCH', json: { attributes: { priority: null, status: 'open' } } })
+    const patched = await authed(emu(), `/support/v1/resources/${r.id}`, {
+      method: 'PATCH',
+      json: { attributes: { priority: null, status: 'open' } },
+    })
     expect(patched.status).toBe(200)
-    expect(await patched.json()).toMatchObject({ id: r.id, name: 'Printer on fire', attributes: { status: 'open', tags: ['a'] } })
-    const renamed = (await (await authed(emu(), `/support/v1/resources/${r.id}`, { method: 'PATCH', json: { name: 'Printer fixed' } })).json()) as Resource
+    expect(await patched.json()).toMatchObject({
+      id: r.id,
+      name: 'Printer on fire',
+      attributes: { status: 'open', tags: ['a'] },
+    })
+    const renamed = (await (
+      await authed(emu(), `/support/v1/resources/${r.id}`, { method: 'PATCH', json: { name: 'Printer fixed' } })
+    ).json()) as Resource
     expect(renamed.name).toBe('Printer fixed')
     expect(renamed.attributes).toEqual({ status: 'open', tags: ['a'] })
 
@@ -84,7 +107,11 @@ describe('resources', () => {
     expect(await del.text()).toBe('')
     await expectError(await authed(emu(), `/support/v1/resources/${r.id}`), 404, 'not_found')
     await expectError(await authed(emu(), `/support/v1/resources/${r.id}`, { method: 'DELETE' }), 404, 'not_found')
-    await expectError(await authed(emu(), `/support/v1/resources/${r.id}`, { method: 'PATCH', json: {} }), 404, 'not_found')
+    await expectError(
+      await authed(emu(), `/support/v1/resources/${r.id}`, { method: 'PATCH', json: {} }),
+      404,
+      'not_found',
+    )
   })
 
   it('validates writes', async () => {

@@ -39,7 +39,11 @@ describe('robustness', () => {
   it('a client that hangs up mid-body or mid-delay crashes nothing', async () => {
     const token = await emu().mintToken()
     // Declares 500 bytes, sends 10, then leaves.
-    await raw(emu(), `POST /support/v1/resources HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"x`, true)
+    await raw(
+      emu(),
+      `POST /support/v1/resources HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"x`,
+      true,
+    )
     emu().faults.latency(50, { count: 1 })
     const controller = new AbortController()
     const aborted = authed(emu(), '/maps/v1/resources', { signal: controller.signal }).catch((e: unknown) => e)
@@ -54,7 +58,14 @@ describe('robustness', () => {
     const head = await authed(emu(), '/maps/v1/resources?limit=1', { method: 'HEAD' })
     expect(head.status).toBe(200)
     expect(await head.text()).toBe('')
-    for (const path of ['/maps', '/maps/', '/maps/v1/resources/', '/maps//v1/resources', '/maps/v1/resources/a/b', '/%ZZ']) {
+    for (const path of [
+      '/maps',
+      '/maps/',
+      '/maps/v1/resources/',
+      '/maps//v1/resources',
+      '/maps/v1/resources/a/b',
+      '/%ZZ',
+    ]) {
       const res = await authed(emu(), path)
       expect(res.status).toBe(404)
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found')
@@ -66,10 +77,20 @@ describe('robustness', () => {
     const token = await emu().mintToken()
     const jobs = Array.from({ length: 60 }, (_, i) =>
       i % 3 === 0
-        ? call(emu(), '/realtime/v1/resources', { token, method: 'POST', json: { name: `chat:${i}` }, headers: { 'Idempotency-Key': `burst-${i % 6}` } })
+        ? call(emu(), '/realtime/v1/resources', {
+            token,
+            method: 'POST',
+            json: { name: `chat:${i}` },
+            headers: { 'Idempotency-Key': `burst-${i % 6}` },
+          })
         : i % 3 === 1
           ? call(emu(), '/realtime/v1/resources?limit=5', { token })
-          : call(emu(), '/realtime/v1/resources', { token, method: 'POST', body: '{"broken', headers: { 'Content-Type': 'application/json' } }),
+          : call(emu(), '/realtime/v1/resources', {
+              token,
+              method: 'POST',
+              body: '{"broken',
+              headers: { 'Content-Type': 'application/json' },
+            }),
     )
     const statuses = (await Promise.all(jobs)).map((r) => r.status)
     expect(new Set(statuses)).toEqual(new Set([201, 200, 400, 422]))

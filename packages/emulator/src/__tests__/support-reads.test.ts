@@ -54,8 +54,19 @@ describe('support REST: reads', () => {
     expect(typeof p.nextCursor).toBe('string')
     const c = p.data[0]
     expect(Object.keys(c ?? {}).sort()).toEqual([
-      'assigneeId', 'closedAt', 'createdAt', 'customer', 'id', 'mailboxId', 'modifiedAt', 'number', 'preview', 'status',
-      'subject', 'tags', 'threadCount',
+      'assigneeId',
+      'closedAt',
+      'createdAt',
+      'customer',
+      'id',
+      'mailboxId',
+      'modifiedAt',
+      'number',
+      'preview',
+      'status',
+      'subject',
+      'tags',
+      'threadCount',
     ])
     expect(c?.id).toMatch(/^cnv_/)
     const times = p.data.map((x) => x.modifiedAt)
@@ -81,7 +92,11 @@ describe('support REST: reads', () => {
       expect(threads.length).toBe(c.threadCount)
       expect(threads.length).toBeGreaterThanOrEqual(1)
       expect(threads.length).toBeLessThanOrEqual(8)
-      expect(threads[0]).toMatchObject({ type: 'customer', conversationId: c.id, author: { type: 'customer', email: c.customer.email } })
+      expect(threads[0]).toMatchObject({
+        type: 'customer',
+        conversationId: c.id,
+        author: { type: 'customer', email: c.customer.email },
+      })
       expect(threads.every((t) => /^thr_/.test(t.id) && ['customer', 'reply', 'note'].includes(t.type))).toBe(true)
     }
     await expectError(await authed(emu(), `${S}/conversations/cnv_nope/threads`), 404, 'not_found')
@@ -90,15 +105,20 @@ describe('support REST: reads', () => {
   it('filters by mailbox, tag, query and modifiedSince', async () => {
     const all = await walk<Conversation>(`${S}/conversations?limit=100`)
     const mailboxId = all[0]?.mailboxId ?? ''
-    expect((await walk<Conversation>(`${S}/conversations?mailboxId=${mailboxId}&limit=100`)).map((c) => c.id))
-      .toEqual(all.filter((c) => c.mailboxId === mailboxId).map((c) => c.id))
+    expect((await walk<Conversation>(`${S}/conversations?mailboxId=${mailboxId}&limit=100`)).map((c) => c.id)).toEqual(
+      all.filter((c) => c.mailboxId === mailboxId).map((c) => c.id),
+    )
     const tagged = await walk<Conversation>(`${S}/conversations?tag=BILLING&limit=100`)
     expect(tagged.length).toBeGreaterThan(0)
     expect(tagged.length).toBe(all.filter((c) => c.tags.includes('billing')).length)
     const word = (all[5]?.subject ?? '').split(' ')[0] ?? ''
-    const found = await walk<Conversation>(`${S}/conversations?query=${encodeURIComponent(word.toUpperCase())}&limit=100`)
+    const found = await walk<Conversation>(
+      `${S}/conversations?query=${encodeURIComponent(word.toUpperCase())}&limit=100`,
+    )
     expect(found.map((c) => c.id)).toContain(all[5]?.id)
-    const byEmail = await page<Conversation>(`${S}/conversations?query=${encodeURIComponent(all[9]?.customer.email ?? '')}`)
+    const byEmail = await page<Conversation>(
+      `${S}/conversations?query=${encodeURIComponent(all[9]?.customer.email ?? '')}`,
+    )
     expect(byEmail.data.map((c) => c.id)).toContain(all[9]?.id)
     const since = all[50]?.modifiedAt ?? ''
     const recent = await walk<Conversation>(`${S}/conversations?modifiedSince=${encodeURIComponent(since)}&limit=100`)
@@ -107,13 +127,21 @@ describe('support REST: reads', () => {
   })
 
   it('refuses bad parameters and cursors', async () => {
-    const bad = await expectError(await authed(emu(), `${S}/conversations?modifiedSince=yesterday`), 400, 'invalid_parameter')
+    const bad = await expectError(
+      await authed(emu(), `${S}/conversations?modifiedSince=yesterday`),
+      400,
+      'invalid_parameter',
+    )
     expect(bad.error.details?.[0]).toMatchObject({ field: 'modifiedSince' })
     await expectError(await authed(emu(), `${S}/conversations?status=spam`), 400, 'invalid_parameter')
     await expectError(await authed(emu(), `${S}/conversations?limit=101`), 400, 'invalid_parameter')
     await expectError(await authed(emu(), `${S}/conversations?cursor=%%%`), 400, 'invalid_cursor')
     const mailboxes = await page(`${S}/docs/articles?limit=1`)
-    await expectError(await authed(emu(), `${S}/conversations?cursor=${mailboxes.nextCursor ?? ''}`), 400, 'invalid_cursor')
+    await expectError(
+      await authed(emu(), `${S}/conversations?cursor=${mailboxes.nextCursor ?? ''}`),
+      400,
+      'invalid_cursor',
+    )
     await expectError(await authed(emu(), `${S}/conversations/cnv_nope`), 404, 'not_found')
   })
 
@@ -134,7 +162,9 @@ describe('support REST: reads', () => {
   it('serves the docs: collections, articles, search, one article', async () => {
     const collections = await page<{ id: string; articleCount: number }>(`${S}/docs/collections`)
     expect(collections.data).toHaveLength(6)
-    const articles = await walk<{ id: string; title: string; excerpt: string; collectionId: string }>(`${S}/docs/articles?limit=25`)
+    const articles = await walk<{ id: string; title: string; excerpt: string; collectionId: string }>(
+      `${S}/docs/articles?limit=25`,
+    )
     expect(articles).toHaveLength(60)
     expect(articles[0]).not.toHaveProperty('text')
     const col = collections.data[1]
@@ -143,7 +173,10 @@ describe('support REST: reads', () => {
     expect(inCol.every((a) => a.collectionId === col?.id)).toBe(true)
     const hits = await page<{ title: string }>(`${S}/docs/articles?query=${encodeURIComponent('two-factor')}`)
     expect(hits.data[0]?.title).toBe('Enabling two-factor authentication')
-    const one = (await (await authed(emu(), `${S}/docs/articles/${articles[0]?.id ?? ''}`)).json()) as { text: string; title: string }
+    const one = (await (await authed(emu(), `${S}/docs/articles/${articles[0]?.id ?? ''}`)).json()) as {
+      text: string
+      title: string
+    }
     expect(one.title).toBe(articles[0]?.title)
     expect(one.text.length).toBeGreaterThan(50)
     await expectError(await authed(emu(), `${S}/docs/articles/art_nope`), 404, 'not_found')

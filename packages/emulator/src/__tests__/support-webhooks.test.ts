@@ -13,14 +13,27 @@ const emu = useEmulator()
 
 function setup() {
   const events: (WebhookEvent & { app: string })[] = []
-  const webhooks = { dispatch: (app: string, e: WebhookEvent) => events.push({ app, ...e }), controls: {}, reset() {}, close() {} }
+  const webhooks = {
+    dispatch: (app: string, e: WebhookEvent) => events.push({ app, ...e }),
+    controls: {},
+    reset() {},
+    close() {},
+  }
   const mod = createSupportModule({ seed: 3, webhooks: webhooks as unknown as WebhookModule })
   const router = new Router<RouteHandler>(mod.routes)
   const run = <T>(method: string, path: string, body?: Record<string, unknown>): T => {
     const match = router.match(method, path)
     if (match instanceof HttpError) throw match
     const principal = { app: 'app_test', subject: 'user_9', scope: ['support'] }
-    const ctx = { store: undefined as never, principal, requestId: 'req_1', require() {}, params: match.params, query: new URLSearchParams(), body }
+    const ctx = {
+      store: undefined as never,
+      principal,
+      requestId: 'req_1',
+      require() {},
+      params: match.params,
+      query: new URLSearchParams(),
+      body,
+    }
     return match.route.handler.run(ctx).body as T
   }
   return { events, run, mod }
@@ -31,9 +44,15 @@ describe('support webhooks', () => {
     const { events, run } = setup()
     const [mailbox] = run<{ data: { id: string }[] }>('GET', '/v1/mailboxes').data
     const c = run<Conversation>('POST', '/v1/conversations', {
-      mailboxId: mailbox?.id, subject: 'Hi', customer: { email: 'a@b.co' }, text: 'Hello',
+      mailboxId: mailbox?.id,
+      subject: 'Hi',
+      customer: { email: 'a@b.co' },
+      text: 'Hello',
     })
-    expect(events.map((e) => [e.app, e.type])).toEqual([['app_test', 'conversation.created'], ['app_test', 'thread.created']])
+    expect(events.map((e) => [e.app, e.type])).toEqual([
+      ['app_test', 'conversation.created'],
+      ['app_test', 'thread.created'],
+    ])
     expect(events[0]?.data).toEqual({ conversation: c })
 
     events.length = 0
@@ -42,7 +61,10 @@ describe('support webhooks', () => {
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({
       type: 'conversation.updated',
-      data: { conversation: { id: c.id, status: 'closed' }, changes: { status: { from: 'active', to: 'closed' }, tags: { from: [], to: ['x'] } } },
+      data: {
+        conversation: { id: c.id, status: 'closed' },
+        changes: { status: { from: 'active', to: 'closed' }, tags: { from: [], to: ['x'] } },
+      },
     })
 
     events.length = 0
@@ -78,11 +100,14 @@ describe('support webhooks over HTTP', () => {
       emu().webhooks.register({ url: receiver.url, events: ['conversation.*', 'thread.*'] })
       const mailboxes = (await (await authed(emu(), '/support/v1/mailboxes')).json()) as { data: { id: string }[] }
       const res = await authed(emu(), '/support/v1/conversations', {
-        method: 'POST', json: { mailboxId: mailboxes.data[0]?.id, subject: 'Hello', customer: { email: 'a@b.co' }, text: 'Hi there' },
+        method: 'POST',
+        json: { mailboxId: mailboxes.data[0]?.id, subject: 'Hello', customer: { email: 'a@b.co' }, text: 'Hi there' },
       })
       const created = (await res.json()) as Conversation
       await receiver.waitUntil(() => receiver.hits.length >= 2)
-      const payloads = receiver.hits.map((h) => JSON.parse(h.body) as { type: string; appId: string; data: { conversation: Conversation } })
+      const payloads = receiver.hits.map(
+        (h) => JSON.parse(h.body) as { type: string; appId: string; data: { conversation: Conversation } },
+      )
       expect(payloads.map((p) => p.type).sort()).toEqual(['conversation.created', 'thread.created'])
       expect(payloads[0]).toMatchObject({ appId: 'app_dev', data: { conversation: { id: created.id } } })
     } finally {

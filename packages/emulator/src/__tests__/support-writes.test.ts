@@ -15,14 +15,21 @@ async function json<T>(path: string, init: Parameters<typeof authed>[2] = {}): P
   return { status: res.status, body: (await res.json()) as T }
 }
 
-const patch = (id: string, body: unknown) => json<Conversation>(`${S}/conversations/${id}`, { method: 'PATCH', json: body })
+const patch = (id: string, body: unknown) =>
+  json<Conversation>(`${S}/conversations/${id}`, { method: 'PATCH', json: body })
 
 let mailboxId = ''
 async function create(extra: Record<string, unknown> = {}): Promise<Conversation> {
   mailboxId ||= (await json<Page<{ id: string }>>(`${S}/mailboxes`)).body.data[0]?.id ?? ''
   const { status, body } = await json<Conversation>(`${S}/conversations`, {
     method: 'POST',
-    json: { mailboxId, subject: 'Printer on fire', customer: { email: 'Ada@Example.com', name: 'Ada' }, text: 'It is on fire.', ...extra },
+    json: {
+      mailboxId,
+      subject: 'Printer on fire',
+      customer: { email: 'Ada@Example.com', name: 'Ada' },
+      text: 'It is on fire.',
+      ...extra,
+    },
   })
   expect(status).toBe(201)
   return body
@@ -32,14 +39,28 @@ describe('support REST: writes', () => {
   it('creates a conversation that leads the list and has its first customer thread', async () => {
     const c = await create({ tags: ['Urgent ', 'urgent', 'hardware'] })
     expect(c).toMatchObject({
-      id: expect.stringMatching(/^cnv_/), number: 301, mailboxId, status: 'active', assigneeId: null, threadCount: 1,
-      customer: { email: 'ada@example.com', name: 'Ada' }, tags: ['urgent', 'hardware'], preview: 'It is on fire.', closedAt: null,
+      id: expect.stringMatching(/^cnv_/),
+      number: 301,
+      mailboxId,
+      status: 'active',
+      assigneeId: null,
+      threadCount: 1,
+      customer: { email: 'ada@example.com', name: 'Ada' },
+      tags: ['urgent', 'hardware'],
+      preview: 'It is on fire.',
+      closedAt: null,
     })
     expect(Date.parse(c.createdAt)).toBeGreaterThan(Date.UTC(2025, 0, 1)) // writes use the real clock
     expect((await json<Page<Conversation>>(`${S}/conversations?limit=1`)).body.data[0]?.id).toBe(c.id)
     expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body).toEqual(c)
     const threads = (await json<Page<Thread>>(`${S}/conversations/${c.id}/threads`)).body.data
-    expect(threads).toEqual([expect.objectContaining({ type: 'customer', text: 'It is on fire.', author: expect.objectContaining({ email: 'ada@example.com' }) })])
+    expect(threads).toEqual([
+      expect.objectContaining({
+        type: 'customer',
+        text: 'It is on fire.',
+        author: expect.objectContaining({ email: 'ada@example.com' }),
+      }),
+    ])
   })
 
   it('refuses bad creates with the field named', async () => {
@@ -79,38 +100,79 @@ describe('support REST: writes', () => {
     }
 
     const token = await emu().mintToken({ subject: 'user_42' })
-    const res = await authed(emu(), `${S}/conversations/${c.id}/reply`, { token, method: 'POST', json: { text: 'We put it out.' } })
+    const res = await authed(emu(), `${S}/conversations/${c.id}/reply`, {
+      token,
+      method: 'POST',
+      json: { text: 'We put it out.' },
+    })
     expect(res.status).toBe(201)
     const thread = (await res.json()) as Thread
-    expect(thread).toMatchObject({ type: 'reply', text: 'We put it out.', conversationId: c.id, author: { type: 'agent', id: 'user_42' } })
+    expect(thread).toMatchObject({
+      type: 'reply',
+      text: 'We put it out.',
+      conversationId: c.id,
+      author: { type: 'agent', id: 'user_42' },
+    })
     const reopened = (await json<Conversation>(`${S}/conversations/${c.id}`)).body
     expect(reopened).toMatchObject({ status: 'active', closedAt: null, threadCount: 2, preview: 'We put it out.' })
 
-    const closing = await json<Thread>(`${S}/conversations/${c.id}/reply`, { method: 'POST', json: { text: 'Bye', status: 'closed' } })
+    const closing = await json<Thread>(`${S}/conversations/${c.id}/reply`, {
+      method: 'POST',
+      json: { text: 'Bye', status: 'closed' },
+    })
     expect(closing.status).toBe(201)
     expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body.status).toBe('closed')
   })
 
   it('notes never change the status or the preview', async () => {
     const c = (await patch((await create()).id, { status: 'closed' })).body
-    const note = await json<Thread>(`${S}/conversations/${c.id}/notes`, { method: 'POST', json: { text: 'Internal only' } })
+    const note = await json<Thread>(`${S}/conversations/${c.id}/notes`, {
+      method: 'POST',
+      json: { text: 'Internal only' },
+    })
     expect(note).toMatchObject({ status: 201, body: { type: 'note', text: 'Internal only' } })
-    expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body).toMatchObject({ status: 'closed', threadCount: 2, preview: c.preview })
-    await expectError(await authed(emu(), `${S}/conversations/${c.id}/notes`, { method: 'POST', json: { text: 'x', status: 'active' } }), 400, 'invalid_parameter')
-    await expectError(await authed(emu(), `${S}/conversations/cnv_nope/notes`, { method: 'POST', json: { text: 'x' } }), 404, 'not_found')
+    expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body).toMatchObject({
+      status: 'closed',
+      threadCount: 2,
+      preview: c.preview,
+    })
+    await expectError(
+      await authed(emu(), `${S}/conversations/${c.id}/notes`, {
+        method: 'POST',
+        json: { text: 'x', status: 'active' },
+      }),
+      400,
+      'invalid_parameter',
+    )
+    await expectError(
+      await authed(emu(), `${S}/conversations/cnv_nope/notes`, { method: 'POST', json: { text: 'x' } }),
+      404,
+      'not_found',
+    )
   })
 
   it('assigns to known agents only, applying nothing from a refused patch', async () => {
     const c = await create()
     const agent = (await json<Page<{ id: string; name: string }>>(`${S}/agents`)).body.data[3]
     expect((await patch(c.id, { assigneeId: agent?.id })).body.assigneeId).toBe(agent?.id)
-    const res = await authed(emu(), `${S}/conversations/${c.id}`, { method: 'PATCH', json: { status: 'pending', assigneeId: 'agt_nope' } })
+    const res = await authed(emu(), `${S}/conversations/${c.id}`, {
+      method: 'PATCH',
+      json: { status: 'pending', assigneeId: 'agt_nope' },
+    })
     await expectError(res, 422, 'unknown_assignee')
-    expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body).toMatchObject({ status: 'active', assigneeId: agent?.id })
-    expect((await patch(c.id, { assigneeId: null, tags: ['VIP'] })).body).toMatchObject({ assigneeId: null, tags: ['vip'] })
+    expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body).toMatchObject({
+      status: 'active',
+      assigneeId: agent?.id,
+    })
+    expect((await patch(c.id, { assigneeId: null, tags: ['VIP'] })).body).toMatchObject({
+      assigneeId: null,
+      tags: ['vip'],
+    })
     // A reply by an agent's own token is authored under the agent's name.
     const token = await emu().mintToken({ subject: agent?.id ?? '' })
-    const reply = (await (await authed(emu(), `${S}/conversations/${c.id}/reply`, { token, method: 'POST', json: { text: 'On it' } })).json()) as Thread
+    const reply = (await (
+      await authed(emu(), `${S}/conversations/${c.id}/reply`, { token, method: 'POST', json: { text: 'On it' } })
+    ).json()) as Thread
     expect(reply.author).toMatchObject({ id: agent?.id, name: agent?.name })
   })
 
@@ -118,8 +180,16 @@ describe('support REST: writes', () => {
     const c = await create()
     const token = await emu().mintToken({ scope: ['support:read'] })
     expect((await call(emu(), `${S}/conversations/${c.id}`, { token })).status).toBe(200)
-    await expectError(await call(emu(), `${S}/conversations/${c.id}/reply`, { token, method: 'POST', json: { text: 'x' } }), 403, 'insufficient_scope')
-    await expectError(await call(emu(), `${S}/conversations/${c.id}`, { token, method: 'PATCH', json: { status: 'closed' } }), 403, 'insufficient_scope')
+    await expectError(
+      await call(emu(), `${S}/conversations/${c.id}/reply`, { token, method: 'POST', json: { text: 'x' } }),
+      403,
+      'insufficient_scope',
+    )
+    await expectError(
+      await call(emu(), `${S}/conversations/${c.id}`, { token, method: 'PATCH', json: { status: 'closed' } }),
+      403,
+      'insufficient_scope',
+    )
   })
 
   it('an Idempotency-Key replays a reply instead of adding a second thread', async () => {
@@ -137,7 +207,9 @@ describe('support REST: writes', () => {
     let touched: Conversation | undefined
     let added: Conversation | undefined
     do {
-      const page: Page<Conversation> = (await json<Page<Conversation>>(`${S}/conversations?limit=40${cursor ? `&cursor=${cursor}` : ''}`)).body
+      const page: Page<Conversation> = (
+        await json<Page<Conversation>>(`${S}/conversations?limit=40${cursor ? `&cursor=${cursor}` : ''}`)
+      ).body
       for (const c of page.data) {
         expect(before.has(c.id)).toBe(false)
         before.add(c.id)
@@ -145,7 +217,8 @@ describe('support REST: writes', () => {
       }
       if (!touched) {
         // A conversation not visited yet jumps to the top of the order, and a new one is created.
-        const all: Page<Conversation> = (await json<Page<Conversation>>(`${S}/conversations?limit=100&status=closed`)).body
+        const all: Page<Conversation> = (await json<Page<Conversation>>(`${S}/conversations?limit=100&status=closed`))
+          .body
         touched = (await patch(all.data[all.data.length - 1]?.id ?? '', { tags: ['moved'] })).body
         added = await create()
       }

@@ -36,7 +36,15 @@ async function deadUrl(): Promise<string> {
 describe('register / unregister', () => {
   it('refuses anything but an absolute http(s) URL without credentials, with a TypeError', () => {
     const { controls } = moduleWith()
-    for (const url of ['ftp://example.com/h', 'file:///etc/passwd', 'javascript:alert(1)', 'ws://127.0.0.1/h', '/relative', 'not a url', 'https://user:pw@example.com/h']) {
+    for (const url of [
+      'ftp://example.com/h',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'ws://127.0.0.1/h',
+      '/relative',
+      'not a url',
+      'https://user:pw@example.com/h',
+    ]) {
       expect(() => controls.register({ url }), url).toThrow(TypeError)
     }
     expect(() => controls.register({ url: 42 as unknown as string })).toThrow(TypeError)
@@ -48,8 +56,15 @@ describe('register / unregister', () => {
   it('defaults to the first app, all events and a generated secret; refuses unknown apps when apps are known', () => {
     const { controls } = moduleWith({}, ['app_a', 'app_b'])
     const { id, secret } = controls.register({ url: 'https://example.com/h' })
-    expect(controls.endpoints).toEqual([{ id, url: 'https://example.com/h', appId: 'app_a', events: ['*'], secret, source: 'register' }])
-    const other = controls.register({ url: 'http://127.0.0.1:1/x', appId: 'app_b', events: ['channel.*'], secret: 'whsec_mine' })
+    expect(controls.endpoints).toEqual([
+      { id, url: 'https://example.com/h', appId: 'app_a', events: ['*'], secret, source: 'register' },
+    ])
+    const other = controls.register({
+      url: 'http://127.0.0.1:1/x',
+      appId: 'app_b',
+      events: ['channel.*'],
+      secret: 'whsec_mine',
+    })
     expect(other.secret).toBe('whsec_mine')
     expect(other.id).not.toBe(id)
     expect(() => controls.register({ url: 'https://example.com/h', appId: 'app_zzz' })).toThrow(TypeError)
@@ -86,8 +101,14 @@ describe('routing and filters', () => {
     await webhooks.controls.waitFor(() => delivered() === 9)
     expect(all.hits).toHaveLength(5)
     expect(all.hits.slice(0, 4).map((h) => h.headers['tandem-event-id'])).toEqual(ids)
-    expect(channels.hits.map((h) => JSON.parse(h.body).type)).toEqual(['channel.occupied', 'thread.created', 'channel.vacated'])
-    expect(appB.hits.map((h) => JSON.parse(h.body))).toEqual([expect.objectContaining({ id: b.id, appId: 'app_b', type: 'channel.vacated' })])
+    expect(channels.hits.map((h) => JSON.parse(h.body).type)).toEqual([
+      'channel.occupied',
+      'thread.created',
+      'channel.vacated',
+    ])
+    expect(appB.hits.map((h) => JSON.parse(h.body))).toEqual([
+      expect.objectContaining({ id: b.id, appId: 'app_b', type: 'channel.vacated' }),
+    ])
     expect(webhooks.controls.pending).toBe(0)
   })
 
@@ -129,16 +150,30 @@ describe('failures, waits, reset and bounds', () => {
     const { id } = webhooks.controls.send('thread.created', {})
     const first = await webhooks.controls.waitFor((d) => d.eventId === id)
     await expect(webhooks.controls.waitFor((d) => d.eventId === id)).resolves.toBe(first)
-    await expect(webhooks.controls.waitFor(() => false, { timeoutMs: 30 })).rejects.toThrow(/timed out after 30 ms; last: thread.created/)
-    await expect(webhooks.controls.waitFor(() => { throw new Error('bad predicate') })).rejects.toThrow('bad predicate')
+    await expect(webhooks.controls.waitFor(() => false, { timeoutMs: 30 })).rejects.toThrow(
+      /timed out after 30 ms; last: thread.created/,
+    )
+    await expect(
+      webhooks.controls.waitFor(() => {
+        throw new Error('bad predicate')
+      }),
+    ).rejects.toThrow('bad predicate')
     await expect(webhooks.controls.waitFor(() => true, { timeoutMs: 0 })).rejects.toThrow(RangeError)
   })
 
   it('reset() clears the log and queues, keeps endpoints from options and drops registered ones', async () => {
     const kept = await receiver(answer(500))
-    const webhooks = moduleWith({ endpoints: [{ url: kept.url, secret: 'whsec_from_options' }], retryDelaysMs: [60_000] })
+    const webhooks = moduleWith({
+      endpoints: [{ url: kept.url, secret: 'whsec_from_options' }],
+      retryDelaysMs: [60_000],
+    })
     const [configured] = webhooks.controls.endpoints
-    expect(configured).toMatchObject({ url: kept.url, secret: 'whsec_from_options', source: 'options', appId: 'app_dev' })
+    expect(configured).toMatchObject({
+      url: kept.url,
+      secret: 'whsec_from_options',
+      source: 'options',
+      appId: 'app_dev',
+    })
     webhooks.controls.register({ url: 'https://example.com/h' })
     webhooks.controls.send('thread.created', {})
     await webhooks.controls.waitFor((d) => d.endpointId === configured?.id && d.outcome === 'retrying')
@@ -156,7 +191,9 @@ describe('failures, waits, reset and bounds', () => {
     webhooks.controls.register({ url: await deadUrl() })
     const ids = Array.from({ length: 1005 }, (_, n) => webhooks.controls.send('message.published', { n }).id)
     expect(webhooks.controls.pending).toBe(1000)
-    expect(webhooks.controls.deliveries.filter((d) => d.error === 'queue full').map((d) => d.eventId)).toEqual(ids.slice(1000))
+    expect(webhooks.controls.deliveries.filter((d) => d.error === 'queue full').map((d) => d.eventId)).toEqual(
+      ids.slice(1000),
+    )
     await webhooks.controls.waitFor((d) => d.eventId === ids[999] && d.outcome === 'failed', { timeoutMs: 20_000 })
     expect(webhooks.controls.deliveries).toHaveLength(1000)
     expect(webhooks.controls.pending).toBe(0)

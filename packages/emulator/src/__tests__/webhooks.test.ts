@@ -43,13 +43,27 @@ describe('emulator webhooks over HTTP', () => {
 
     const payload = emu.webhooks.send('conversation.created', { conversationId: 'conv_9', subject: 'Hello' })
     const delivered = await emu.webhooks.waitFor((d) => d.eventId === payload.id && d.outcome !== 'retrying')
-    expect(delivered).toMatchObject({ eventId: payload.id, endpointId, type: 'conversation.created', url: r.url, attempt: 1, status: 200, outcome: 'delivered' })
+    expect(delivered).toMatchObject({
+      eventId: payload.id,
+      endpointId,
+      type: 'conversation.created',
+      url: r.url,
+      attempt: 1,
+      status: 200,
+      outcome: 'delivered',
+    })
     expect(delivered.error).toBeUndefined()
     expect(emu.webhooks.pending).toBe(0)
 
     expect(onCreated).toHaveBeenCalledTimes(1)
     const event = onCreated.mock.calls[0]?.[0] as WebhookEvent
-    expect(event).toEqual({ id: payload.id, type: 'conversation.created', createdAt: payload.createdAt, appId: 'app_dev', data: { conversationId: 'conv_9', subject: 'Hello' } })
+    expect(event).toEqual({
+      id: payload.id,
+      type: 'conversation.created',
+      createdAt: payload.createdAt,
+      appId: 'app_dev',
+      data: { conversationId: 'conv_9', subject: 'Hello' },
+    })
     expect(event.id).toMatch(/^evt_[0-9a-f]{24}$/)
     expect(new Date(event.createdAt).toISOString()).toBe(event.createdAt)
 
@@ -60,7 +74,9 @@ describe('emulator webhooks over HTTP', () => {
       'tandem-delivery-attempt': '1',
       'user-agent': 'tandem-emulator',
     })
-    await expect(verifyWebhook({ body: hit?.body ?? '', header: hit?.headers['tandem-signature'] as string, secret })).resolves.toBeTruthy()
+    await expect(
+      verifyWebhook({ body: hit?.body ?? '', header: hit?.headers['tandem-signature'] as string, secret }),
+    ).resolves.toBeTruthy()
 
     // The captured request, sent again by an attacker within the window: refused.
     const replay = await fetch(r.url, {
@@ -131,8 +147,13 @@ describe('emulator webhooks over HTTP', () => {
     const emu = await emulator()
     const r = await receiver((req, res, _hit, index) => answer(index === 0 ? 503 : 204)(req, res, _hit, index))
     emu.webhooks.register({ url: r.url })
-    const ids = ['thread.created', 'channel.occupied', 'message.published', 'channel.vacated', 'conversation.created']
-      .map((type, i) => emu.webhooks.send(type, { n: i }).id)
+    const ids = [
+      'thread.created',
+      'channel.occupied',
+      'message.published',
+      'channel.vacated',
+      'conversation.created',
+    ].map((type, i) => emu.webhooks.send(type, { n: i }).id)
     expect(emu.webhooks.pending).toBe(5)
     await emu.webhooks.waitFor((d) => d.eventId === ids[4] && d.outcome === 'delivered')
     expect(r.hits.map((h) => h.headers['tandem-event-id'])).toEqual([ids[0], ...ids])

@@ -9,7 +9,13 @@ describe('idempotency keys', () => {
   it('replays the first response once applied, with Idempotent-Replayed', async () => {
     const token = await emu().mintToken()
     const before = emu().stats.writesApplied
-    const send = () => call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name: 'once' }, headers: { 'Idempotency-Key': 'k-1' } })
+    const send = () =>
+      call(emu(), '/support/v1/resources', {
+        token,
+        method: 'POST',
+        json: { name: 'once' },
+        headers: { 'Idempotency-Key': 'k-1' },
+      })
     const first = await send()
     expect(first.status).toBe(201)
     expect(first.headers.get('idempotent-replayed')).toBeNull()
@@ -25,31 +31,56 @@ describe('idempotency keys', () => {
   it('same key, different request → 422 idempotency_key_reused', async () => {
     const token = await emu().mintToken()
     const headers = { 'Idempotency-Key': 'k-2' }
-    expect((await call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name: 'a' }, headers })).status).toBe(201)
-    await expectError(await call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name: 'b' }, headers }), 422, 'idempotency_key_reused')
-    await expectError(await call(emu(), '/support/v1/resources/res_sup_1', { token, method: 'PATCH', json: { name: 'a' }, headers }), 422, 'idempotency_key_reused')
+    expect(
+      (await call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name: 'a' }, headers })).status,
+    ).toBe(201)
+    await expectError(
+      await call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name: 'b' }, headers }),
+      422,
+      'idempotency_key_reused',
+    )
+    await expectError(
+      await call(emu(), '/support/v1/resources/res_sup_1', { token, method: 'PATCH', json: { name: 'a' }, headers }),
+      422,
+      'idempotency_key_reused',
+    )
   })
 
   it('keys are per app and apply to PATCH and DELETE too', async () => {
     const token = await emu().mintToken()
     const headers = { 'Idempotency-Key': 'del-1' }
-    expect((await call(emu(), '/support/v1/resources/res_sup_3', { token, method: 'DELETE', headers })).status).toBe(204)
+    expect((await call(emu(), '/support/v1/resources/res_sup_3', { token, method: 'DELETE', headers })).status).toBe(
+      204,
+    )
     const again = await call(emu(), '/support/v1/resources/res_sup_3', { token, method: 'DELETE', headers })
     expect(again.status).toBe(204)
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     // Without the key, the resource is simply gone.
-    await expectError(await call(emu(), '/support/v1/resources/res_sup_3', { token, method: 'DELETE' }), 404, 'not_found')
+    await expectError(
+      await call(emu(), '/support/v1/resources/res_sup_3', { token, method: 'DELETE' }),
+      404,
+      'not_found',
+    )
   })
 
   it('rejects a malformed key', async () => {
-    const res = await authed(emu(), '/support/v1/resources', { method: 'POST', json: { name: 'x' }, headers: { 'Idempotency-Key': 'x'.repeat(300) } })
-    expect((await expectError(res, 400, 'invalid_parameter')).error.details?.[0]).toMatchObject({ field: 'Idempotency-Key' })
+    const res = await authed(emu(), '/support/v1/resources', {
+      method: 'POST',
+      json: { name: 'x' },
+      headers: { 'Idempotency-Key': 'x'.repeat(300) },
+    })
+    expect((await expectError(res, 400, 'invalid_parameter')).error.details?.[0]).toMatchObject({
+      field: 'Idempotency-Key',
+    })
   })
 })
 
 describe('request bodies', () => {
   it('413 payload_too_large past maxBodyBytes (declared length)', async () => {
-    const res = await authed(emu(), '/support/v1/resources', { method: 'POST', json: { name: 'x', pad: 'y'.repeat(70 * 1024) } })
+    const res = await authed(emu(), '/support/v1/resources', {
+      method: 'POST',
+      json: { name: 'x', pad: 'y'.repeat(70 * 1024) },
+    })
     await expectError(res, 413, 'payload_too_large')
   })
 
@@ -58,7 +89,11 @@ describe('request bodies', () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(`${emu().url}/support/v1/resources`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          'Transfer-Encoding': 'chunked',
+        },
       })
       let answered = false
       req.on('response', (res) => {
@@ -89,7 +124,8 @@ describe('request bodies', () => {
   })
 
   it('400 invalid_json, 400 invalid_body, 415 unsupported_media_type', async () => {
-    const post = (body: string, type = 'application/json') => authed(emu(), '/support/v1/resources', { method: 'POST', body, headers: { 'Content-Type': type } })
+    const post = (body: string, type = 'application/json') =>
+      authed(emu(), '/support/v1/resources', { method: 'POST', body, headers: { 'Content-Type': type } })
     await expectError(await post('{"name": "x"'), 400, 'invalid_json')
     await expectError(await post('[1,2]'), 400, 'invalid_body')
     await expectError(await post('"text"'), 400, 'invalid_body')

@@ -28,7 +28,9 @@ export const validateAddress: RouteHandler = {
     if (!/^[A-Z]{2}$/.test(regionCode)) throw invalid('regionCode', 'must be an ISO 3166-1 alpha-2 code such as "PT"')
     const country = countryByCode(regionCode)
     if (!country) {
-      throw new HttpError(422, 'unknown_region', `No region "${regionCode}".`, [{ field: 'regionCode', message: 'is not a known ISO 3166-1 alpha-2 region' }])
+      throw new HttpError(422, 'unknown_region', `No region "${regionCode}".`, [
+        { field: 'regionCode', message: 'is not a known ISO 3166-1 alpha-2 region' },
+      ])
     }
     const lines = input.addressLines
     if (!Array.isArray(lines) || lines.length === 0 || lines.length > DEFAULTS.addressLines) {
@@ -38,11 +40,27 @@ export const validateAddress: RouteHandler = {
 
     const localityText = input.locality === undefined ? undefined : text(input.locality, 'locality')
     const city = localityText === undefined ? undefined : cityInCountry(regionCode, fold(localityText))
-    if (localityText === undefined) components.push({ type: 'locality', text: '', confirmation: 'missing', issue: 'no locality given' })
-    else if (!city) components.push({ type: 'locality', text: localityText, confirmation: 'unconfirmed', issue: `not a known locality of ${country.name}` })
-    else components.push({ type: 'locality', text: city.name, confirmation: city.name === localityText ? 'confirmed' : 'fixed' })
+    if (localityText === undefined)
+      components.push({ type: 'locality', text: '', confirmation: 'missing', issue: 'no locality given' })
+    else if (!city)
+      components.push({
+        type: 'locality',
+        text: localityText,
+        confirmation: 'unconfirmed',
+        issue: `not a known locality of ${country.name}`,
+      })
+    else
+      components.push({
+        type: 'locality',
+        text: city.name,
+        confirmation: city.name === localityText ? 'confirmed' : 'fixed',
+      })
 
-    const postal = postalCode(input.postalCode === undefined ? undefined : text(input.postalCode, 'postalCode'), regionCode, country.name)
+    const postal = postalCode(
+      input.postalCode === undefined ? undefined : text(input.postalCode, 'postalCode'),
+      regionCode,
+      country.name,
+    )
     if (postal) components.push(postal)
     components.push({ type: 'country', text: country.name, confirmation: 'confirmed' })
 
@@ -52,12 +70,18 @@ export const validateAddress: RouteHandler = {
       ...components.filter((c) => c.type === 'address_line').map((c) => c.text),
       [textOf('postal_code'), textOf('locality')].filter(Boolean).join(' '),
       country.name,
-    ].filter(Boolean).join(', ')
+    ]
+      .filter(Boolean)
+      .join(', ')
     return {
       status: 200,
       body: {
         // `fixed` components were corrected here and need no action; missing or unconfirmed ones do.
-        verdict: { complete: !has('missing'), hasUnconfirmedComponents: has('unconfirmed'), needsFixes: has('missing') || has('unconfirmed') },
+        verdict: {
+          complete: !has('missing'),
+          hasUnconfirmedComponents: has('unconfirmed'),
+          needsFixes: has('missing') || has('unconfirmed'),
+        },
         address: { formattedAddress, components },
         ...(city ? { geocode: { location: city.location, placeId: city.placeId } } : {}),
       },
@@ -75,14 +99,29 @@ function addressLine(line: string): Component {
 /** Regions without a known postal format neither need nor check a code. */
 function postalCode(raw: string | undefined, region: string, countryName: string): Component | undefined {
   if (!postcodeValidatorExistsForCountry(region)) {
-    return raw === undefined ? undefined : { type: 'postal_code', text: raw, confirmation: 'unconfirmed', issue: `no postal code format known for ${countryName}` }
+    return raw === undefined
+      ? undefined
+      : {
+          type: 'postal_code',
+          text: raw,
+          confirmation: 'unconfirmed',
+          issue: `no postal code format known for ${countryName}`,
+        }
   }
-  if (raw === undefined) return { type: 'postal_code', text: '', confirmation: 'missing', issue: 'no postal code given' }
+  if (raw === undefined)
+    return { type: 'postal_code', text: '', confirmation: 'missing', issue: 'no postal code given' }
   const upper = raw.toUpperCase().replace(/\s+/g, ' ')
   const compact = upper.replace(/[\s-]/g, '')
-  const split = (n: number, sep: string) => (compact.length > n ? `${compact.slice(0, -n)}${sep}${compact.slice(-n)}` : compact)
+  const split = (n: number, sep: string) =>
+    compact.length > n ? `${compact.slice(0, -n)}${sep}${compact.slice(-n)}` : compact
   // The code as written first, then the usual separators ("4000123" → "4000-123" in Portugal).
   const valid = [upper, split(3, '-'), split(3, ' '), split(4, '-'), compact].find((c) => postcodeValidator(c, region))
-  if (!valid) return { type: 'postal_code', text: raw, confirmation: 'unconfirmed', issue: `not a valid postal code of ${countryName}` }
+  if (!valid)
+    return {
+      type: 'postal_code',
+      text: raw,
+      confirmation: 'unconfirmed',
+      issue: `not a valid postal code of ${countryName}`,
+    }
   return { type: 'postal_code', text: valid, confirmation: valid === raw ? 'confirmed' : 'fixed' }
 }

@@ -58,7 +58,10 @@ const bySize = (a: City, b: City) => b.population - a.population || a.id - b.id
 /** Population ≥ DEFAULTS.minPopulation, biggest first. */
 export function majorCities(): City[] {
   const skip = new Set<string>(DEFAULTS.notCities)
-  major ??= load().filter((c) => c.population >= DEFAULTS.minPopulation && !skip.has(c.featureCode)).map(toCity).sort(bySize)
+  major ??= load()
+    .filter((c) => c.population >= DEFAULTS.minPopulation && !skip.has(c.featureCode))
+    .map(toCity)
+    .sort(bySize)
   return major
 }
 
@@ -84,7 +87,8 @@ function countryIndex(): Map<string, Map<string, RawCity>> {
     if (!names) byCountry.set(raw.country, (names = new Map()))
     const key = fold(raw.name)
     const seen = names.get(key)
-    if (!seen || raw.population > seen.population || (raw.population === seen.population && raw.cityId < seen.cityId)) names.set(key, raw)
+    if (!seen || raw.population > seen.population || (raw.population === seen.population && raw.cityId < seen.cityId))
+      names.set(key, raw)
   }
   return byCountry
 }
@@ -97,7 +101,10 @@ export function cityInCountry(country: string, key: string): City | undefined {
 
 /** Any city with that name in any country, biggest first. */
 export function citiesNamed(key: string): City[] {
-  return [...countryIndex().values()].flatMap((names) => names.get(key) ?? []).map(toCity).sort(bySize)
+  return [...countryIndex().values()]
+    .flatMap((names) => names.get(key) ?? [])
+    .map(toCity)
+    .sort(bySize)
 }
 
 export function cityByPlaceId(placeId: string): City | undefined {

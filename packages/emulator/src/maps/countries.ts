@@ -22,10 +22,24 @@ export interface Country {
 
 /** Natural Earth short names that are not countries-list names. */
 const ALIASES: Record<string, string> = {
-  'W. Sahara': 'EH', 'United States of America': 'US', 'Dem. Rep. Congo': 'CD', 'Dominican Rep.': 'DO',
-  'Falkland Is.': 'FK', 'Fr. S. Antarctic Lands': 'TF', 'Timor-Leste': 'TL', "Côte d'Ivoire": 'CI',
-  'Central African Rep.': 'CF', Congo: 'CG', 'Eq. Guinea': 'GQ', Turkey: 'TR', 'Solomon Is.': 'SB',
-  'N. Cyprus': 'CY', Somaliland: 'SO', 'Bosnia and Herz.': 'BA', Macedonia: 'MK', 'S. Sudan': 'SS',
+  'W. Sahara': 'EH',
+  'United States of America': 'US',
+  'Dem. Rep. Congo': 'CD',
+  'Dominican Rep.': 'DO',
+  'Falkland Is.': 'FK',
+  'Fr. S. Antarctic Lands': 'TF',
+  'Timor-Leste': 'TL',
+  "Côte d'Ivoire": 'CI',
+  'Central African Rep.': 'CF',
+  Congo: 'CG',
+  'Eq. Guinea': 'GQ',
+  Turkey: 'TR',
+  'Solomon Is.': 'SB',
+  'N. Cyprus': 'CY',
+  Somaliland: 'SO',
+  'Bosnia and Herz.': 'BA',
+  Macedonia: 'MK',
+  'S. Sudan': 'SS',
 }
 
 const byCode = new Map<string, Country>(
@@ -37,7 +51,9 @@ let withBoundary: Country[] | undefined
 export function bordered(): Country[] {
   if (withBoundary) return withBoundary
   const require = createRequire(import.meta.url)
-  const topology = require('world-atlas/countries-110m.json') as Topology<{ countries: GeometryCollection<{ name: string }> }>
+  const topology = require('world-atlas/countries-110m.json') as Topology<{
+    countries: GeometryCollection<{ name: string }>
+  }>
   const byName = new Map([...byCode.values()].map((c) => [c.name, c.code]))
   for (const geometry of topology.objects.countries.geometries) {
     const name = (geometry.properties as { name?: string } | undefined)?.name ?? ''
@@ -62,7 +78,9 @@ export const countryName = (code: string): string => byCode.get(code)?.name ?? c
 
 /** The country whose 1:110m boundary contains the point, if any (coastal points may fall outside). */
 export function countryAt(p: LatLng): Country | undefined {
-  return bordered().find((c) => c.bounds && c.boundary && bboxContains(c.bounds, p) && geoContains(c.boundary, [p.lng, p.lat]))
+  return bordered().find(
+    (c) => c.bounds && c.boundary && bboxContains(c.bounds, p) && geoContains(c.boundary, [p.lng, p.lat]),
+  )
 }
 
 /** The largest polygon: France's centre is in France, not between it and French Guiana. */

@@ -21,13 +21,27 @@ export const round = (value: number, decimals: number): number => {
 
 /** Case- and diacritic-insensitive key: "São Paulo" and "sao paulo" meet. ASCII takes a fast path (most names). */
 export function fold(text: string): string {
-  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+  if (/^[\x00-\x7f]*$/.test(text))
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
 }
 
 /** Longitude intervals as non-wrapping pieces, so wrapped boxes compare simply. */
 function pieces(west: number, east: number): [number, number][] {
-  return west <= east ? [[west, east]] : [[west, 180], [-180, east]]
+  return west <= east
+    ? [[west, east]]
+    : [
+        [west, 180],
+        [-180, east],
+      ]
 }
 
 export function bboxesIntersect(a: BBox, b: BBox): boolean {

@@ -11,15 +11,25 @@ import { invalid, latLng, requireBody, text } from './params.js'
 import { cityResult, countryResult, type PlaceResult } from './results.js'
 
 /** Folded country names and codes → alpha-2, for "City, Country" qualifiers and country queries. */
-const countryKeys = new Map(Object.entries(COUNTRIES).flatMap(([code, c]) => [[fold(c.name), code], [code.toLowerCase(), code]]))
+const countryKeys = new Map(
+  Object.entries(COUNTRIES).flatMap(([code, c]) => [
+    [fold(c.name), code],
+    [code.toLowerCase(), code],
+  ]),
+)
 
 export const geocode: RouteHandler = {
   write: true, // a POST with a body; nothing is stored
   run: ({ body }) => {
     const input = requireBody(body)
-    if (input.query !== undefined && input.location !== undefined) throw invalid('query', 'give either query or location, not both')
-    if (input.location !== undefined) return { status: 200, body: { results: reverse(latLng(input.location, 'location')) } }
-    if (input.query === undefined) throw new HttpError(400, 'invalid_parameter', 'Give query or location.', [{ field: 'query', message: 'is required (or location)' }])
+    if (input.query !== undefined && input.location !== undefined)
+      throw invalid('query', 'give either query or location, not both')
+    if (input.location !== undefined)
+      return { status: 200, body: { results: reverse(latLng(input.location, 'location')) } }
+    if (input.query === undefined)
+      throw new HttpError(400, 'invalid_parameter', 'Give query or location.', [
+        { field: 'query', message: 'is required (or location)' },
+      ])
     return { status: 200, body: { results: forward(text(input.query, 'query')) } }
   },
 }
@@ -37,7 +47,8 @@ export function forward(query: string): PlaceResult[] {
   let found = majorByName(name).filter((c) => inCountry(c.country))
   // Smaller towns by exact name, then bigger cities by prefix ("lisb" → Lisbon); biggest first.
   if (found.length === 0) found = citiesNamed(name).filter((c) => inCountry(c.country))
-  if (found.length === 0 && name.length >= 2) found = majorCities().filter((c) => c.key.startsWith(name) && inCountry(c.country))
+  if (found.length === 0 && name.length >= 2)
+    found = majorCities().filter((c) => c.key.startsWith(name) && inCountry(c.country))
   for (const c of found) results.push(cityResult(c))
   return results.slice(0, DEFAULTS.geocodeResults)
 }

@@ -40,7 +40,12 @@ export const getMapView: RouteHandler = {
 function features(bounds: BBox): unknown[] {
   const countries = bordered()
     .filter((c) => c.bounds && bboxesIntersect(c.bounds, bounds))
-    .map((c) => ({ type: 'Feature', id: c.code, properties: { kind: 'country', name: c.name, countryCode: c.code }, geometry: c.boundary?.geometry }))
+    .map((c) => ({
+      type: 'Feature',
+      id: c.code,
+      properties: { kind: 'country', name: c.name, countryCode: c.code },
+      geometry: c.boundary?.geometry,
+    }))
   const points: unknown[] = []
   for (const city of majorCities()) {
     if (points.length >= DEFAULTS.viewCities) break
@@ -48,7 +53,14 @@ function features(bounds: BBox): unknown[] {
     points.push({
       type: 'Feature',
       id: city.placeId,
-      properties: { kind: 'city', name: city.name, countryCode: city.country, placeId: city.placeId, population: city.population, capital: city.capital },
+      properties: {
+        kind: 'city',
+        name: city.name,
+        countryCode: city.country,
+        placeId: city.placeId,
+        population: city.population,
+        capital: city.capital,
+      },
       geometry: { type: 'Point', coordinates: [city.location.lng, city.location.lat] },
     })
   }
@@ -56,7 +68,8 @@ function features(bounds: BBox): unknown[] {
 }
 
 /** Web Mercator: world pixel coordinates at a zoom, and back. */
-const mercatorY = (lat: number) => (1 - Math.log(Math.tan(Math.PI / 4 + (Math.max(-MAX_LAT, Math.min(MAX_LAT, lat)) * Math.PI) / 360)) / Math.PI) / 2
+const mercatorY = (lat: number) =>
+  (1 - Math.log(Math.tan(Math.PI / 4 + (Math.max(-MAX_LAT, Math.min(MAX_LAT, lat)) * Math.PI) / 360)) / Math.PI) / 2
 const latFromY = (y: number) => (Math.atan(Math.sinh(Math.PI - 2 * Math.PI * y)) * 180) / Math.PI
 const wrapLng = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180
 
@@ -83,7 +96,9 @@ function parseBBox(raw: string): BBox {
   const parts = raw.split(',')
   if (parts.length !== 4) throw invalid('bbox', 'must be "west,south,east,north"')
   const names = ['west', 'south', 'east', 'north']
-  const [west, south, east, north] = parts.map((p, i) => numberParam(p.trim(), `bbox.${names[i]}`, i % 2 ? -90 : -180, i % 2 ? 90 : 180)) as BBox
+  const [west, south, east, north] = parts.map((p, i) =>
+    numberParam(p.trim(), `bbox.${names[i]}`, i % 2 ? -90 : -180, i % 2 ? 90 : 180),
+  ) as BBox
   if (south >= north) throw invalid('bbox', 'south must be below north')
   if (west === east) throw invalid('bbox', 'west and east must differ (west > east crosses the antimeridian)')
   return [west, south, east, north]

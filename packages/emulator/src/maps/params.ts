@@ -13,12 +13,14 @@ export function requireBody(body: Record<string, unknown> | undefined): Record<s
 }
 
 export function text(value: unknown, field: string, max: number = DEFAULTS.maxTextLength): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max) throw invalid(field, `must be a non-empty string of at most ${max} characters`)
+  if (typeof value !== 'string' || value.trim() === '' || value.length > max)
+    throw invalid(field, `must be a non-empty string of at most ${max} characters`)
   return value.trim()
 }
 
 export function number(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw invalid(field, `must be a number from ${min} to ${max}`)
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw invalid(field, `must be a number from ${min} to ${max}`)
   return value
 }
 
@@ -38,7 +40,10 @@ export function numberParam(raw: string, field: string, min: number, max: number
 export function latLngParam(raw: string, field: string): LatLng {
   const [lat, lng, extra] = raw.split(',')
   if (lat === undefined || lng === undefined || extra !== undefined) throw invalid(field, 'must be "lat,lng"')
-  return { lat: numberParam(lat.trim(), `${field}.lat`, -90, 90), lng: numberParam(lng.trim(), `${field}.lng`, -180, 180) }
+  return {
+    lat: numberParam(lat.trim(), `${field}.lat`, -90, 90),
+    lng: numberParam(lng.trim(), `${field}.lng`, -180, 180),
+  }
 }
 
 export function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {

@@ -22,7 +22,9 @@ export const searchPlaces: RouteHandler = {
     const near = nearRaw ? latLngParam(nearRaw, 'near') : undefined
     const radiusRaw = query.get('radiusMeters')
     if (radiusRaw && !near) throw invalid('near', 'is required with radiusMeters')
-    const radius = radiusRaw ? numberParam(radiusRaw, 'radiusMeters', 1, DEFAULTS.maxRadiusMeters) : DEFAULTS.placesRadiusMeters
+    const radius = radiusRaw
+      ? numberParam(radiusRaw, 'radiusMeters', 1, DEFAULTS.maxRadiusMeters)
+      : DEFAULTS.placesRadiusMeters
     const type = query.get('type') ? oneOf(query.get('type'), 'type', PLACE_TYPES) : 'city'
     const search = JSON.stringify([q, near, near && radius, type])
     const offset = query.get('cursor') ? readCursor(query.get('cursor') as string, search) : 0
@@ -33,14 +35,22 @@ export const searchPlaces: RouteHandler = {
     return {
       status: 200,
       body: {
-        data: page.map(({ city, distance }) => ({ ...cityResult(city), ...(distance === undefined ? {} : { distanceMeters: Math.round(distance) }) })),
+        data: page.map(({ city, distance }) => ({
+          ...cityResult(city),
+          ...(distance === undefined ? {} : { distanceMeters: Math.round(distance) }),
+        })),
         nextCursor: end < matches.length ? writeCursor(end, search) : null,
       },
     }
   },
 }
 
-function find(q: string | undefined, type: string, near: LatLng | undefined, radius: number): { city: City; distance?: number }[] {
+function find(
+  q: string | undefined,
+  type: string,
+  near: LatLng | undefined,
+  radius: number,
+): { city: City; distance?: number }[] {
   const out: { city: City; distance?: number }[] = []
   for (const city of majorCities()) {
     if (type === 'capital' && !city.capital) continue
@@ -65,7 +75,10 @@ function writeCursor(offset: number, search: string): string {
 }
 
 function readCursor(cursor: string, search: string): number {
-  const bad = () => new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this search.', [{ field: 'cursor', message: 'unrecognised cursor, or from another search' }])
+  const bad = () =>
+    new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this search.', [
+      { field: 'cursor', message: 'unrecognised cursor, or from another search' },
+    ])
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad()
   let v: { o?: unknown; f?: unknown } | null
   try {

@@ -34,7 +34,14 @@ export function countryResult(c: Country): PlaceResult | undefined {
   const capital = majorCities().find((city) => city.country === c.code && city.capital)
   const location = c.centroid ?? capital?.location
   if (!location) return undefined
-  return { name: c.name, formattedAddress: c.name, location, countryCode: c.code, placeId: `${COUNTRY_PREFIX}${c.code}`, types: ['country'] }
+  return {
+    name: c.name,
+    formattedAddress: c.name,
+    location,
+    countryCode: c.code,
+    placeId: `${COUNTRY_PREFIX}${c.code}`,
+    types: ['country'],
+  }
 }
 
 /** Resolves a place id from any maps answer. */

@@ -21,7 +21,15 @@ type Mode = keyof typeof DEFAULTS.modes
 const MODES = Object.keys(DEFAULTS.modes) as Mode[]
 
 /** Land masses joined by roads, by continent (coarse: islands count as their continent). */
-const LANDMASS: Record<string, string> = { EU: 'Afro-Eurasia', AS: 'Afro-Eurasia', AF: 'Afro-Eurasia', NA: 'the Americas', SA: 'the Americas', OC: 'Oceania', AN: 'Antarctica' }
+const LANDMASS: Record<string, string> = {
+  EU: 'Afro-Eurasia',
+  AS: 'Afro-Eurasia',
+  AF: 'Afro-Eurasia',
+  NA: 'the Americas',
+  SA: 'the Americas',
+  OC: 'Oceania',
+  AN: 'Antarctica',
+}
 
 const noRoute = (message: string): HttpError => new HttpError(422, 'route_not_found', message)
 
@@ -33,7 +41,8 @@ export const computeRoute: RouteHandler = {
     const origin = waypoint(input.origin, 'origin')
     const destination = waypoint(input.destination, 'destination')
     const via = input.waypoints ?? []
-    if (!Array.isArray(via) || via.length > DEFAULTS.maxWaypoints) throw invalid('waypoints', `must be an array of at most ${DEFAULTS.maxWaypoints} items`)
+    if (!Array.isArray(via) || via.length > DEFAULTS.maxWaypoints)
+      throw invalid('waypoints', `must be an array of at most ${DEFAULTS.maxWaypoints} items`)
     const stops = [origin, ...via.map((w, i) => waypoint(w, `waypoints[${i}]`)), destination]
     return { status: 200, body: route(stops, mode) }
   },
@@ -43,7 +52,10 @@ function waypoint(value: unknown, field: string): LatLng {
   if (!isPlainObject(value) || value.placeId === undefined) return latLng(value, field)
   const placeId = text(value.placeId, `${field}.placeId`)
   const place = findPlace(placeId)
-  if (!place) throw new HttpError(404, 'not_found', `No place with id "${placeId.slice(0, 100)}".`, [{ field: `${field}.placeId`, message: 'unknown place' }])
+  if (!place)
+    throw new HttpError(404, 'not_found', `No place with id "${placeId.slice(0, 100)}".`, [
+      { field: `${field}.placeId`, message: 'unknown place' },
+    ])
   return place.location
 }
 
@@ -67,9 +79,14 @@ function route(stops: LatLng[], mode: Mode) {
   })
   const distanceMeters = legs.reduce((sum, l) => sum + l.distanceMeters, 0)
   if (distanceMeters > maxKm * 1000) {
-    throw noRoute(`A ${mode} route of ${Math.round(distanceMeters / 1000)} km is longer than the ${maxKm} km this mode allows.`)
+    throw noRoute(
+      `A ${mode} route of ${Math.round(distanceMeters / 1000)} km is longer than the ${maxKm} km this mode allows.`,
+    )
   }
-  const [[west, south], [east, north]] = geoBounds({ type: 'LineString', coordinates: path.map(([lat, lng]) => [lng, lat]) })
+  const [[west, south], [east, north]] = geoBounds({
+    type: 'LineString',
+    coordinates: path.map(([lat, lng]) => [lng, lat]),
+  })
   const bounds: BBox = [west, south, east, north]
   return {
     mode,
@@ -85,7 +102,10 @@ function route(stops: LatLng[], mode: Mode) {
 function landmass(p: LatLng, i: number, stops: LatLng[]): string {
   const code = countryAt(p)?.code ?? nearCity(p)
   const continent = code ? countryByCode(code)?.continent : undefined
-  if (!continent) throw noRoute(`The ${i === 0 ? 'origin' : i === stops.length - 1 ? 'destination' : `waypoint ${i - 1}`} is not on land.`)
+  if (!continent)
+    throw noRoute(
+      `The ${i === 0 ? 'origin' : i === stops.length - 1 ? 'destination' : `waypoint ${i - 1}`} is not on land.`,
+    )
   return LANDMASS[continent] ?? continent
 }
 

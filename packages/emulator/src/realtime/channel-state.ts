@@ -46,15 +46,29 @@ export class Channel {
   ) {}
 
   /** Stores a message (or finds the earlier one with the same key). */
-  append(event: string, data: unknown, clientId: string, key: string | undefined, now = Date.now()): { ack: Ack; message?: StoredMessage } {
+  append(
+    event: string,
+    data: unknown,
+    clientId: string,
+    key: string | undefined,
+    now = Date.now(),
+  ): { ack: Ack; message?: StoredMessage } {
     this.prune(now)
     const seen = key === undefined ? undefined : this.dedupe.get(key)
     if (seen) return { ack: { ...seen.ack, duplicate: true } }
     const message: StoredMessage = {
-      channel: this.name, event, data, offset: ++this.offset, epoch: this.epoch, messageId: newId('msg', 10), clientId, ts: now,
+      channel: this.name,
+      event,
+      data,
+      offset: ++this.offset,
+      epoch: this.epoch,
+      messageId: newId('msg', 10),
+      clientId,
+      ts: now,
     }
     this.history.push(message)
-    if (this.history.length > this.limits.historySize) this.history.splice(0, this.history.length - this.limits.historySize)
+    if (this.history.length > this.limits.historySize)
+      this.history.splice(0, this.history.length - this.limits.historySize)
     const ack = { offset: message.offset, epoch: message.epoch, messageId: message.messageId }
     if (key !== undefined) {
       this.dedupe.set(key, { ack, at: now })

@@ -87,7 +87,10 @@ export class Connection implements Peer {
   setIdentity(identity: Identity): void {
     this.identity = identity
     clearTimeout(this.expiryTimer)
-    this.expiryTimer = setTimeout(() => this.env.close(this, CLOSE.token_expired), Math.max(0, identity.exp * 1000 - Date.now()))
+    this.expiryTimer = setTimeout(
+      () => this.env.close(this, CLOSE.token_expired),
+      Math.max(0, identity.exp * 1000 - Date.now()),
+    )
   }
 
   expiresIn(): number {
@@ -130,11 +133,15 @@ export class Connection implements Peer {
     if (this.flushTimer) return
     const head = this.queue[0]
     if (!head) return
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined
-      const now = Date.now()
-      while (this.queue[0] && this.queue[0].due <= now && this.state !== 'closed') this.write(this.queue.shift()!.text)
-      this.scheduleFlush()
-    }, Math.max(0, head.due - Date.now()))
+    this.flushTimer = setTimeout(
+      () => {
+        this.flushTimer = undefined
+        const now = Date.now()
+        while (this.queue[0] && this.queue[0].due <= now && this.state !== 'closed')
+          this.write(this.queue.shift()!.text)
+        this.scheduleFlush()
+      },
+      Math.max(0, head.due - Date.now()),
+    )
   }
 }

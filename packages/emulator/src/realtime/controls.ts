@@ -9,7 +9,8 @@ export function createControls(hub: Hub): RealtimeControls {
 
   return {
     dropConnections({ subject, code = CLOSE.connection_dropped, raw = false }: DropOptions = {}) {
-      if (!raw && !(code === 1000 || (code >= 3000 && code <= 4999))) throw new RangeError('code must be 1000 or 3000–4999')
+      if (!raw && !(code === 1000 || (code >= 3000 && code <= 4999)))
+        throw new RangeError('code must be 1000 or 3000–4999')
       const targets = bySubject(subject)
       for (const conn of targets) raw ? hub.terminate(conn) : hub.close(conn, code)
       return targets.length
@@ -35,7 +36,10 @@ export function createControls(hub: Hub): RealtimeControls {
     },
     revoke(subject) {
       const targets = bySubject(subject)
-      hub.gate.revoke(subject, targets.flatMap((c) => (c.identity ? [c.identity.jti] : [])))
+      hub.gate.revoke(
+        subject,
+        targets.flatMap((c) => (c.identity ? [c.identity.jti] : [])),
+      )
       for (const conn of targets) hub.close(conn, CLOSE.token_revoked)
       return targets.length
     },

@@ -45,7 +45,9 @@ export const CLOSE = {
 
 export type CloseName = keyof typeof CLOSE
 
-export const CLOSE_NAMES: Partial<Record<number, string>> = Object.fromEntries(Object.entries(CLOSE).map(([name, code]) => [code, name]))
+export const CLOSE_NAMES: Partial<Record<number, string>> = Object.fromEntries(
+  Object.entries(CLOSE).map(([name, code]) => [code, name]),
+)
 
 /** `[A-Za-z0-9_:.@-]{1,200}`, and not `.` or `..` (a URL would resolve those away over REST). */
 export const CHANNEL_NAME = /^(?!\.\.?$)[\w:.@-]{1,200}$/

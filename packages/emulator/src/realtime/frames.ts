@@ -3,8 +3,14 @@ import { randomBytes } from 'node:crypto'
 import { CHANNEL_NAME, DEFAULTS } from './defaults.js'
 
 export type ErrorCode =
-  | 'bad_request' | 'invalid_channel' | 'forbidden' | 'not_subscribed' | 'message_too_large'
-  | 'rate_limited' | 'token_invalid' | 'internal'
+  | 'bad_request'
+  | 'invalid_channel'
+  | 'forbidden'
+  | 'not_subscribed'
+  | 'message_too_large'
+  | 'rate_limited'
+  | 'token_invalid'
+  | 'internal'
 
 const TEMPORARY = new Set<ErrorCode>(['rate_limited', 'internal'])
 
@@ -42,7 +48,9 @@ export const newId = (prefix: string, bytes = 8): string => `${prefix}_${randomB
 export type RequestId = string | number
 
 /** The frame as an object with a usable `id`, or why not (the id is kept when it was readable). */
-export function parseFrame(text: string): { frame: Record<string, unknown>; id: RequestId } | { error: RtError; id: RequestId | undefined } {
+export function parseFrame(
+  text: string,
+): { frame: Record<string, unknown>; id: RequestId } | { error: RtError; id: RequestId | undefined } {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -54,8 +62,13 @@ export function parseFrame(text: string): { frame: Record<string, unknown>; id: 
   }
   const frame = value as Record<string, unknown>
   const id = isRequestId(frame.id) ? frame.id : undefined
-  if (typeof frame.type !== 'string') return { error: new RtError('bad_request', 'The frame needs a string "type".'), id }
-  if (id === undefined) return { error: new RtError('bad_request', 'A request needs an "id" (a string of at most 128 characters or a number).'), id }
+  if (typeof frame.type !== 'string')
+    return { error: new RtError('bad_request', 'The frame needs a string "type".'), id }
+  if (id === undefined)
+    return {
+      error: new RtError('bad_request', 'A request needs an "id" (a string of at most 128 characters or a number).'),
+      id,
+    }
   return { frame, id }
 }
 
@@ -66,7 +79,8 @@ const bad = (message: string) => new RtError('bad_request', message)
 
 export function channelName(value: unknown, field = 'channel'): string {
   if (typeof value !== 'string') throw bad(`"${field}" must be a string.`)
-  if (!CHANNEL_NAME.test(value)) throw new RtError('invalid_channel', 'Channel names are 1–200 characters of [A-Za-z0-9_:.@-] (not "." or "..").')
+  if (!CHANNEL_NAME.test(value))
+    throw new RtError('invalid_channel', 'Channel names are 1–200 characters of [A-Za-z0-9_:.@-] (not "." or "..").')
   return value
 }
 
@@ -102,7 +116,8 @@ export function eventName(value: unknown): string {
 }
 
 export function idempotencyKey(value: unknown): string {
-  if (typeof value !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(value)) throw bad('"idempotencyKey" must be 1–255 printable ASCII characters.')
+  if (typeof value !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(value))
+    throw bad('"idempotencyKey" must be 1–255 printable ASCII characters.')
   return value
 }
 

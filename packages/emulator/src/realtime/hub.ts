@@ -14,7 +14,13 @@ import { handleRequest, KNOWN_TYPES } from './requests.js'
 import { TokenGate } from './token-auth.js'
 import type { RealtimeEvent, RealtimeStats, StoredMessage } from './types.js'
 
-export const emptyStats = (): RealtimeStats => ({ connections: { open: 0, total: 0 }, framesIn: {}, framesOut: {}, publishes: 0, subscribes: 0 })
+export const emptyStats = (): RealtimeStats => ({
+  connections: { open: 0, total: 0 },
+  framesIn: {},
+  framesOut: {},
+  publishes: 0,
+  subscribes: 0,
+})
 
 export class Hub implements ConnectionEnv, PresenceEnv {
   readonly stats = emptyStats()
@@ -47,7 +53,8 @@ export class Hub implements ConnectionEnv, PresenceEnv {
       const path = (req.url ?? '/').split('?')[0]
       if (path !== DEFAULTS.path) {
         // Alone on this server (startEmulator), nobody else will answer: say so rather than hang.
-        if (server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+        if (server.listenerCount('upgrade') === 1)
+          socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
         return
       }
       socket.on('error', () => socket.destroy())
@@ -120,7 +127,15 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     if (!channel) {
       const { historySize, historyTtlMs } = this.options
       const dedupeMs = Math.max(historyTtlMs, DEFAULTS.minDedupeMs)
-      byName.set(name, (channel = new Channel(app, name, { historySize, historyTtlMs, dedupeMs, maxDedupeKeys: DEFAULTS.maxDedupeKeys })))
+      byName.set(
+        name,
+        (channel = new Channel(app, name, {
+          historySize,
+          historyTtlMs,
+          dedupeMs,
+          maxDedupeKeys: DEFAULTS.maxDedupeKeys,
+        })),
+      )
     }
     return channel
   }
@@ -139,7 +154,8 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     conn.subscriptions.add(channel.name)
     if (channel.subscribers.has(conn)) return
     channel.subscribers.add(conn)
-    if (channel.subscribers.size === 1) this.webhooks.dispatch(channel.app, { type: 'channel.occupied', data: { channel: channel.name } })
+    if (channel.subscribers.size === 1)
+      this.webhooks.dispatch(channel.app, { type: 'channel.occupied', data: { channel: channel.name } })
   }
 
   unsubscribe(conn: Connection, channel: Channel): void {
@@ -154,7 +170,15 @@ export class Hub implements ConnectionEnv, PresenceEnv {
    * Stores and fans out one message (WebSocket and REST alike). `onAck` runs before the
    * broadcast, so a publisher hears its ack before its own copy of the message.
    */
-  publish(app: string, name: string, event: string, data: unknown, clientId: string, key: string | undefined, onAck?: (ack: Ack) => void): Ack {
+  publish(
+    app: string,
+    name: string,
+    event: string,
+    data: unknown,
+    clientId: string,
+    key: string | undefined,
+    onAck?: (ack: Ack) => void,
+  ): Ack {
     const value = data === undefined ? null : data
     if (Buffer.byteLength(JSON.stringify(value)) > this.options.maxMessageBytes) {
       throw new RtError('message_too_large', `"data" must serialise to at most ${this.options.maxMessageBytes} bytes.`)
@@ -191,23 +215,36 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     if (conn.blackholed || conn.state === 'closed') return
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
     if (bytes.length > this.options.maxMessageBytes) return this.close(conn, CLOSE.frame_too_large)
-    const parsed = isBinary ? { error: new RtError('bad_request', 'Frames are JSON text, not binary.'), id: undefined } : parseFrame(bytes.toString('utf8'))
+    const parsed = isBinary
+      ? { error: new RtError('bad_request', 'Frames are JSON text, not binary.'), id: undefined }
+      : parseFrame(bytes.toString('utf8'))
     const type = 'frame' in parsed ? String(parsed.frame.type) : 'invalid'
     const key = KNOWN_TYPES.has(type) ? type : 'frame' in parsed ? 'unknown' : 'invalid'
     this.stats.framesIn[key] = (this.stats.framesIn[key] ?? 0) + 1
-    this.emit({ type: 'in', connectionId: conn.identity ? conn.id : undefined, frame: 'frame' in parsed ? parsed.frame : { type: 'invalid' } })
+    this.emit({
+      type: 'in',
+      connectionId: conn.identity ? conn.id : undefined,
+      frame: 'frame' in parsed ? parsed.frame : { type: 'invalid' },
+    })
 
     if (conn.state !== 'open') {
       // Until `connected`, the only acceptable frame is one `connect`.
-      if (conn.state === 'handshake' && 'frame' in parsed && type === 'connect') return void this.connect(conn, parsed.frame, parsed.id)
+      if (conn.state === 'handshake' && 'frame' in parsed && type === 'connect')
+        return void this.connect(conn, parsed.frame, parsed.id)
       return this.close(conn, CLOSE.protocol_error)
     }
-    if ('error' in parsed) return conn.push({ type: 'error', ...(parsed.id !== undefined ? { id: parsed.id } : {}), error: parsed.error.toBody() })
+    if ('error' in parsed)
+      return conn.push({
+        type: 'error',
+        ...(parsed.id !== undefined ? { id: parsed.id } : {}),
+        error: parsed.error.toBody(),
+      })
     const { frame, id } = parsed
     const fail = (err: unknown) => {
       if (conn.state !== 'open') return
       if (!(err instanceof RtError)) console.error('[tandem-emulator] realtime request failed:', err)
-      const error = err instanceof RtError ? err : new RtError('internal', 'The emulator failed to handle this request.')
+      const error =
+        err instanceof RtError ? err : new RtError('internal', 'The emulator failed to handle this request.')
       conn.push({ type: 'error', id, error: error.toBody() })
     }
     try {
@@ -217,7 +254,11 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     }
   }
 
-  private async connect(conn: Connection, frame: Record<string, unknown>, id: string | number | undefined): Promise<void> {
+  private async connect(
+    conn: Connection,
+    frame: Record<string, unknown>,
+    id: string | number | undefined,
+  ): Promise<void> {
     conn.state = 'verifying'
     if (typeof frame.token !== 'string') return this.close(conn, CLOSE.protocol_error)
     const identity = await this.gate.verify(frame.token)
@@ -242,7 +283,15 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     this.open.set(conn.id, conn)
     conn.opened(identity)
     const { heartbeatMs, maxMessageBytes } = this.options
-    conn.push({ type: 'connected', id, connectionId: conn.id, heartbeatMs, maxMessageBytes, expiresIn: conn.expiresIn(), resumed })
+    conn.push({
+      type: 'connected',
+      id,
+      connectionId: conn.id,
+      heartbeatMs,
+      maxMessageBytes,
+      expiresIn: conn.expiresIn(),
+      resumed,
+    })
     this.emit({ type: 'open', connectionId: conn.id, subject: identity.subject })
   }
 

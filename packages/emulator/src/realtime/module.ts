@@ -6,7 +6,15 @@ import { resolveOptions } from './options.js'
 import { realtimeRoutes } from './rest-routes.js'
 import type { RealtimeControls, RealtimeOptions } from './types.js'
 
-export type { DropOptions, Member, RealtimeControls, RealtimeEvent, RealtimeOptions, RealtimeStats, StoredMessage } from './types.js'
+export type {
+  DropOptions,
+  Member,
+  RealtimeControls,
+  RealtimeEvent,
+  RealtimeOptions,
+  RealtimeStats,
+  StoredMessage,
+} from './types.js'
 
 export interface RealtimeModule extends ServiceModule {
   controls: RealtimeControls

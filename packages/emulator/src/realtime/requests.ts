@@ -2,13 +2,31 @@
 import { scopeAllows } from '@tandem/server'
 import type { Connection } from './connection.js'
 import { CLOSE, DEFAULTS } from './defaults.js'
-import { channelName, eventName, historyLimit, idempotencyKey, RtError, since, token, type RequestId } from './frames.js'
+import {
+  channelName,
+  eventName,
+  historyLimit,
+  idempotencyKey,
+  RtError,
+  since,
+  token,
+  type RequestId,
+} from './frames.js'
 import type { Hub } from './hub.js'
 import type { Identity } from './token-auth.js'
 
 export const KNOWN_TYPES = new Set([
-  'connect', 'subscribe', 'unsubscribe', 'publish', 'presence.enter', 'presence.update', 'presence.leave',
-  'presence.get', 'history', 'auth', 'ping',
+  'connect',
+  'subscribe',
+  'unsubscribe',
+  'publish',
+  'presence.enter',
+  'presence.update',
+  'presence.leave',
+  'presence.get',
+  'history',
+  'auth',
+  'ping',
 ])
 
 type Frame = Record<string, unknown>
@@ -25,7 +43,9 @@ function need(me: Identity, ...capabilities: string[]): void {
 export function handleRequest(hub: Hub, conn: Connection, frame: Frame, id: RequestId): void | Promise<void> {
   const handler = HANDLERS[frame.type as string]
   if (!handler || !Object.hasOwn(HANDLERS, frame.type as string)) {
-    throw bad(frame.type === 'connect' ? 'Already connected.' : `Unknown request type "${String(frame.type).slice(0, 50)}".`)
+    throw bad(
+      frame.type === 'connect' ? 'Already connected.' : `Unknown request type "${String(frame.type).slice(0, 50)}".`,
+    )
   }
   return handler(hub, conn, conn.identity as Identity, frame, id)
 }
@@ -41,7 +61,8 @@ const HANDLERS: Record<string, Handler> = {
     // Shape first, so a malformed frame subscribes to nothing; names and capabilities are per channel.
     const entries = list.map((entry: unknown) => {
       const e = entry as { channel?: unknown; since?: unknown } | null
-      if (typeof e !== 'object' || e === null || typeof e.channel !== 'string') throw bad('Every entry of "channels" must be { channel: string, since? }.')
+      if (typeof e !== 'object' || e === null || typeof e.channel !== 'string')
+        throw bad('Every entry of "channels" must be { channel: string, since? }.')
       return { name: e.channel, since: since(e.since) }
     })
     const channels = entries.map(({ name, since: from }) => {
@@ -63,7 +84,11 @@ const HANDLERS: Record<string, Handler> = {
 
   unsubscribe(hub, conn, me, frame, id) {
     const list = frame.channels
-    if (!Array.isArray(list) || list.length > DEFAULTS.maxChannelsPerFrame || !list.every((n) => typeof n === 'string')) {
+    if (
+      !Array.isArray(list) ||
+      list.length > DEFAULTS.maxChannelsPerFrame ||
+      !list.every((n) => typeof n === 'string')
+    ) {
       throw bad('"channels" must be an array of channel names.')
     }
     for (const name of list as string[]) {
@@ -84,7 +109,9 @@ const HANDLERS: Record<string, Handler> = {
       throw new RtError('rate_limited', `Publishing too fast; retry in ${waitMs} ms.`, waitMs)
     }
     conn.refusals = 0
-    hub.publish(me.app, name, event, frame.data, me.subject, key, (ack) => conn.push({ type: 'ack', id, channel: name, ...ack }))
+    hub.publish(me.app, name, event, frame.data, me.subject, key, (ack) =>
+      conn.push({ type: 'ack', id, channel: name, ...ack }),
+    )
   },
 
   'presence.enter': presenceSet,
@@ -117,9 +144,11 @@ const HANDLERS: Record<string, Handler> = {
   async auth(hub, conn, me, frame, id) {
     const next = await hub.gate.verify(token(frame.token))
     if (conn.state !== 'open') return
-    if (typeof next === 'string') throw new RtError('token_invalid', `The token was refused (${next}); the current one stays in force.`)
+    if (typeof next === 'string')
+      throw new RtError('token_invalid', `The token was refused (${next}); the current one stays in force.`)
     // The connection's identity (presence clientId) cannot change under it.
-    if (next.app !== me.app || next.subject !== me.subject) throw new RtError('token_invalid', 'The token is for another app or subject.')
+    if (next.app !== me.app || next.subject !== me.subject)
+      throw new RtError('token_invalid', 'The token is for another app or subject.')
     conn.setIdentity(next)
     conn.push({ type: 'authed', id, expiresIn: conn.expiresIn() })
   },
@@ -128,7 +157,8 @@ const HANDLERS: Record<string, Handler> = {
 function presenceSet(hub: Hub, conn: Connection, me: Identity, frame: Frame, id: RequestId): void {
   const name = channelName(frame.channel)
   need(me, `realtime:presence:${name}`)
-  if (!conn.subscriptions.has(name)) throw new RtError('not_subscribed', `Subscribe to "${name}" before entering its presence.`)
+  if (!conn.subscriptions.has(name))
+    throw new RtError('not_subscribed', `Subscribe to "${name}" before entering its presence.`)
   conn.push({ type: 'ok', id })
   hub.presence.set(conn, hub.ensureChannel(me.app, name), frame.data, me.subject)
 }

@@ -7,7 +7,8 @@ import type { Route } from '../router.js'
 import { channelName, eventName, historyLimit, RtError, type Since } from './frames.js'
 import type { Hub } from './hub.js'
 
-const invalid = (field: string, message: string) => new HttpError(400, 'invalid_parameter', `Invalid ${field}: ${message}.`, [{ field, message }])
+const invalid = (field: string, message: string) =>
+  new HttpError(400, 'invalid_parameter', `Invalid ${field}: ${message}.`, [{ field, message }])
 
 /** RtError (shared validators) → the REST error shape. */
 function rest<T>(field: string, fn: () => T): T {
@@ -15,7 +16,8 @@ function rest<T>(field: string, fn: () => T): T {
     return fn()
   } catch (err) {
     if (!(err instanceof RtError)) throw err
-    if (err.code === 'invalid_channel') throw new HttpError(400, 'invalid_channel', err.message, [{ field, message: err.message }])
+    if (err.code === 'invalid_channel')
+      throw new HttpError(400, 'invalid_channel', err.message, [{ field, message: err.message }])
     if (err.code === 'message_too_large') throw new HttpError(413, 'message_too_large', err.message)
     throw invalid(field, err.message)
   }
@@ -31,7 +33,9 @@ export function realtimeRoutes(hub: Hub): Route<RouteHandler>[] {
       const channel = channelParam(params)
       if (!body) throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object { event, data }.')
       const event = rest('event', () => eventName(body.event))
-      const ack = rest('data', () => hub.publish(principal.app, channel, event, body.data, principal.subject, idempotencyKey))
+      const ack = rest('data', () =>
+        hub.publish(principal.app, channel, event, body.data, principal.subject, idempotencyKey),
+      )
       return { status: ack.duplicate ? 200 : 201, body: ack, applied: !ack.duplicate }
     },
   }
@@ -41,7 +45,9 @@ export function realtimeRoutes(hub: Hub): Route<RouteHandler>[] {
     capability: (p) => `realtime:subscribe:${p.channel ?? ''}`,
     run({ params, query, principal }) {
       const channel = hub.ensureChannel(principal.app, channelParam(params))
-      const limit = rest('limit', () => historyLimit(query.has('limit') ? integer(query.get('limit'), 'limit') : undefined))
+      const limit = rest('limit', () =>
+        historyLimit(query.has('limit') ? integer(query.get('limit'), 'limit') : undefined),
+      )
       const { messages, complete } = channel.read(sinceOf(query), limit)
       return { status: 200, body: { epoch: channel.epoch, offset: channel.offset, messages, complete } }
     },
@@ -64,7 +70,8 @@ export function realtimeRoutes(hub: Hub): Route<RouteHandler>[] {
       const prefix = query.get('prefix') ?? ''
       if (prefix.length > 200) throw invalid('prefix', 'must be at most 200 characters')
       const after = decodeCursor(query.get('cursor') || null)
-      const names = hub.channelsOf(principal.app)
+      const names = hub
+        .channelsOf(principal.app)
         .filter((c) => c.name.startsWith(prefix) && (after === undefined || c.name > after))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       const page = names.slice(0, limit)
@@ -72,7 +79,13 @@ export function realtimeRoutes(hub: Hub): Route<RouteHandler>[] {
       return {
         status: 200,
         body: {
-          data: page.map((c) => ({ name: c.name, epoch: c.epoch, offset: c.offset, subscribers: c.subscribers.size, members: c.members.size })),
+          data: page.map((c) => ({
+            name: c.name,
+            epoch: c.epoch,
+            offset: c.offset,
+            subscribers: c.subscribers.size,
+            members: c.members.size,
+          })),
           nextCursor: names.length > limit && last ? Buffer.from(last.name, 'utf8').toString('base64url') : null,
         },
       }
@@ -105,6 +118,9 @@ function sinceOf(query: URLSearchParams): Since | undefined {
 function decodeCursor(cursor: string | null): string | undefined {
   if (cursor === null) return undefined
   const name = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : ''
-  if (!name) throw new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this list.', [{ field: 'cursor', message: 'unrecognised cursor' }])
+  if (!name)
+    throw new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this list.', [
+      { field: 'cursor', message: 'unrecognised cursor' },
+    ])
   return name
 }

@@ -12,12 +12,17 @@ const read = (run: RouteHandler['run']): RouteHandler => ({ write: false, run })
 export function catalogRoutes(store: ConversationStore): Route<RouteHandler>[] {
   /** A paged read-only list; the cursor kind keeps one list's cursor out of another. */
   const listOf = <T>(kind: string, items: () => readonly T[]) =>
-    read(({ query }) => ({ status: 200, body: offsetPage(items(), parseLimit(query.get('limit')), query.get('cursor') || null, kind) }))
+    read(({ query }) => ({
+      status: 200,
+      body: offsetPage(items(), parseLimit(query.get('limit')), query.get('cursor') || null, kind),
+    }))
 
   const articles = read(({ query }) => {
     const q = textParam(query.get('query'), 'query')
     const collectionId = textParam(query.get('collectionId'), 'collectionId')
-    const inCollection = store.data.articles.filter((a) => collectionId === undefined || a.collectionId === collectionId)
+    const inCollection = store.data.articles.filter(
+      (a) => collectionId === undefined || a.collectionId === collectionId,
+    )
     // Search answers by relevance; a plain list by title.
     const found = q === undefined ? [...inCollection].sort(byTitle) : searchArticles(inCollection, wordsOf(q))
     const page = offsetPage(found, parseLimit(query.get('limit')), query.get('cursor') || null, 'art')
@@ -30,7 +35,8 @@ export function catalogRoutes(store: ConversationStore): Route<RouteHandler>[] {
       method: 'GET',
       pattern: '/v1/mailboxes/:id',
       handler: read(({ params }) => ({
-        status: 200, body: store.data.mailboxes.find((m) => m.id === params.id) ?? fail(notFound('mailbox', params.id ?? '')),
+        status: 200,
+        body: store.data.mailboxes.find((m) => m.id === params.id) ?? fail(notFound('mailbox', params.id ?? '')),
       })),
     },
     { method: 'GET', pattern: '/v1/agents', handler: listOf('agt', () => store.data.agents) },
@@ -40,7 +46,8 @@ export function catalogRoutes(store: ConversationStore): Route<RouteHandler>[] {
       method: 'GET',
       pattern: '/v1/docs/articles/:id',
       handler: read(({ params }) => ({
-        status: 200, body: store.data.articles.find((a) => a.id === params.id) ?? fail(notFound('article', params.id ?? '')),
+        status: 200,
+        body: store.data.articles.find((a) => a.id === params.id) ?? fail(notFound('article', params.id ?? '')),
       })),
     },
   ]

@@ -7,19 +7,34 @@ import type { WebhookModule } from '../webhooks/module.js'
 import type { ConversationFilter, ConversationStore, UpdateInput } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
 import { DEFAULTS } from './defaults.js'
-import { email, fail, invalid, notFound, isoParam, plainObject, requireBody, status, tags, text, textParam } from './params.js'
+import {
+  email,
+  fail,
+  invalid,
+  notFound,
+  isoParam,
+  plainObject,
+  requireBody,
+  status,
+  tags,
+  text,
+  textParam,
+} from './params.js'
 import type { Conversation, ThreadAuthor } from './types.js'
 
 export function conversationRoutes(store: ConversationStore, webhooks: WebhookModule): Route<RouteHandler>[] {
   const find = (id = ''): Conversation => store.get(id) ?? fail(notFound('conversation', id))
-  const notify = (ctx: RouteContext, type: string, data: unknown) => webhooks.dispatch(ctx.principal.app, { type, data })
+  const notify = (ctx: RouteContext, type: string, data: unknown) =>
+    webhooks.dispatch(ctx.principal.app, { type, data })
 
   /** null unassigns; an id must be one of the agents (GET /v1/agents). */
   const assignee = (value: unknown): string | null | undefined => {
     if (value === undefined || value === null) return value
     if (typeof value !== 'string') throw invalid('assigneeId', 'must be an agent id or null')
     if (!store.data.agents.some((a) => a.id === value)) {
-      throw new HttpError(422, 'unknown_assignee', `No agent with id "${value.slice(0, 100)}".`, [{ field: 'assigneeId', value: value.slice(0, 100) }])
+      throw new HttpError(422, 'unknown_assignee', `No agent with id "${value.slice(0, 100)}".`, [
+        { field: 'assigneeId', value: value.slice(0, 100) },
+      ])
     }
     return value
   }
@@ -52,14 +67,18 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
         name: c.name === undefined || c.name === null ? null : text(c.name, 'customer.name', DEFAULTS.max.name),
       }
       const input = {
-        mailboxId, subject, customer,
+        mailboxId,
+        subject,
+        customer,
         text: text(b.text, 'text', DEFAULTS.max.text),
         tags: b.tags === undefined ? [] : tags(b.tags),
-        status: b.status === undefined ? 'active' as const : status(b.status),
+        status: b.status === undefined ? ('active' as const) : status(b.status),
         assigneeId: assignee(b.assigneeId) ?? null,
       }
       if (!store.data.mailboxes.some((m) => m.id === mailboxId)) {
-        throw new HttpError(422, 'unknown_mailbox', `No mailbox with id "${mailboxId.slice(0, 100)}".`, [{ field: 'mailboxId' }])
+        throw new HttpError(422, 'unknown_mailbox', `No mailbox with id "${mailboxId.slice(0, 100)}".`, [
+          { field: 'mailboxId' },
+        ])
       }
       const { conversation, thread } = store.create(input)
       ctx.publishChange?.('conversations', { event: 'created', item: conversation })
@@ -102,8 +121,14 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       if (type === 'note' && b.status !== undefined) throw invalid('status', 'notes never change the status')
       const { subject } = ctx.principal
       const agent = store.data.agents.find((a) => a.id === subject)
-      const author: ThreadAuthor = { type: 'agent', id: subject, name: agent?.name ?? subject, email: agent?.email ?? null }
-      const { thread, conversation, changes } = store.addThread(id, type, body, author, next) ?? fail(notFound('conversation', id))
+      const author: ThreadAuthor = {
+        type: 'agent',
+        id: subject,
+        name: agent?.name ?? subject,
+        email: agent?.email ?? null,
+      }
+      const { thread, conversation, changes } =
+        store.addThread(id, type, body, author, next) ?? fail(notFound('conversation', id))
       // The conversation changed too (threadCount, preview, modifiedAt, maybe status).
       ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
       notify(ctx, 'thread.created', { conversation, thread })
@@ -115,7 +140,11 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
   return [
     { method: 'GET', pattern: '/v1/conversations', handler: list },
     { method: 'POST', pattern: '/v1/conversations', handler: create },
-    { method: 'GET', pattern: '/v1/conversations/:id', handler: { write: false, run: ({ params }) => ({ status: 200, body: find(params.id) }) } },
+    {
+      method: 'GET',
+      pattern: '/v1/conversations/:id',
+      handler: { write: false, run: ({ params }) => ({ status: 200, body: find(params.id) }) },
+    },
     { method: 'PATCH', pattern: '/v1/conversations/:id', handler: update },
     {
       method: 'GET',
@@ -124,7 +153,10 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
         write: false,
         run: ({ params, query }) => {
           const threads = store.threads(params.id ?? '') ?? fail(notFound('conversation', params.id ?? ''))
-          return { status: 200, body: offsetPage(threads, parseLimit(query.get('limit')), query.get('cursor') || null, 'thr') }
+          return {
+            status: 200,
+            body: offsetPage(threads, parseLimit(query.get('limit')), query.get('cursor') || null, 'thr'),
+          }
         },
       },
     },

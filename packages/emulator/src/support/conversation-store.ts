@@ -3,7 +3,15 @@
 import { badCursor, decodeCursor, encodeCursor, isCount, type Page } from './cursor.js'
 import { createIds, newFaker, previewOf, seedSupport } from './seed.js'
 import { checkTransition } from './transitions.js'
-import type { Conversation, ConversationStatus, Customer, SupportData, Thread, ThreadAuthor, ThreadType } from './types.js'
+import type {
+  Conversation,
+  ConversationStatus,
+  Customer,
+  SupportData,
+  Thread,
+  ThreadAuthor,
+  ThreadType,
+} from './types.js'
 
 interface Entry {
   conversation: Conversation
@@ -80,7 +88,9 @@ export class ConversationStore {
   private load(): Loaded {
     const data = seedSupport(this.seed)
     const entries = data.conversations.map(({ conversation, threads }) => ({
-      conversation, threads, history: [{ rev: 0, at: Date.parse(conversation.modifiedAt) }],
+      conversation,
+      threads,
+      history: [{ rev: 0, at: Date.parse(conversation.modifiedAt) }],
     }))
     return {
       data,
@@ -129,7 +139,8 @@ export class ConversationStore {
     rows.sort((a, b) => b.key - a.key || (a.entry.conversation.id < b.entry.conversation.id ? 1 : -1))
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
-    const nextCursor = rows.length > limit && last ? encodeCursor('cnv', { r: rev, m: last.key, i: last.entry.conversation.id }) : null
+    const nextCursor =
+      rows.length > limit && last ? encodeCursor('cnv', { r: rev, m: last.key, i: last.entry.conversation.id }) : null
     return { data: page.map((r) => r.entry.conversation), nextCursor }
   }
 
@@ -137,13 +148,27 @@ export class ConversationStore {
     const id = this.s.newId('cnv')
     const at = new Date(now).toISOString()
     const thread: Thread = {
-      id: this.s.newId('thr'), conversationId: id, type: 'customer', text: input.text, createdAt: at,
+      id: this.s.newId('thr'),
+      conversationId: id,
+      type: 'customer',
+      text: input.text,
+      createdAt: at,
       author: { type: 'customer', id: null, name: input.customer.name, email: input.customer.email },
     }
     const conversation: Conversation = {
-      id, number: this.s.nextNumber++, mailboxId: input.mailboxId, subject: input.subject, preview: previewOf([thread]),
-      status: input.status, customer: input.customer, assigneeId: input.assigneeId, tags: input.tags, threadCount: 1,
-      createdAt: at, modifiedAt: at, closedAt: input.status === 'closed' ? at : null,
+      id,
+      number: this.s.nextNumber++,
+      mailboxId: input.mailboxId,
+      subject: input.subject,
+      preview: previewOf([thread]),
+      status: input.status,
+      customer: input.customer,
+      assigneeId: input.assigneeId,
+      tags: input.tags,
+      threadCount: 1,
+      createdAt: at,
+      modifiedAt: at,
+      closedAt: input.status === 'closed' ? at : null,
     }
     const entry = { conversation, threads: [thread], history: [{ rev: ++this.s.rev, at: now }] }
     this.s.entries.push(entry)
@@ -152,14 +177,19 @@ export class ConversationStore {
   }
 
   /** Checks everything before changing anything; an empty `changes` means a no-op. */
-  update(id: string, patch: UpdateInput, now = Date.now()): { conversation: Conversation; changes: Changes } | undefined {
+  update(
+    id: string,
+    patch: UpdateInput,
+    now = Date.now(),
+  ): { conversation: Conversation; changes: Changes } | undefined {
     const entry = this.s.byId.get(id)
     if (!entry) return undefined
     const c = entry.conversation
     if (patch.status !== undefined) checkTransition(c.status, patch.status)
     const changes: Changes = {}
     if (patch.status !== undefined && patch.status !== c.status) changes.status = { from: c.status, to: patch.status }
-    if (patch.assigneeId !== undefined && patch.assigneeId !== c.assigneeId) changes.assigneeId = { from: c.assigneeId, to: patch.assigneeId }
+    if (patch.assigneeId !== undefined && patch.assigneeId !== c.assigneeId)
+      changes.assigneeId = { from: c.assigneeId, to: patch.assigneeId }
     if (patch.tags && patch.tags.join('\n') !== c.tags.join('\n')) changes.tags = { from: c.tags, to: patch.tags }
     if (Object.keys(changes).length === 0) return { conversation: c, changes }
     this.modify(entry, now, {
@@ -175,16 +205,30 @@ export class ConversationStore {
    * status is allowed); a note never changes the status.
    */
   addThread(
-    id: string, type: Exclude<ThreadType, 'customer'>, text: string, author: ThreadAuthor, status?: ConversationStatus, now = Date.now(),
+    id: string,
+    type: Exclude<ThreadType, 'customer'>,
+    text: string,
+    author: ThreadAuthor,
+    status?: ConversationStatus,
+    now = Date.now(),
   ): { thread: Thread; conversation: Conversation; changes: Changes } | undefined {
     const entry = this.s.byId.get(id)
     if (!entry) return undefined
     const from = entry.conversation.status
-    const to = type === 'note' ? from : status ?? (from === 'closed' ? 'active' : from)
-    const thread: Thread = { id: this.s.newId('thr'), conversationId: id, type, author, text, createdAt: new Date(now).toISOString() }
+    const to = type === 'note' ? from : (status ?? (from === 'closed' ? 'active' : from))
+    const thread: Thread = {
+      id: this.s.newId('thr'),
+      conversationId: id,
+      type,
+      author,
+      text,
+      createdAt: new Date(now).toISOString(),
+    }
     entry.threads = [...entry.threads, thread]
     this.modify(entry, now, {
-      status: to, threadCount: entry.threads.length, ...(type === 'reply' ? { preview: previewOf(entry.threads) } : {}),
+      status: to,
+      threadCount: entry.threads.length,
+      ...(type === 'reply' ? { preview: previewOf(entry.threads) } : {}),
     })
     return { thread, conversation: entry.conversation, changes: to === from ? {} : { status: { from, to } } }
   }
@@ -216,7 +260,9 @@ function matches({ conversation: c, threads }: Entry, f: ConversationFilter): bo
   if (f.modifiedSince !== undefined && Date.parse(c.modifiedAt) < f.modifiedSince) return false
   if (f.words?.length) {
     const customerText = threads.filter((t) => t.type === 'customer').map((t) => t.text)
-    const haystack = [c.subject, c.preview, c.customer.email, c.customer.name ?? '', ...customerText].join('\n').toLowerCase()
+    const haystack = [c.subject, c.preview, c.customer.email, c.customer.name ?? '', ...customerText]
+      .join('\n')
+      .toLowerCase()
     return f.words.every((w) => haystack.includes(w))
   }
   return true

@@ -9,7 +9,9 @@ export interface Page<T> {
 }
 
 export const badCursor = (): HttpError =>
-  new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this list.', [{ field: 'cursor', message: 'unrecognised cursor' }])
+  new HttpError(400, 'invalid_cursor', 'The cursor is not valid for this list.', [
+    { field: 'cursor', message: 'unrecognised cursor' },
+  ])
 
 export function encodeCursor(kind: string, value: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify({ k: kind, ...value }), 'utf8').toString('base64url')

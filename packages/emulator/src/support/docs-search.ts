@@ -4,7 +4,10 @@ import { DEFAULTS } from './defaults.js'
 import type { Article, ArticleSummary } from './types.js'
 
 export function wordsOf(query: string): string[] {
-  return query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+  return query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
 }
 
 export function searchArticles(articles: readonly Article[], words: readonly string[]): Article[] {
@@ -15,7 +18,10 @@ export function searchArticles(articles: readonly Article[], words: readonly str
     const text = article.text.toLowerCase()
     let score = 0
     for (const word of words) {
-      const s = (title.includes(word) ? 3 : 0) + (article.keywords.some((k) => k.startsWith(word)) ? 2 : 0) + (text.includes(word) ? 1 : 0)
+      const s =
+        (title.includes(word) ? 3 : 0) +
+        (article.keywords.some((k) => k.startsWith(word)) ? 2 : 0) +
+        (text.includes(word) ? 1 : 0)
       if (s === 0) {
         score = 0
         break

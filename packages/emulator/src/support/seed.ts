@@ -3,10 +3,29 @@
 import { base, en, Faker } from '@faker-js/faker'
 import { DEFAULTS } from './defaults.js'
 import {
-  AGENT_REPLIES, ARTICLE_STEPS, BROWSERS, DOC_COLLECTIONS, FOLLOW_UPS, MAILBOXES, NOTES, PLANS, TAGS, TOPICS, type Topic,
+  AGENT_REPLIES,
+  ARTICLE_STEPS,
+  BROWSERS,
+  DOC_COLLECTIONS,
+  FOLLOW_UPS,
+  MAILBOXES,
+  NOTES,
+  PLANS,
+  TAGS,
+  TOPICS,
+  type Topic,
 } from './seed-text.js'
-import type { Agent, Article, Conversation, ConversationStatus, DocCollection, Mailbox, SupportData, Thread, ThreadAuthor } from './types.js'
-
+import type {
+  Agent,
+  Article,
+  Conversation,
+  ConversationStatus,
+  DocCollection,
+  Mailbox,
+  SupportData,
+  Thread,
+  ThreadAuthor,
+} from './types.js'
 
 const DAY = 86_400_000
 const MINUTE = 60_000
@@ -50,14 +69,23 @@ export function seedSupport(seed: number): SupportData {
 
   // Start early enough that the last thread (≤ a day apart each) still falls before the epoch.
   const latest = DEFAULTS.maxThreads * 1440 + 60
-  const starts = Array.from({ length: DEFAULTS.conversations }, () => epoch - faker.number.int({ min: latest, max: DEFAULTS.spanDays * 1440 }) * MINUTE)
+  const starts = Array.from(
+    { length: DEFAULTS.conversations },
+    () => epoch - faker.number.int({ min: latest, max: DEFAULTS.spanDays * 1440 }) * MINUTE,
+  )
   starts.sort((a, b) => a - b)
   const conversations = starts.map((start, i) => seedConversation(faker, id, i + 1, start, mailboxes, agents))
 
   const collections: DocCollection[] = []
   const articles: Article[] = []
   for (const c of DOC_COLLECTIONS) {
-    const collection = { id: id('col'), name: c.name, slug: slugify(c.name), description: c.description, articleCount: c.titles.length }
+    const collection = {
+      id: id('col'),
+      name: c.name,
+      slug: slugify(c.name),
+      description: c.description,
+      articleCount: c.titles.length,
+    }
     collections.push(collection)
     for (const title of c.titles) {
       const created = epoch - faker.number.int({ min: 200, max: 700 }) * DAY
@@ -65,14 +93,28 @@ export function seedSupport(seed: number): SupportData {
       const steps = faker.helpers.arrayElements(ARTICLE_STEPS, { min: 3, max: 5 })
       const text = `${title}: this guide walks you through it step by step.\n\n${steps.map((s, n) => `${n + 1}. ${s}`).join('\n')}\n\n${faker.company.catchPhrase()}.`
       const keywords = [...new Set(title.toLowerCase().match(/[a-z0-9]{4,}/g) ?? [])]
-      articles.push({ id: id('art'), collectionId: collection.id, title, slug: slugify(title), keywords, text, createdAt: iso(created), updatedAt: iso(updated) })
+      articles.push({
+        id: id('art'),
+        collectionId: collection.id,
+        title,
+        slug: slugify(title),
+        keywords,
+        text,
+        createdAt: iso(created),
+        updatedAt: iso(updated),
+      })
     }
   }
   return { mailboxes, agents, tags: [...TAGS], conversations, collections, articles }
 }
 
 function seedConversation(
-  faker: Faker, id: (prefix: string) => string, number: number, start: number, mailboxes: Mailbox[], agents: Agent[],
+  faker: Faker,
+  id: (prefix: string) => string,
+  number: number,
+  start: number,
+  mailboxes: Mailbox[],
+  agents: Agent[],
 ): SupportData['conversations'][number] {
   const topic = faker.helpers.arrayElement(TOPICS)
   const vars: Record<string, string> = {
@@ -85,10 +127,15 @@ function seedConversation(
   const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? key)
   const firstName = faker.person.firstName()
   const lastName = faker.person.lastName()
-  const customer = { email: faker.internet.email({ firstName, lastName }).toLowerCase(), name: `${firstName} ${lastName}` }
+  const customer = {
+    email: faker.internet.email({ firstName, lastName }).toLowerCase(),
+    name: `${firstName} ${lastName}`,
+  }
   const assignee = faker.datatype.boolean(0.75) ? faker.helpers.arrayElement(agents) : null
   const status = faker.helpers.weightedArrayElement<ConversationStatus>([
-    { weight: 45, value: 'closed' }, { weight: 35, value: 'active' }, { weight: 20, value: 'pending' },
+    { weight: 45, value: 'closed' },
+    { weight: 35, value: 'active' },
+    { weight: 20, value: 'pending' },
   ])
   const conversationId = id('cnv')
   const customerAuthor: ThreadAuthor = { type: 'customer', id: null, name: customer.name, email: customer.email }
@@ -98,16 +145,39 @@ function seedConversation(
   const count = faker.number.int({ min: 1, max: DEFAULTS.maxThreads })
   for (let i = 0; i < count; i++) {
     const previous = threads[i - 1]?.type
-    const type: Thread['type'] = i === 0 ? 'customer'
-      : previous === 'customer' ? (faker.datatype.boolean(0.8) ? 'reply' : 'note')
-        : previous === 'reply' ? (faker.datatype.boolean(0.75) ? 'customer' : 'note')
-          : 'reply'
+    const type: Thread['type'] =
+      i === 0
+        ? 'customer'
+        : previous === 'customer'
+          ? faker.datatype.boolean(0.8)
+            ? 'reply'
+            : 'note'
+          : previous === 'reply'
+            ? faker.datatype.boolean(0.75)
+              ? 'customer'
+              : 'note'
+            : 'reply'
     const agent = assignee ?? faker.helpers.arrayElement(agents)
-    const text = type === 'customer' ? (i === 0 ? topic.message : faker.helpers.arrayElement(FOLLOW_UPS))
-      : type === 'reply' ? (threads.some((t) => t.type === 'reply') ? faker.helpers.arrayElement(AGENT_REPLIES) : topic.reply)
-        : faker.helpers.arrayElement(NOTES)
-    const author: ThreadAuthor = type === 'customer' ? customerAuthor : { type: 'agent', id: agent.id, name: agent.name, email: agent.email }
-    threads.push({ id: id('thr'), conversationId, type, author, text: fill(text), createdAt: new Date(at).toISOString() })
+    const text =
+      type === 'customer'
+        ? i === 0
+          ? topic.message
+          : faker.helpers.arrayElement(FOLLOW_UPS)
+        : type === 'reply'
+          ? threads.some((t) => t.type === 'reply')
+            ? faker.helpers.arrayElement(AGENT_REPLIES)
+            : topic.reply
+          : faker.helpers.arrayElement(NOTES)
+    const author: ThreadAuthor =
+      type === 'customer' ? customerAuthor : { type: 'agent', id: agent.id, name: agent.name, email: agent.email }
+    threads.push({
+      id: id('thr'),
+      conversationId,
+      type,
+      author,
+      text: fill(text),
+      createdAt: new Date(at).toISOString(),
+    })
     at += faker.number.int({ min: 5, max: 1440 }) * MINUTE
   }
   const last = threads[threads.length - 1]
@@ -133,9 +203,12 @@ function seedConversation(
 
 /** Billing questions land in Billing, sales questions in Sales, and so on; a few stray. */
 function mailboxFor(faker: Faker, topic: Topic, mailboxes: Mailbox[]): Mailbox {
-  const slug = topic.tags.some((t) => ['billing', 'refund', 'invoice'].includes(t)) ? 'billing'
-    : topic.tags.some((t) => ['pricing', 'trial', 'upgrade'].includes(t)) ? 'sales'
-      : topic.subject.startsWith('Partnership') ? 'partners'
+  const slug = topic.tags.some((t) => ['billing', 'refund', 'invoice'].includes(t))
+    ? 'billing'
+    : topic.tags.some((t) => ['pricing', 'trial', 'upgrade'].includes(t))
+      ? 'sales'
+      : topic.subject.startsWith('Partnership')
+        ? 'partners'
         : 'support'
   const home = mailboxes.find((m) => m.slug === slug)
   return faker.datatype.boolean(0.1) || !home ? faker.helpers.arrayElement(mailboxes) : home
@@ -149,5 +222,8 @@ export function previewOf(threads: readonly Thread[]): string {
 }
 
 function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
 }

@@ -13,5 +13,7 @@ const ALLOWED: Record<ConversationStatus, readonly ConversationStatus[]> = {
 export function checkTransition(from: ConversationStatus, to: ConversationStatus): void {
   if (from === to || ALLOWED[from].includes(to)) return
   const hint = from === 'closed' ? ' Reply to the conversation to reopen it.' : ''
-  throw new HttpError(422, 'invalid_transition', `Cannot change status from ${from} to ${to}.${hint}`, [{ field: 'status', from, to }])
+  throw new HttpError(422, 'invalid_transition', `Cannot change status from ${from} to ${to}.${hint}`, [
+    { field: 'status', from, to },
+  ])
 }

@@ -37,7 +37,8 @@ export class DeliveryLog {
 
   waitFor(predicate: (delivery: WebhookDelivery) => boolean, timeoutMs: number): Promise<WebhookDelivery> {
     if (typeof predicate !== 'function') return Promise.reject(new TypeError('waitFor needs a predicate'))
-    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) return Promise.reject(new RangeError('timeoutMs must be a positive number'))
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0))
+      return Promise.reject(new RangeError('timeoutMs must be a positive number'))
     try {
       // Entries already logged count: the delivery may well beat the test to the wait.
       const found = this.entries.find(predicate)
@@ -80,7 +81,9 @@ export class DeliveryLog {
 
   /** What a timed-out test most needs to see: how far deliveries got. */
   private summary(): string {
-    const last = this.entries.slice(-3).map((d) => `${d.type} ${d.eventId} #${d.attempt} ${d.outcome} ${d.status}${d.error ? ` (${d.error})` : ''}`)
+    const last = this.entries
+      .slice(-3)
+      .map((d) => `${d.type} ${d.eventId} #${d.attempt} ${d.outcome} ${d.status}${d.error ? ` (${d.error})` : ''}`)
     return last.length === 0 ? 'no deliveries logged' : `last: ${last.join('; ')}`
   }
 }

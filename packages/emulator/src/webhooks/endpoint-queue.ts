@@ -143,7 +143,13 @@ export class EndpointQueue {
     })
   }
 
-  private entry(item: QueuedEvent, attempt: number, status: number, outcome: WebhookOutcome, error?: string): WebhookDelivery {
+  private entry(
+    item: QueuedEvent,
+    attempt: number,
+    status: number,
+    outcome: WebhookOutcome,
+    error?: string,
+  ): WebhookDelivery {
     return {
       eventId: item.payload.id,
       endpointId: this.endpoint.id,

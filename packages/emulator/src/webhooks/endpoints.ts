@@ -14,7 +14,11 @@ export function randomId(prefix: string, bytes = 12): string {
 }
 
 /** Checks register() options; a misconfigured test fails here, not silently at delivery. */
-export function resolveEndpoint(o: WebhookEndpointOptions, ctx: EndpointContext, source: WebhookEndpoint['source']): WebhookEndpoint {
+export function resolveEndpoint(
+  o: WebhookEndpointOptions,
+  ctx: EndpointContext,
+  source: WebhookEndpoint['source'],
+): WebhookEndpoint {
   if (typeof o !== 'object' || o === null) throw new TypeError('a webhook endpoint needs { url }')
   if (typeof o.url !== 'string') throw new TypeError('webhook url must be a string')
   let url: URL
@@ -38,7 +42,14 @@ export function resolveEndpoint(o: WebhookEndpointOptions, ctx: EndpointContext,
   const secret = o.secret ?? randomId(WEBHOOK_DEFAULTS.secretPrefix, 24)
   if (typeof secret !== 'string' || secret === '') throw new TypeError('webhook secret must be a non-empty string')
 
-  return { id: randomId(WEBHOOK_DEFAULTS.endpointIdPrefix, 8), url: url.href, appId, events: [...events], secret, source }
+  return {
+    id: randomId(WEBHOOK_DEFAULTS.endpointIdPrefix, 8),
+    url: url.href,
+    appId,
+    events: [...events],
+    secret,
+    source,
+  }
 }
 
 /** Exact type, `'*'`, or a `'prefix.*'` filter. */

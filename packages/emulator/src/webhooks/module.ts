@@ -36,14 +36,20 @@ export interface WebhookModuleContext {
 export function createWebhookModule(options: WebhookOptions = {}, context: WebhookModuleContext = {}): WebhookModule {
   const retryDelaysMs = resolveDelays(options.retryDelaysMs)
   const timeoutMs = options.timeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new RangeError('webhooks.timeoutMs must be a positive number')
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw new RangeError('webhooks.timeoutMs must be a positive number')
   const appIds = context.appIds && context.appIds.length > 0 ? context.appIds : undefined
   const ctx: EndpointContext = { defaultAppId: appIds?.[0] ?? DEV_APP.appId, appIds: appIds && new Set(appIds) }
-  if (options.endpoints !== undefined && !Array.isArray(options.endpoints)) throw new TypeError('webhooks.endpoints must be an array')
+  if (options.endpoints !== undefined && !Array.isArray(options.endpoints))
+    throw new TypeError('webhooks.endpoints must be an array')
   const configured = (options.endpoints ?? []).map((e) => resolveEndpoint(e, ctx, 'options'))
 
   const log = new DeliveryLog(WEBHOOK_DEFAULTS.logSize)
-  const settings = { retryDelaysMs, timeoutMs, record: (entry: Parameters<DeliveryLog['record']>[0]) => log.record(entry) }
+  const settings = {
+    retryDelaysMs,
+    timeoutMs,
+    record: (entry: Parameters<DeliveryLog['record']>[0]) => log.record(entry),
+  }
   let endpoints = new Map<string, WebhookEndpoint>()
   const queues = new Map<string, EndpointQueue>()
   let closed = false
@@ -59,7 +65,8 @@ export function createWebhookModule(options: WebhookOptions = {}, context: Webho
   /** Builds the payload and queues it; throws only for a malformed event. */
   const enqueue = (appId: string, event: WebhookEvent): WebhookPayload => {
     if (typeof appId !== 'string' || appId === '') throw new TypeError('appId must be a non-empty string')
-    if (typeof event?.type !== 'string' || event.type === '') throw new TypeError('event type must be a non-empty string')
+    if (typeof event?.type !== 'string' || event.type === '')
+      throw new TypeError('event type must be a non-empty string')
     const payload: WebhookPayload = {
       id: randomId(WEBHOOK_DEFAULTS.eventIdPrefix),
       type: event.type,

@@ -32,20 +32,38 @@ export interface Setup {
   wrapper: (props: { children?: ReactNode }) => ReactNode
 }
 
-export async function setup(o: { emulator?: EmulatorOptions; client?: Partial<ClientOptions>; realtime?: boolean } = {}): Promise<Setup> {
+export async function setup(
+  o: { emulator?: EmulatorOptions; client?: Partial<ClientOptions>; realtime?: boolean } = {},
+): Promise<Setup> {
   const emu = await startEmulator({ host: '127.0.0.1', port: 0, ...o.emulator })
   const client = createClient({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, retry: false, ...o.client })
-  const realtime = o.realtime ? createRealtime({ client }, { WebSocket, backoff: { baseMs: 20, capMs: 100 } }) : undefined
-  open.push(() => emu.close(), () => client.cache.clear(), () => realtime?.close())
+  const realtime = o.realtime
+    ? createRealtime({ client }, { WebSocket, backoff: { baseMs: 20, capMs: 100 } })
+    : undefined
+  open.push(
+    () => emu.close(),
+    () => client.cache.clear(),
+    () => realtime?.close(),
+  )
   const requests: RequestEvent[] = []
   client.on('request', (e) => void requests.push(e))
-  const gets = (path?: string) => requests.filter((r) => r.method === 'GET' && (!path || r.path === path) && r.errorCode !== 'aborted').length
-  const wrapper = ({ children }: { children?: ReactNode }) => <TandemProvider client={client} realtime={realtime}>{children}</TandemProvider>
+  const gets = (path?: string) =>
+    requests.filter((r) => r.method === 'GET' && (!path || r.path === path) && r.errorCode !== 'aborted').length
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <TandemProvider client={client} realtime={realtime}>
+      {children}
+    </TandemProvider>
+  )
   return { emu, client, realtime, requests, gets, wrapper }
 }
 
 /** Resolves once `check()` holds, re-checking on every `on` event; rejects after `timeoutMs`. */
-export function until(on: (cb: () => void) => () => void, check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+export function until(
+  on: (cb: () => void) => () => void,
+  check: () => boolean,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (check()) return resolve()
     const timer = setTimeout(() => {
@@ -62,5 +80,15 @@ export function until(on: (cb: () => void) => () => void, check: () => boolean, 
 }
 
 /** Waits until the client has seen `n` requests matching `match`. */
-export const untilRequests = (s: Setup, n: number, match: (e: RequestEvent) => boolean = () => true, timeoutMs = 5_000) =>
-  until((cb) => s.client.on('request', cb), () => s.requests.filter(match).length >= n, timeoutMs, `${n} requests`)
+export const untilRequests = (
+  s: Setup,
+  n: number,
+  match: (e: RequestEvent) => boolean = () => true,
+  timeoutMs = 5_000,
+) =>
+  until(
+    (cb) => s.client.on('request', cb),
+    () => s.requests.filter(match).length >= n,
+    timeoutMs,
+    `${n} requests`,
+  )

@@ -15,7 +15,9 @@ describe('live: true', () => {
   it('a created, updated and deleted item shows up, changes and disappears without a request; a discontinuity refetches once', async () => {
     const s = await setup({ realtime: true })
     const strict = ({ children }: { children?: ReactNode }) => <StrictMode>{s.wrapper({ children })}</StrictMode>
-    const { result } = renderHook(() => useResources('support/resources', { limit: 5 }, { live: true }), { wrapper: strict })
+    const { result } = renderHook(() => useResources('support/resources', { limit: 5 }, { live: true }), {
+      wrapper: strict,
+    })
     await settled(s, 'support:resources', () => result.current)
     const gets = s.gets()
 
@@ -39,7 +41,9 @@ describe('live: true', () => {
 
   it('fifty live lists of one key share one binding: one refetch per discontinuity', async () => {
     const s = await setup({ realtime: true })
-    const hooks = Array.from({ length: 50 }, () => renderHook(() => useResources('maps/resources', { limit: 3 }, { live: true }), { wrapper: s.wrapper }))
+    const hooks = Array.from({ length: 50 }, () =>
+      renderHook(() => useResources('maps/resources', { limit: 3 }, { live: true }), { wrapper: s.wrapper }),
+    )
     const last = hooks.at(-1)!
     await settled(s, 'maps:resources', () => last.result.current)
     const gets = s.gets('/v1/resources')
@@ -53,12 +57,17 @@ describe('live: true', () => {
 
   it('support conversations: an update patches the item and the list; a new one refetches a filtered list', async () => {
     const s = await setup({ realtime: true })
-    const { result } = renderHook(() => ({
-      list: useResources<Conversation>('support/conversations', { status: 'active', limit: 10 }, { live: true }),
-    }), { wrapper: s.wrapper })
+    const { result } = renderHook(
+      () => ({
+        list: useResources<Conversation>('support/conversations', { status: 'active', limit: 10 }, { live: true }),
+      }),
+      { wrapper: s.wrapper },
+    )
     await settled(s, 'support:conversations', () => result.current.list)
     const target = result.current.list.items[0]!
-    const item = renderHook(() => useResource<Conversation>('support/conversations', target.id, { live: true }), { wrapper: s.wrapper })
+    const item = renderHook(() => useResource<Conversation>('support/conversations', target.id, { live: true }), {
+      wrapper: s.wrapper,
+    })
     await waitFor(() => expect(item.result.current.status).toBe('success'))
     const gets = s.gets()
     await s.client.support.conversations.update(target.id, { tags: ['live'] })
@@ -67,7 +76,12 @@ describe('live: true', () => {
     expect(s.gets()).toBe(gets)
 
     const mailboxId = target.mailboxId
-    const created = await s.client.support.conversations.create({ mailboxId, subject: 'Live!', customer: { email: 'a@example.com' }, text: 'Hello' })
+    const created = await s.client.support.conversations.create({
+      mailboxId,
+      subject: 'Live!',
+      customer: { email: 'a@example.com' },
+      text: 'Hello',
+    })
     // The list has a filter (status) only the service can apply: it asks again, once.
     await waitFor(() => expect(s.gets('/v1/conversations')).toBe(gets + 1))
     await waitFor(() => expect(result.current.list.isFetching).toBe(false))

@@ -14,20 +14,41 @@ class Boundary extends Component<{ children?: ReactNode; onReset?: () => void },
   }
   override render() {
     if (!this.state.error) return this.props.children
-    return <button onClick={() => { this.props.onReset?.(); this.setState({ error: null }) }}>error: {this.state.error.message}</button>
+    return (
+      <button
+        onClick={() => {
+          this.props.onReset?.()
+          this.setState({ error: null })
+        }}
+      >
+        error: {this.state.error.message}
+      </button>
+    )
   }
 }
 
 function Names({ limit }: { limit: number }) {
   // With suspense, `data` is always there when this renders.
   const { items } = useResources('support/resources', { limit }, { suspense: true })
-  return <ul>{items.map((x) => <li key={x.id}>{x.name}</li>)}</ul>
+  return (
+    <ul>
+      {items.map((x) => (
+        <li key={x.id}>{x.name}</li>
+      ))}
+    </ul>
+  )
 }
 
 describe('Suspense, error boundaries and SSR', () => {
   it('suspends until the first fetch is done, with one request (no refetch on mount)', async () => {
     const s = await setup()
-    render(<Suspense fallback={<p>loading</p>}><Names limit={3} /><Names limit={3} /></Suspense>, { wrapper: s.wrapper })
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Names limit={3} />
+        <Names limit={3} />
+      </Suspense>,
+      { wrapper: s.wrapper },
+    )
     expect(screen.getByText('loading')).toBeTruthy()
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(6))
     expect(s.gets('/v1/resources')).toBe(1)
@@ -37,12 +58,20 @@ describe('Suspense, error boundaries and SSR', () => {
     const s = await setup()
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {}) // React logs caught errors
     s.emu.faults.failNext(1, { service: 'support', status: 404, code: 'not_found' })
-    const retry = () => void s.client.cache.get({ service: 'support', collection: 'resources', id: 'res_sup_1' }).refetch()
+    const retry = () =>
+      void s.client.cache.get({ service: 'support', collection: 'resources', id: 'res_sup_1' }).refetch()
     function Item() {
       const { data } = useResource('support/resources', 'res_sup_1', { suspense: true })
       return <p>item: {data?.name}</p>
     }
-    render(<Boundary onReset={retry}><Suspense fallback={<p>loading</p>}><Item /></Suspense></Boundary>, { wrapper: s.wrapper })
+    render(
+      <Boundary onReset={retry}>
+        <Suspense fallback={<p>loading</p>}>
+          <Item />
+        </Suspense>
+      </Boundary>,
+      { wrapper: s.wrapper },
+    )
     const button = await screen.findByRole('button')
     expect(button.textContent).toMatch(/^error: /)
     act(() => button.click())
@@ -60,7 +89,11 @@ describe('Suspense, error boundaries and SSR', () => {
     server.cache.hydrate(state)
     const serverRequests: unknown[] = []
     server.on('request', (e) => serverRequests.push(e))
-    const app = (c: typeof server) => <TandemProvider client={c}><Names limit={3} /></TandemProvider>
+    const app = (c: typeof server) => (
+      <TandemProvider client={c}>
+        <Names limit={3} />
+      </TandemProvider>
+    )
     const html = renderToString(app(server))
     const names = (state.entries[0]!.data as { pages: { data: Resource[] }[] }).pages[0]!.data.map((x) => x.name)
     for (const name of names) expect(html).toContain(name)
@@ -75,7 +108,9 @@ describe('Suspense, error boundaries and SSR', () => {
     container.innerHTML = html
     document.body.append(container)
     const errors: unknown[] = []
-    const root = await act(async () => hydrateRoot(container, app(browser), { onRecoverableError: (e) => errors.push(e) }))
+    const root = await act(async () =>
+      hydrateRoot(container, app(browser), { onRecoverableError: (e) => errors.push(e) }),
+    )
     expect(errors).toEqual([]) // no hydration mismatch
     expect(container.querySelectorAll('li')).toHaveLength(3)
     await act(() => Promise.resolve())

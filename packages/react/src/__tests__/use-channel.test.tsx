@@ -9,7 +9,10 @@ import { setup, type Setup } from './helpers.js'
 
 /** A second connection (another user) to publish from. */
 function publisher(s: Setup) {
-  const fetchToken = async () => ({ token: await s.emu.mintToken({ subject: 'other', scope: ['realtime'] }), expiresIn: 600 })
+  const fetchToken = async () => ({
+    token: await s.emu.mintToken({ subject: 'other', scope: ['realtime'] }),
+    expiresIn: 600,
+  })
   return createRealtime({ auth: { fetchToken }, url: `${s.emu.url}/realtime` }, { WebSocket, maxQueued: 2_000 })
 }
 
@@ -65,12 +68,18 @@ describe('useChannel', () => {
   })
 
   it('a burst of 1,000 messages causes a bounded number of renders', async () => {
-    const s = await setup({ realtime: true, emulator: { realtime: { publishRate: { limit: 100_000, intervalMs: 1000 } } } })
+    const s = await setup({
+      realtime: true,
+      emulator: { realtime: { publishRate: { limit: 100_000, intervalMs: 1000 } } },
+    })
     let renders = 0
-    const { result } = renderHook(() => {
-      renders++
-      return useChannel<number>('burst', undefined, { keep: 1_000 })
-    }, { wrapper: s.wrapper })
+    const { result } = renderHook(
+      () => {
+        renders++
+        return useChannel<number>('burst', undefined, { keep: 1_000 })
+      },
+      { wrapper: s.wrapper },
+    )
     await waitFor(() => expect(result.current.state).toBe('subscribed'))
     const pub = publisher(s)
     renders = 0
@@ -84,9 +93,13 @@ describe('useChannel', () => {
   it('keep bounds messages; the callback may change without resubscribing', async () => {
     const s = await setup({ realtime: true })
     const calls: string[] = []
-    const { result, rerender } = renderHook(({ tag }) => useChannel<number>('keep', (m) => calls.push(`${tag}:${m.data}`), { keep: 2, event: 'n' }), {
-      wrapper: s.wrapper, initialProps: { tag: 'a' },
-    })
+    const { result, rerender } = renderHook(
+      ({ tag }) => useChannel<number>('keep', (m) => calls.push(`${tag}:${m.data}`), { keep: 2, event: 'n' }),
+      {
+        wrapper: s.wrapper,
+        initialProps: { tag: 'a' },
+      },
+    )
     await waitFor(() => expect(result.current.state).toBe('subscribed'))
     const pub = publisher(s)
     await pub.channel('keep').publish('n', 1)
@@ -115,10 +128,15 @@ describe('usePresence and useConnectionState', () => {
     await pub.channel('room:p').presence.enter({ name: 'Other' })
     await waitFor(() => expect(watcher.result.current.members.map((m) => m.data)).toEqual([{ name: 'Other' }]))
 
-    const me = renderHook(({ name }) => usePresence('room:p', { name }), { wrapper: s.wrapper, initialProps: { name: 'Me' } })
+    const me = renderHook(({ name }) => usePresence('room:p', { name }), {
+      wrapper: s.wrapper,
+      initialProps: { name: 'Me' },
+    })
     await waitFor(() => expect(watcher.result.current.members.map((m) => m.data)).toContainEqual({ name: 'Me' }))
     me.rerender({ name: 'Me, typing' })
-    await waitFor(() => expect(watcher.result.current.members.map((m) => m.data)).toContainEqual({ name: 'Me, typing' }))
+    await waitFor(() =>
+      expect(watcher.result.current.members.map((m) => m.data)).toContainEqual({ name: 'Me, typing' }),
+    )
     me.rerender({ name: 'Me, typing' }) // same value: nothing sent
     me.unmount()
     await waitFor(() => expect(watcher.result.current.members.map((m) => m.data)).toEqual([{ name: 'Other' }]))
@@ -130,13 +148,16 @@ describe('usePresence and useConnectionState', () => {
     const s = await setup({ realtime: true })
     const states: string[] = []
     const retries: (number | undefined)[] = []
-    const { result } = renderHook(() => {
-      const c = useConnectionState()
-      useChannel('conn') // a channel in use makes it connect
-      states.push(c.state)
-      if (c.state === 'reconnecting') retries.push(c.retryInMs)
-      return c
-    }, { wrapper: s.wrapper })
+    const { result } = renderHook(
+      () => {
+        const c = useConnectionState()
+        useChannel('conn') // a channel in use makes it connect
+        states.push(c.state)
+        if (c.state === 'reconnecting') retries.push(c.retryInMs)
+        return c
+      },
+      { wrapper: s.wrapper },
+    )
     await waitFor(() => expect(result.current.state).toBe('connected'))
     const before = states.length
     s.emu.realtime.dropConnections()

@@ -15,9 +15,10 @@ function useRenameList() {
     ({ id, name }: { id: string; name: string }, client) => client.support.resources.update(id, { name }),
     {
       // Optimistic: the list shows the new name at once; the returned rollback runs if the call fails.
-      onMutate: ({ id, name }) => client.cache.setData<Resource>(Q, (d) => ({
-        pages: d!.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === id ? { ...x, name } : x)) })),
-      })),
+      onMutate: ({ id, name }) =>
+        client.cache.setData<Resource>(Q, (d) => ({
+          pages: d!.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === id ? { ...x, name } : x)) })),
+        })),
       onError,
       invalidate: { service: 'support', collection: 'resources' },
     },
@@ -34,7 +35,10 @@ describe('useMutation', () => {
     s.emu.faults.latency(200, { service: 'support', count: 1 }).failNext(1, { service: 'support', status: 500 })
 
     let done!: Promise<unknown>
-    act(() => void (done = result.current.rename.mutateAsync({ id: first.id, name: 'Optimistic' }).catch((e: unknown) => e)))
+    act(
+      () =>
+        void (done = result.current.rename.mutateAsync({ id: first.id, name: 'Optimistic' }).catch((e: unknown) => e)),
+    )
     await waitFor(() => expect(result.current.list.items[0]?.name).toBe('Optimistic'))
     expect(result.current.rename.status).toBe('pending')
     const error = await act(() => done)
@@ -47,10 +51,15 @@ describe('useMutation', () => {
 
   it('success: resolves with the result, invalidates the list (one refetch), reset() goes back to idle', async () => {
     const s = await setup()
-    const { result } = renderHook(() => ({
-      list: useResources('support/resources', { limit: 5 }, { staleTime: Infinity }),
-      remove: useMutation((id: string, client) => client.support.resources.remove(id).then(() => id), { invalidate: { service: 'support' } }),
-    }), { wrapper: s.wrapper })
+    const { result } = renderHook(
+      () => ({
+        list: useResources('support/resources', { limit: 5 }, { staleTime: Infinity }),
+        remove: useMutation((id: string, client) => client.support.resources.remove(id).then(() => id), {
+          invalidate: { service: 'support' },
+        }),
+      }),
+      { wrapper: s.wrapper },
+    )
     await waitFor(() => expect(result.current.list.status).toBe('success'))
     const first = result.current.list.items[0]!
     const before = s.gets('/v1/resources')
@@ -66,7 +75,13 @@ describe('useMutation', () => {
 
   it('mutate() never rejects; the state follows the latest call', async () => {
     const s = await setup()
-    const { result } = renderHook(() => useMutation((n: number) => (n === 1 ? new Promise<number>((r) => setTimeout(() => r(1), 50)) : Promise.reject(new Error('two')))), { wrapper: s.wrapper })
+    const { result } = renderHook(
+      () =>
+        useMutation((n: number) =>
+          n === 1 ? new Promise<number>((r) => setTimeout(() => r(1), 50)) : Promise.reject(new Error('two')),
+        ),
+      { wrapper: s.wrapper },
+    )
     act(() => {
       result.current.mutate(1)
       result.current.mutate(2)

@@ -15,23 +15,37 @@ describe('useResources', () => {
     const s = await setup()
     function Row({ n }: { n: number }) {
       const { items, status } = useResources('support/resources', { limit: 5 })
-      return <li data-testid={`row-${n}`}>{status}:{items.map((x) => x.id).join(',')}</li>
+      return (
+        <li data-testid={`row-${n}`}>
+          {status}:{items.map((x) => x.id).join(',')}
+        </li>
+      )
     }
-    render(<ul>{Array.from({ length: 50 }, (_, n) => <Row key={n} n={n} />)}</ul>, { wrapper: s.wrapper })
+    render(
+      <ul>
+        {Array.from({ length: 50 }, (_, n) => (
+          <Row key={n} n={n} />
+        ))}
+      </ul>,
+      { wrapper: s.wrapper },
+    )
     await waitFor(() => expect(screen.getByTestId('row-49').textContent).toMatch(/^success:/))
     const texts = new Set(screen.getAllByRole('listitem').map((li) => li.textContent))
     expect(texts.size).toBe(1)
     expect(s.gets(LIST)).toBe(1)
   })
 
-  it('keepPreviousData: shows the previous params\' data while the new ones load, and never a late answer for old params', async () => {
+  it("keepPreviousData: shows the previous params' data while the new ones load, and never a late answer for old params", async () => {
     const s = await setup()
     const seen: { limit: number; count: number; placeholder: boolean; status: string }[] = []
-    const { rerender } = renderHook(({ limit }) => {
-      const r = useResources('maps/resources', { limit }, { keepPreviousData: true })
-      seen.push({ limit, count: r.items.length, placeholder: r.isPlaceholderData, status: r.status })
-      return r
-    }, { wrapper: s.wrapper, initialProps: { limit: 2 } })
+    const { rerender } = renderHook(
+      ({ limit }) => {
+        const r = useResources('maps/resources', { limit }, { keepPreviousData: true })
+        seen.push({ limit, count: r.items.length, placeholder: r.isPlaceholderData, status: r.status })
+        return r
+      },
+      { wrapper: s.wrapper, initialProps: { limit: 2 } },
+    )
     await waitFor(() => expect(seen.at(-1)).toMatchObject({ count: 2, status: 'success' }))
 
     // The limit-3 answer is slow; another component keeps it wanted, so it does arrive, after limit 4's.
@@ -54,14 +68,17 @@ describe('useResources', () => {
     const s = await setup()
     await s.client.auth.getToken() // so the request itself is in flight, not the token fetch
     s.emu.faults.latency(2_000, { service: 'support', count: 1 })
-    const { unmount, result } = renderHook(() => useResources('support/resources', { limit: 3 }), { wrapper: s.wrapper })
+    const { unmount, result } = renderHook(() => useResources('support/resources', { limit: 3 }), {
+      wrapper: s.wrapper,
+    })
     expect(result.current.isFetching).toBe(true)
     await waitFor(() => expect(s.emu.stats.byService.support).toBeGreaterThan(0)) // the service has it
     unmount()
     await untilRequests(s, 1, (e) => e.errorCode === 'aborted', 1_000)
     expect(s.requests.map((e) => e.errorCode)).toEqual(['aborted'])
-    expect(s.client.cache.get({ service: 'support', collection: 'resources', params: { limit: 3 } }).getSnapshot())
-      .toMatchObject({ status: 'pending', isFetching: false })
+    expect(
+      s.client.cache.get({ service: 'support', collection: 'resources', params: { limit: 3 } }).getSnapshot(),
+    ).toMatchObject({ status: 'pending', isFetching: false })
   })
 
   it('unmounting while the token is fetched sends no request at all', async () => {
@@ -75,7 +92,9 @@ describe('useResources', () => {
 
   it('focus and online revalidate only stale data', async () => {
     const s = await setup()
-    const fresh = renderHook(() => useResources('support/resources', { limit: 2 }, { staleTime: 60_000 }), { wrapper: s.wrapper })
+    const fresh = renderHook(() => useResources('support/resources', { limit: 2 }, { staleTime: 60_000 }), {
+      wrapper: s.wrapper,
+    })
     const stale = renderHook(() => useResources('maps/resources', { limit: 2 }), { wrapper: s.wrapper })
     await waitFor(() => expect(fresh.result.current.status).toBe('success'))
     await waitFor(() => expect(stale.result.current.status).toBe('success'))
@@ -94,7 +113,9 @@ describe('useResources', () => {
     const s = await setup()
     let total = 0
     for await (const _ of s.client.maps.resources.list({ limit: 100 })) total++
-    const { result } = renderHook(() => useResources('maps/resources', { limit: 7 }, { staleTime: Infinity }), { wrapper: s.wrapper })
+    const { result } = renderHook(() => useResources('maps/resources', { limit: 7 }, { staleTime: Infinity }), {
+      wrapper: s.wrapper,
+    })
     await waitFor(() => expect(result.current.status).toBe('success'))
     let pages = 1
     while (result.current.hasNextPage) {
@@ -112,18 +133,24 @@ describe('useResources', () => {
     let renders = 0
     let spinnerRenders = 0
     const q = { service: 'support', collection: 'resources', params: { limit: 3 } } as const
-    const { result } = renderHook(() => {
-      renders++
-      const r = useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
-      void [r.status, r.items] // what a list reads; never isFetching
-      return r
-    }, { wrapper: s.wrapper })
-    const spinner = renderHook(() => {
-      spinnerRenders++
-      const r = useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
-      void [r.status, r.items, r.isFetching]
-      return r
-    }, { wrapper: s.wrapper })
+    const { result } = renderHook(
+      () => {
+        renders++
+        const r = useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
+        void [r.status, r.items] // what a list reads; never isFetching
+        return r
+      },
+      { wrapper: s.wrapper },
+    )
+    const spinner = renderHook(
+      () => {
+        spinnerRenders++
+        const r = useResources('support/resources', { limit: 3 }, { staleTime: Infinity })
+        void [r.status, r.items, r.isFetching]
+        return r
+      },
+      { wrapper: s.wrapper },
+    )
     await waitFor(() => expect(result.current.status).toBe('success'))
     await waitFor(() => expect(spinner.result.current.status).toBe('success'))
     const items = result.current.items
@@ -138,13 +165,20 @@ describe('useResources', () => {
     spinner.unmount()
 
     renders = 0
-    act(() => void s.client.cache.setData(q, (d) => ({ pages: d!.pages.map((p) => ({ ...p, data: p.data.map((x) => ({ ...x, name: 'renamed' })) })) })))
+    act(
+      () =>
+        void s.client.cache.setData(q, (d) => ({
+          pages: d!.pages.map((p) => ({ ...p, data: p.data.map((x) => ({ ...x, name: 'renamed' })) })),
+        })),
+    )
     expect(renders).toBe(1)
     expect(result.current.items.every((x) => x.name === 'renamed')).toBe(true)
 
     renders = 0
     const first = result.current.items[0] as Resource
-    act(() => s.client.cache.applyEvent({ service: 'support', collection: 'resources' }, { type: 'deleted', id: first.id }))
+    act(() =>
+      s.client.cache.applyEvent({ service: 'support', collection: 'resources' }, { type: 'deleted', id: first.id }),
+    )
     expect(renders).toBe(1)
     expect(result.current.items).toHaveLength(2)
 
@@ -158,14 +192,21 @@ describe('useResources', () => {
     const page = await s.client.support.resources.list({ limit: 2 })
     s.requests.length = 0
     let renders = 0
-    const { result, rerender } = renderHook(({ enabled }) => {
-      renders++
-      return useResources('support/resources', { limit: 2 }, {
-        enabled,
-        initialData: page,
-        select: (d) => d.pages.flatMap((p) => p.data.map((x) => x.name)),
-      })
-    }, { wrapper: s.wrapper, initialProps: { enabled: false } })
+    const { result, rerender } = renderHook(
+      ({ enabled }) => {
+        renders++
+        return useResources(
+          'support/resources',
+          { limit: 2 },
+          {
+            enabled,
+            initialData: page,
+            select: (d) => d.pages.flatMap((p) => p.data.map((x) => x.name)),
+          },
+        )
+      },
+      { wrapper: s.wrapper, initialProps: { enabled: false } },
+    )
     expect(result.current.status).toBe('success')
     expect(result.current.data).toEqual(page.data.map((x) => x.name))
     const names = result.current.data

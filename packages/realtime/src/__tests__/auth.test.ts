@@ -48,7 +48,10 @@ describe('tokens', () => {
     a.on('error', (e) => errors.push(e))
     a.on('state', (s) => states.push(s))
     a.connect()
-    await until((cb) => a.on('state', cb), () => states.filter((s) => s.reason === 'token_unavailable').length >= 3)
+    await until(
+      (cb) => a.on('state', cb),
+      () => states.filter((s) => s.reason === 'token_unavailable').length >= 3,
+    )
     expect(a.state).toBe('reconnecting')
     expect(states.every((s) => s.current !== 'reconnecting' || typeof s.retryInMs === 'number')).toBe(true)
     expect(errors[0]).toMatchObject({ name: 'RealtimeError', code: 'token_endpoint_unavailable', temporary: true })
@@ -67,7 +70,10 @@ describe('tokens', () => {
         throw Object.assign(new Error('no'), { status: 401 })
       },
     })
-    const failed = until((cb) => a.on('state', cb), () => a.state === 'failed')
+    const failed = until(
+      (cb) => a.on('state', cb),
+      () => a.state === 'failed',
+    )
     a.connect()
     await failed
     expect(calls).toBe(1)
@@ -81,7 +87,10 @@ describe('tokens', () => {
     const states: StateChange[] = []
     a.on('state', (s) => states.push(s))
     emu().realtime.revoke('revoked')
-    await until((cb) => a.on('state', cb), () => states.some((s) => s.current === 'connected'))
+    await until(
+      (cb) => a.on('state', cb),
+      () => states.some((s) => s.current === 'connected'),
+    )
     expect(states[0]).toMatchObject({ current: 'reconnecting', reason: 'token_revoked' })
     expect(a.stats.tokens).toBe(tokens + 1)
     await untilSubscribed(a.channel('auth:revoke'))
@@ -94,10 +103,17 @@ describe('tokens', () => {
   // connections and token requests a second.
   it('expired at the handshake (4100) again and again: backs off instead of reconnecting in a tight loop', async () => {
     const token = await emu().mintToken({ subject: 'stale', scope: ['realtime'], now: Date.now() - 700_000 })
-    const a = client(emu(), { fetchToken: async () => ({ token, expiresIn: 600 }) }, { backoff: { baseMs: 50, capMs: 400 } })
+    const a = client(
+      emu(),
+      { fetchToken: async () => ({ token, expiresIn: 600 }) },
+      { backoff: { baseMs: 50, capMs: 400 } },
+    )
     const before = emu().realtime.stats.connections.total
     a.connect()
-    await until((cb) => a.on('state', cb), () => a.stats.tokens >= 2)
+    await until(
+      (cb) => a.on('state', cb),
+      () => a.stats.tokens >= 2,
+    )
     await new Promise((resolve) => setTimeout(resolve, 1_000)) // attempts are counted over this second
     expect(emu().realtime.stats.connections.total - before).toBeLessThanOrEqual(15)
     a.close()
@@ -108,10 +124,15 @@ describe('tokens', () => {
     a.connect()
     await untilState(a, 'connected')
     const total = emu().realtime.stats.connections.total
-    const failed = until((cb) => a.on('state', cb), () => a.state === 'failed')
+    const failed = until(
+      (cb) => a.on('state', cb),
+      () => a.state === 'failed',
+    )
     emu().realtime.dropConnections({ subject: 'fatal', code: 4003 })
     await failed
-    await expect(emu().realtime.waitFor((e) => e?.type === 'open' && e.subject === 'fatal', { timeoutMs: 300 })).rejects.toThrow(/within/)
+    await expect(
+      emu().realtime.waitFor((e) => e?.type === 'open' && e.subject === 'fatal', { timeoutMs: 300 }),
+    ).rejects.toThrow(/within/)
     expect(emu().realtime.stats.connections.total).toBe(total)
     await expect(a.channel('x:y').publish('n', 1)).rejects.toMatchObject({ code: 'failed' })
   })

@@ -4,7 +4,16 @@ import { createChannel, type Hub } from '../channel.js'
 import type { Frame } from '../protocol.js'
 import type { Discontinuity } from '../types.js'
 
-const msg = (offset: number, epoch = 'e1'): Frame => ({ type: 'message', channel: 'c', event: 'n', data: offset, offset, epoch, messageId: `m${offset}`, ts: 0 })
+const msg = (offset: number, epoch = 'e1'): Frame => ({
+  type: 'message',
+  channel: 'c',
+  event: 'n',
+  data: offset,
+  offset,
+  epoch,
+  messageId: `m${offset}`,
+  ts: 0,
+})
 
 function setup(history?: (frame: Frame) => Promise<Frame>) {
   const hub: Hub & { requests: Frame[] } = {
@@ -20,7 +29,9 @@ function setup(history?: (frame: Frame) => Promise<Frame>) {
   const ch = createChannel('c', hub)
   const seen: string[] = []
   ch.subscribe((m) => seen.push(`${m.epoch}:${m.offset}`))
-  ch.on('discontinuity', (d: Discontinuity) => seen.push(`gap ${d.reason} ${d.since.offset}→${d.resumedAt.epoch}:${d.resumedAt.offset}`))
+  ch.on('discontinuity', (d: Discontinuity) =>
+    seen.push(`gap ${d.reason} ${d.since.offset}→${d.resumedAt.epoch}:${d.resumedAt.offset}`),
+  )
   return { hub, ch, seen }
 }
 

@@ -19,7 +19,10 @@ describe('half-open links', () => {
     const started = Date.now()
     emu().realtime.blackhole('bh')
     await pub.channel('bh:1').publish('n', 2) // lost in the black hole, recovered by the resume
-    await until((cb) => a.on('state', cb), () => states.some((s) => s.current === 'reconnecting'))
+    await until(
+      (cb) => a.on('state', cb),
+      () => states.some((s) => s.current === 'reconnecting'),
+    )
     const detectedMs = Date.now() - started
     expect(states[0]).toMatchObject({ current: 'reconnecting', reason: 'heartbeat_timeout' })
     // heartbeatMs + grace (grace = min(10 s, heartbeatMs)), plus one watchdog tick and scheduling slack.
@@ -40,7 +43,11 @@ describe('half-open links', () => {
     a.on('state', (s) => reasons.push(s.reason))
     emu().realtime.pauseHeartbeats()
     try {
-      await until((cb) => a.on('state', cb), () => reasons.includes('heartbeat_timeout'), 3_000)
+      await until(
+        (cb) => a.on('state', cb),
+        () => reasons.includes('heartbeat_timeout'),
+        3_000,
+      )
     } finally {
       emu().realtime.resumeHeartbeats()
     }

@@ -35,12 +35,22 @@ export interface ClientSetup {
 /** A client on `ws`, closed after the test. Counts its token fetches. */
 export function client(emu: Emulator, setup: ClientSetup = {}, options: RealtimeOptions = {}) {
   const stats = { tokens: 0 }
-  const fetchToken = setup.fetchToken ?? (async () => ({
-    token: await emu.mintToken({ subject: setup.subject ?? 'user_1', scope: setup.scope ?? ['realtime'] }),
-    expiresIn: setup.expiresIn ?? 600,
-  }))
+  const fetchToken =
+    setup.fetchToken ??
+    (async () => ({
+      token: await emu.mintToken({ subject: setup.subject ?? 'user_1', scope: setup.scope ?? ['realtime'] }),
+      expiresIn: setup.expiresIn ?? 600,
+    }))
   const rt = createRealtime(
-    { auth: { fetchToken: () => { stats.tokens++; return fetchToken() } }, url: `${emu.url}/realtime` },
+    {
+      auth: {
+        fetchToken: () => {
+          stats.tokens++
+          return fetchToken()
+        },
+      },
+      url: `${emu.url}/realtime`,
+    },
     { WebSocket, backoff: { baseMs: 20, capMs: 200 }, ...options },
   )
   open.push(rt)
@@ -48,7 +58,12 @@ export function client(emu: Emulator, setup: ClientSetup = {}, options: Realtime
 }
 
 /** Resolves once `check()` holds, re-checking on every event of `on`; rejects after `timeoutMs`. */
-export function until(on: (cb: () => void) => () => void, check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+export function until(
+  on: (cb: () => void) => () => void,
+  check: () => boolean,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (check()) return resolve()
     const timer = setTimeout(() => {
@@ -65,10 +80,20 @@ export function until(on: (cb: () => void) => () => void, check: () => boolean, 
 }
 
 export const untilState = (rt: Realtime, state: ConnectionState, timeoutMs = 5_000) =>
-  until((cb) => rt.on('state', cb), () => rt.state === state, timeoutMs, `state ${state} (now ${rt.state})`)
+  until(
+    (cb) => rt.on('state', cb),
+    () => rt.state === state,
+    timeoutMs,
+    `state ${state} (now ${rt.state})`,
+  )
 
 export const untilSubscribed = (ch: Channel, timeoutMs = 5_000) =>
-  until((cb) => ch.on('state', cb), () => ch.state === 'subscribed', timeoutMs, `${ch.name} subscribed (now ${ch.state})`)
+  until(
+    (cb) => ch.on('state', cb),
+    () => ch.state === 'subscribed',
+    timeoutMs,
+    `${ch.name} subscribed (now ${ch.state})`,
+  )
 
 /** Collects a channel's messages. */
 export function collect(rt: Realtime, name: string) {
@@ -85,6 +110,7 @@ export function collect(rt: Realtime, name: string) {
   return {
     messages,
     off,
-    count: (n: number, timeoutMs = 5_000) => until(on, () => messages.length >= n, timeoutMs, `${n} messages on ${name} (have ${messages.length})`),
+    count: (n: number, timeoutMs = 5_000) =>
+      until(on, () => messages.length >= n, timeoutMs, `${n} messages on ${name} (have ${messages.length})`),
   }
 }

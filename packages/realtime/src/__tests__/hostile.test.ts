@@ -14,10 +14,20 @@ describe('hostile replies and inputs', () => {
         sent.push(JSON.parse(text))
         return true
       },
-      dead: () => {}, error: () => {}, seq: () => 1, maxBytes: () => 65_536, maxQueued: 10, timeoutMs: 5_000,
+      dead: () => {},
+      error: () => {},
+      seq: () => 1,
+      maxBytes: () => 65_536,
+      maxQueued: 10,
+      timeoutMs: 5_000,
     })
     requests.ready = true
-    const cases = [['history', 'authed'], ['publish', 'ok'], ['presence.get', 'history'], ['presence.enter', 'ack']] as const
+    const cases = [
+      ['history', 'authed'],
+      ['publish', 'ok'],
+      ['presence.get', 'history'],
+      ['presence.enter', 'ack'],
+    ] as const
     for (const [type, wrong] of cases) {
       const done = requests.request({ type, channel: 'c' })
       requests.reply({ type: wrong, id: sent.at(-1)!.id })
@@ -36,7 +46,14 @@ describe('hostile replies and inputs', () => {
     const rt = client(emu(), { subject: 'hostile' })
     const ch = rt.channel('hostile:1')
     await expect(ch.history(null as never)).resolves.toMatchObject({ complete: true })
-    for (const options of [{ since: { epoch: 5, offset: 1 } }, { since: { epoch: 'e', offset: -1 } }, { since: 'x' }, { limit: 0 }, { limit: 1001 }, { limit: 1.5 }]) {
+    for (const options of [
+      { since: { epoch: 5, offset: 1 } },
+      { since: { epoch: 'e', offset: -1 } },
+      { since: 'x' },
+      { limit: 0 },
+      { limit: 1001 },
+      { limit: 1.5 },
+    ]) {
       const e = await ch.history(options as never).catch((x: unknown) => x)
       expect(isValidationError(e), `${JSON.stringify(options)}: ${String(e)}`).toBe(true)
     }

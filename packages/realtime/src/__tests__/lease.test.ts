@@ -5,10 +5,16 @@ import { client, until, untilSubscribed, useEmulator } from './helpers.js'
 
 const emu = useEmulator()
 /** Re-checks every few ms (bounded): for conditions with no single event to wait on. */
-const poll = (check: () => boolean, what: string, timeoutMs = 2_000) => until((cb) => {
-  const t = setInterval(cb, 5)
-  return () => clearInterval(t)
-}, check, timeoutMs, what)
+const poll = (check: () => boolean, what: string, timeoutMs = 2_000) =>
+  until(
+    (cb) => {
+      const t = setInterval(cb, 5)
+      return () => clearInterval(t)
+    },
+    check,
+    timeoutMs,
+    what,
+  )
 
 describe('leases', () => {
   it('a pool closes a key a delay after its last holder, and a new hold meanwhile keeps it open', async () => {
@@ -41,7 +47,12 @@ describe('leases', () => {
     const again = leaseChannel(rt, 'lease:a')
     expect(ch.state).toBe('subscribed')
     again()
-    await until((cb) => ch.on('state', cb), () => ch.state === 'unsubscribed', 1_000, 'unsubscribed after the delay')
+    await until(
+      (cb) => ch.on('state', cb),
+      () => ch.state === 'unsubscribed',
+      1_000,
+      'unsubscribed after the delay',
+    )
     expect(leasedChannels(rt)).toBe(0)
     expect((emu().realtime.stats.framesIn.subscribe ?? 0) - before).toBe(0)
   })
@@ -72,7 +83,9 @@ describe('bindLiveResources', () => {
     const rt = client(emu())
     let lists = 0
     const items = [{ id: 'a', name: 'A' }]
-    const collection = { list: async () => (lists++, { data: [...items], nextCursor: null }) } as unknown as Collection<unknown>
+    const collection = {
+      list: async () => (lists++, { data: [...items], nextCursor: null }),
+    } as unknown as Collection<unknown>
     const cache = createResourceCache({ collection: () => collection, focusManager: { subscribe: () => () => {} } })
     const q: ListQuery = { service: 'support', collection: 'things' }
     const watched = cache.watch(q, () => {})
@@ -85,7 +98,15 @@ describe('bindLiveResources', () => {
     await pub.channel('support:things').publish('created', { item: { id: 'b', name: 'B' } })
     await pub.channel('support:things').publish('updated', { item: { id: 'a', name: 'A2' } })
     await pub.channel('support:things').publish('deleted', { id: 'b' })
-    await poll(() => cache.get(q).getSnapshot().items.map((x) => (x as { name: string }).name).join() === 'A2', 'patched')
+    await poll(
+      () =>
+        cache
+          .get(q)
+          .getSnapshot()
+          .items.map((x) => (x as { name: string }).name)
+          .join() === 'A2',
+      'patched',
+    )
     expect(lists).toBe(after)
 
     emu().realtime.restart({ channel: 'support:things' })

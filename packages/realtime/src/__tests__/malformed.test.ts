@@ -8,10 +8,20 @@ import { collect, until, untilState, untilSubscribed } from './helpers.js'
 // The hub has no control to send garbage, so a raw `ws` server plays a misbehaving service:
 // a correct handshake, subscribe and publish, and 1,000 malformed frames in between.
 const garbage = [
-  'not json {', '[]', 'null', '42', '"text"', '{}', '{"type":7}', '{"type":"bogus"}', '{"type":"message"}',
+  'not json {',
+  '[]',
+  'null',
+  '42',
+  '"text"',
+  '{}',
+  '{"type":7}',
+  '{"type":"bogus"}',
+  '{"type":"message"}',
   '{"type":"message","channel":"c:1","event":"e","offset":"1","epoch":"e","messageId":"m"}',
-  '{"type":"ack","offset":1,"epoch":"e","messageId":"m"}', '{"type":"connected","id":999}',
-  '{"type":"presence.event","channel":"c:1"}', '{"type":"error","error":"oops"}',
+  '{"type":"ack","offset":1,"epoch":"e","messageId":"m"}',
+  '{"type":"connected","id":999}',
+  '{"type":"presence.event","channel":"c:1"}',
+  '{"type":"error","error":"oops"}',
 ]
 
 let server: WebSocketServer
@@ -23,19 +33,62 @@ beforeAll(async () => {
   server.on('connection', (ws) => {
     let offset = 0
     ws.on('message', (raw) => {
-      const f = JSON.parse(String(raw)) as { type: string; id: number; channels?: { channel: string }[]; channel?: string; event?: string; data?: unknown }
+      const f = JSON.parse(String(raw)) as {
+        type: string
+        id: number
+        channels?: { channel: string }[]
+        channel?: string
+        event?: string
+        data?: unknown
+      }
       const send = (o: unknown) => ws.send(JSON.stringify(o))
       if (f.type === 'connect') {
-        send({ type: 'connected', id: f.id, connectionId: 'conn_fake', heartbeatMs: 15_000, maxMessageBytes: 65_536, expiresIn: 600, resumed: false })
+        send({
+          type: 'connected',
+          id: f.id,
+          connectionId: 'conn_fake',
+          heartbeatMs: 15_000,
+          maxMessageBytes: 65_536,
+          expiresIn: 600,
+          resumed: false,
+        })
         for (let i = 0; i < 998; i++) ws.send(garbage[i % garbage.length]!)
         ws.send(Buffer.from([1, 2, 3])) // binary
         ws.send('x'.repeat(DEFAULTS.maxInboundChars + 1)) // oversized
       } else if (f.type === 'subscribe') {
-        send({ type: 'subscribed', id: f.id, channels: f.channels!.map((c) => ({ channel: c.channel, epoch: 'ep_1', offset, recovered: true, missed: [] })) })
+        send({
+          type: 'subscribed',
+          id: f.id,
+          channels: f.channels!.map((c) => ({
+            channel: c.channel,
+            epoch: 'ep_1',
+            offset,
+            recovered: true,
+            missed: [],
+          })),
+        })
       } else if (f.type === 'publish') {
         offset++
-        send({ type: 'ack', id: f.id, channel: f.channel, offset, epoch: 'ep_1', messageId: `msg_${offset}`, duplicate: false })
-        send({ type: 'message', channel: f.channel, event: f.event, data: f.data, offset, epoch: 'ep_1', messageId: `msg_${offset}`, clientId: 'u', ts: Date.now() })
+        send({
+          type: 'ack',
+          id: f.id,
+          channel: f.channel,
+          offset,
+          epoch: 'ep_1',
+          messageId: `msg_${offset}`,
+          duplicate: false,
+        })
+        send({
+          type: 'message',
+          channel: f.channel,
+          event: f.event,
+          data: f.data,
+          offset,
+          epoch: 'ep_1',
+          messageId: `msg_${offset}`,
+          clientId: 'u',
+          ts: Date.now(),
+        })
       }
     })
   })
@@ -47,13 +100,21 @@ afterAll(async () => {
 
 describe('a misbehaving server', () => {
   it('1,000 malformed, unknown, binary or oversized frames → 1,000 error events; the client keeps working', async () => {
-    const rt = createRealtime({ auth: { fetchToken: async () => ({ token: 'tok', expiresIn: 600 }) }, url }, { WebSocket })
+    const rt = createRealtime(
+      { auth: { fetchToken: async () => ({ token: 'tok', expiresIn: 600 }) }, url },
+      { WebSocket },
+    )
     const errors: RealtimeError[] = []
     rt.on('error', (e) => errors.push(e))
     const got = collect(rt, 'c:1')
     try {
       await untilSubscribed(rt.channel('c:1'))
-      await until((cb) => rt.on('error', cb), () => errors.length >= 1000, 10_000, '1000 errors')
+      await until(
+        (cb) => rt.on('error', cb),
+        () => errors.length >= 1000,
+        10_000,
+        '1000 errors',
+      )
       expect(errors).toHaveLength(1000)
       expect(new Set(errors.map((e) => e.code))).toEqual(new Set(['bad_frame', 'unknown_frame', 'frame_too_large']))
       expect(errors.every((e) => e.name === 'RealtimeError')).toBe(true)

@@ -48,7 +48,9 @@ describe('offline and online (happy-dom window)', () => {
     expect(states.at(-1)).toMatchObject({ current: 'disconnected', reason: 'offline' })
     const ack = pub.channel('offline:1').publish('n', 'sent while offline')
     // No attempt while offline (bounded look: nothing opens within 300 ms).
-    await expect(emu().realtime.waitFor((e) => e?.type === 'open' && e.subject === 'offline_pub', { timeoutMs: 300 })).rejects.toThrow(/within/)
+    await expect(
+      emu().realtime.waitFor((e) => e?.type === 'open' && e.subject === 'offline_pub', { timeoutMs: 300 }),
+    ).rejects.toThrow(/within/)
     expect(emu().realtime.stats.connections.total).toBe(total)
 
     // Back online: at once, although this client's backoff would wait 5 s.
@@ -85,7 +87,10 @@ describe('offline and online (happy-dom window)', () => {
     a.on('state', (s) => states.push(s))
     const started = Date.now()
     window.dispatchEvent(new window.Event('online'))
-    await until((cb) => a.on('state', cb), () => states.some((s) => s.current === 'connected'))
+    await until(
+      (cb) => a.on('state', cb),
+      () => states.some((s) => s.current === 'connected'),
+    )
     expect(states[0]).toMatchObject({ current: 'reconnecting', reason: 'ping_timeout' })
     // grace = min(10 s, heartbeatMs): the ping check answers well before the heartbeat watchdog would.
     expect(Date.now() - started).toBeLessThan(1_000 + 500)

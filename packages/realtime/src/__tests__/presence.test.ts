@@ -14,7 +14,12 @@ function watcher(e: Emulator, channel: string) {
   const ch = b.channel(channel)
   ch.presence.subscribe((ev) => events.push(ev))
   const wait = (check: (evs: PresenceEvent[]) => boolean, timeoutMs = 5_000) =>
-    until((cb) => ch.presence.subscribe(cb), () => check(events), timeoutMs, 'presence events')
+    until(
+      (cb) => ch.presence.subscribe(cb),
+      () => check(events),
+      timeoutMs,
+      'presence events',
+    )
   return { b, ch, events, wait }
 }
 
@@ -24,7 +29,11 @@ describe('presence', () => {
     const a = client(emu(), { subject: 'alice' })
     await a.channel('pr:basic').presence.enter({ name: 'Alice' })
     await w.wait((evs) => evs.some((e) => e.action === 'enter'))
-    expect(w.events[0]).toMatchObject({ channel: 'pr:basic', action: 'enter', member: { clientId: 'alice', data: { name: 'Alice' } } })
+    expect(w.events[0]).toMatchObject({
+      channel: 'pr:basic',
+      action: 'enter',
+      member: { clientId: 'alice', data: { name: 'Alice' } },
+    })
     await a.channel('pr:basic').presence.update({ name: 'Alice', typing: true })
     await w.wait((evs) => evs.some((e) => e.action === 'update'))
     const members = await w.ch.presence.get()
@@ -59,7 +68,10 @@ describe('presence', () => {
     const reasons: (string | undefined)[] = []
     a.on('state', (s) => reasons.push(s.reason))
     emu().realtime.dropConnections({ subject: 'resumer' })
-    await until((cb) => a.on('state', cb), () => a.state === 'connected' && reasons.length > 1)
+    await until(
+      (cb) => a.on('state', cb),
+      () => a.state === 'connected' && reasons.length > 1,
+    )
     expect(reasons.at(-1)).toBe('resumed')
     const members = await w.ch.presence.get()
     expect(members.map((m) => m.clientId)).toEqual(['resumer'])

@@ -13,7 +13,12 @@ describe('the offline queue', () => {
     const errors: RealtimeError[] = []
     a.on('error', (e) => errors.push(e))
     const ch = a.channel('queue:1')
-    const results = [1, 2, 3, 4, 5].map((i) => ch.publish('n', i).then((ack) => ack.offset, (e: RealtimeError) => e.code))
+    const results = [1, 2, 3, 4, 5].map((i) =>
+      ch.publish('n', i).then(
+        (ack) => ack.offset,
+        (e: RealtimeError) => e.code,
+      ),
+    )
     expect(a.state).toBe('idle')
     a.connect()
     expect(await Promise.all(results)).toEqual(['queue_overflow', 'queue_overflow', 1, 2, 3])
@@ -47,6 +52,9 @@ describe('the offline queue', () => {
 
   it('a publish that cannot be sent in time is rejected and leaves the queue', async () => {
     const a = client(emu(), { subject: 'late' }, { autoConnect: false })
-    await expect(a.channel('queue:late').publish('n', 1, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'timeout', temporary: true })
+    await expect(a.channel('queue:late').publish('n', 1, { timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'timeout',
+      temporary: true,
+    })
   })
 })

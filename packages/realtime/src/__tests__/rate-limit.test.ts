@@ -19,7 +19,9 @@ describe('rate limits', () => {
     expect(new Set(acks.map((x) => x.offset)).size).toBe(n)
     await got.count(n)
     // Refused publishes are retried later, so they may land after later ones (documented).
-    expect(got.messages.map((m) => m.data).sort((x, y) => (x as number) - (y as number))).toEqual(Array.from({ length: n }, (_, i) => i))
+    expect(got.messages.map((m) => m.data).sort((x, y) => (x as number) - (y as number))).toEqual(
+      Array.from({ length: n }, (_, i) => i),
+    )
     expect(got.messages.map((m) => m.offset)).toEqual(Array.from({ length: n }, (_, i) => i + 1))
     const closes = states.filter((s) => s.reason === 'rate_limited')
     for (const c of closes) expect(c.retryInMs).toBeGreaterThan(0)

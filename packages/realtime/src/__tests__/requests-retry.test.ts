@@ -14,12 +14,21 @@ describe('requests: a rate_limited refusal', () => {
         sent.push(JSON.parse(text))
         return true
       },
-      dead: () => {}, error: () => {}, seq: () => 1, maxBytes: () => 65_536, maxQueued: 10, timeoutMs: 5_000,
+      dead: () => {},
+      error: () => {},
+      seq: () => 1,
+      maxBytes: () => 65_536,
+      maxQueued: 10,
+      timeoutMs: 5_000,
     })
     requests.ready = true
     const done = requests.request({ type: 'publish', channel: 'c', event: 'e', data: 1, idempotencyKey: 'k1' })
     expect(sent).toHaveLength(1)
-    requests.reply({ type: 'error', id: sent[0]!.id, error: { code: 'rate_limited', temporary: true, retryAfterMs: 30 } })
+    requests.reply({
+      type: 'error',
+      id: sent[0]!.id,
+      error: { code: 'rate_limited', temporary: true, retryAfterMs: 30 },
+    })
     // From now on the wall clock lags the timers by 5 ms, as when a timer fires early.
     const real = Date.now.bind(Date)
     vi.spyOn(Date, 'now').mockImplementation(() => real() - 5)

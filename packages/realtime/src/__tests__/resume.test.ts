@@ -54,7 +54,14 @@ describe('discontinuity: never a silent gap', () => {
     emu().realtime.trimHistory('trim:1', 3)
     sub.connect()
     await got.count(4)
-    expect(gaps).toEqual([{ channel: 'trim:1', reason: 'history_expired', since: { epoch: first.epoch, offset: 1 }, resumedAt: { epoch: first.epoch, offset: 7 } }])
+    expect(gaps).toEqual([
+      {
+        channel: 'trim:1',
+        reason: 'history_expired',
+        since: { epoch: first.epoch, offset: 1 },
+        resumedAt: { epoch: first.epoch, offset: 7 },
+      },
+    ])
     expect(got.messages.map((m) => m.offset)).toEqual([1, 8, 9, 10])
     expect(order).toEqual(['m1', 'gap', 'm8', 'm9', 'm10'])
   })
@@ -70,14 +77,24 @@ describe('discontinuity: never a silent gap', () => {
     const old = await pub.channel('epoch:1').publish('n', 1)
     await got.count(1)
     emu().realtime.restart() // new epoch everywhere, every socket closed with 4200
-    await until((cb) => ch.on('discontinuity', cb), () => gaps.length === 1)
-    expect(gaps[0]).toMatchObject({ reason: 'epoch_changed', since: { epoch: old.epoch, offset: 1 }, resumedAt: { offset: 0 } })
+    await until(
+      (cb) => ch.on('discontinuity', cb),
+      () => gaps.length === 1,
+    )
+    expect(gaps[0]).toMatchObject({
+      reason: 'epoch_changed',
+      since: { epoch: old.epoch, offset: 1 },
+      resumedAt: { offset: 0 },
+    })
     expect(gaps[0]!.resumedAt.epoch).not.toBe(old.epoch)
     await untilState(pub, 'connected')
     await untilSubscribed(ch)
     const next = await pub.channel('epoch:1').publish('n', 2)
     expect(next.offset).toBe(1)
     await got.count(2)
-    expect(got.messages.map((m) => [m.data, m.offset])).toEqual([[1, 1], [2, 1]])
+    expect(got.messages.map((m) => [m.data, m.offset])).toEqual([
+      [1, 1],
+      [2, 1],
+    ])
   })
 })

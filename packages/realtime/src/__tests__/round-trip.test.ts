@@ -16,7 +16,14 @@ describe('subscribe, publish, ack', () => {
     expect(ack.messageId).toMatch(/./)
     await got.count(1)
     await own.count(1)
-    expect(got.messages[0]).toMatchObject({ channel: 'chat:lobby', event: 'message', data: { text: 'hi' }, offset: 1, epoch: ack.epoch, clientId: 'user_1' })
+    expect(got.messages[0]).toMatchObject({
+      channel: 'chat:lobby',
+      event: 'message',
+      data: { text: 'hi' },
+      offset: 1,
+      epoch: ack.epoch,
+      clientId: 'user_1',
+    })
     expect(a.connectionId).toMatch(/^conn_/)
     expect(a.state).toBe('connected')
   })
@@ -31,7 +38,10 @@ describe('subscribe, publish, ack', () => {
     ch.subscribe((m) => got.push(m.data)) // same tick: still subscribed on the server
     await untilSubscribed(ch)
     await ch.publish('message', 'after')
-    await until((cb) => ch.subscribe(cb), () => got.length === 1)
+    await until(
+      (cb) => ch.subscribe(cb),
+      () => got.length === 1,
+    )
     expect(got).toEqual(['after'])
   })
 
@@ -45,7 +55,10 @@ describe('subscribe, publish, ack', () => {
     await untilSubscribed(ch)
     await ch.publish('typing', 1)
     await ch.publish('message', 2)
-    await until((cb) => ch.subscribe(cb), () => all.length === 2)
+    await until(
+      (cb) => ch.subscribe(cb),
+      () => all.length === 2,
+    )
     expect(typing).toEqual([1])
     const before = emu().realtime.stats.framesIn.unsubscribe ?? 0
     offTyping()
@@ -91,7 +104,10 @@ describe('subscribe, publish, ack', () => {
     a.channel('admin:x').on('error', (e) => errors.push(e.code))
     a.channel('admin:x').subscribe(() => {})
     const ok = collect(a, 'chat:ok')
-    await until((cb) => a.channel('admin:x').on('state', cb), () => a.channel('admin:x').state === 'failed')
+    await until(
+      (cb) => a.channel('admin:x').on('state', cb),
+      () => a.channel('admin:x').state === 'failed',
+    )
     expect(errors).toEqual(['forbidden'])
     await untilSubscribed(a.channel('chat:ok'))
     await a.channel('chat:ok').publish('n', 1)

@@ -22,7 +22,11 @@ describe('backoff', () => {
 
   it('resets only after a connection stayed up for stableMs', () => {
     let now = 0
-    const b = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000 }, () => 0.999999, () => now)
+    const b = createBackoff(
+      { baseMs: 500, capMs: 20_000, stableMs: 10_000 },
+      () => 0.999999,
+      () => now,
+    )
     b.next()
     b.next()
     b.up()
@@ -59,11 +63,17 @@ describe('parseFrame', () => {
     expect(parseFrame('{"type":"heartbeat","ts":1}', 100)).toMatchObject({ type: 'heartbeat' })
     expect(parseFrame('{"type":"pong","id":3}', 100)).toMatchObject({ id: 3 })
     const cases: [unknown, string][] = [
-      ['{', 'bad_frame'], ['[]', 'bad_frame'], ['null', 'bad_frame'], ['{"type":"nope"}', 'unknown_frame'],
-      ['{"type":"pong"}', 'bad_frame'], ['{"type":"message","channel":"a"}', 'bad_frame'],
+      ['{', 'bad_frame'],
+      ['[]', 'bad_frame'],
+      ['null', 'bad_frame'],
+      ['{"type":"nope"}', 'unknown_frame'],
+      ['{"type":"pong"}', 'bad_frame'],
+      ['{"type":"message","channel":"a"}', 'bad_frame'],
       ['{"type":"history","id":1,"epoch":"e","offset":1,"messages":{},"complete":true}', 'bad_frame'],
       ['{"type":"ack","id":1,"offset":null,"epoch":"e","messageId":"m"}', 'bad_frame'],
-      [new ArrayBuffer(2), 'bad_frame'], ['x'.repeat(101), 'frame_too_large'], ['{"type":"toString"}', 'unknown_frame'],
+      [new ArrayBuffer(2), 'bad_frame'],
+      ['x'.repeat(101), 'frame_too_large'],
+      ['{"type":"toString"}', 'unknown_frame'],
     ]
     for (const [data, code] of cases) {
       const r = parseFrame(data, 100)
@@ -132,7 +142,11 @@ describe('outbox', () => {
     let seq = 0
     const log: string[] = []
     const dropped: RealtimeError[] = []
-    const box = createOutbox(2, () => seq, (e) => dropped.push(e))
+    const box = createOutbox(
+      2,
+      () => seq,
+      (e) => dropped.push(e),
+    )
     const [a, b, c] = ['a', 'b', 'c'].map((n) => op(log, n)) as [Op, Op, Op]
     box.add(a, 1_000)
     box.add(b, 1_000)
@@ -154,7 +168,11 @@ describe('outbox', () => {
 
   it('waits for ready() and stops at a refusing socket', () => {
     const log: string[] = []
-    const box = createOutbox(10, () => 1, () => {})
+    const box = createOutbox(
+      10,
+      () => 1,
+      () => {},
+    )
     let ready = false
     const gated = { ...op(log, 'p'), ready: () => ready }
     box.add(gated, 60_000)

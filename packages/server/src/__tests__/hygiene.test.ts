@@ -7,7 +7,14 @@ import { APP, KID, NOW, OLD_SECRET, SECRET } from './fixtures.js'
 
 describe('no error message contains the token or the secret', () => {
   it('holds for every verifyToken refusal', async () => {
-    const { token } = await mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: 'user_1', scope: ['maps'], now: NOW })
+    const { token } = await mintToken({
+      appId: APP,
+      keyId: KID,
+      secret: SECRET,
+      subject: 'user_1',
+      scope: ['maps'],
+      now: NOW,
+    })
     const [h, p, s] = token.split('.')
     const attempts: Array<Promise<unknown>> = [
       verifyToken(token, { keys: { [KID]: SECRET }, appId: APP, now: NOW + 3_600_000 }), // expired
@@ -17,10 +24,22 @@ describe('no error message contains the token or the secret', () => {
       verifyToken(`${h}.${p}x.${s}`, { keys: { [KID]: SECRET }, appId: APP, now: NOW }), // malformed
       verifyToken(token, { keys: { [KID]: SECRET }, appId: APP, now: NOW - 3_600_000 }), // not yet valid
     ]
-    const errors = await Promise.all(attempts.map((a) => a.then(() => null, (e: unknown) => e as Error)))
-    expect(errors.map((e) => (e as server.TokenError).code).sort()).toEqual(
-      ['invalid_signature', 'malformed_token', 'token_expired', 'token_not_yet_valid', 'unknown_key', 'wrong_app'],
+    const errors = await Promise.all(
+      attempts.map((a) =>
+        a.then(
+          () => null,
+          (e: unknown) => e as Error,
+        ),
+      ),
     )
+    expect(errors.map((e) => (e as server.TokenError).code).sort()).toEqual([
+      'invalid_signature',
+      'malformed_token',
+      'token_expired',
+      'token_not_yet_valid',
+      'unknown_key',
+      'wrong_app',
+    ])
     for (const error of errors) {
       const text = `${String(error?.message)} ${String(error?.stack)} ${JSON.stringify(error)}`
       for (const needle of [token, SECRET, OLD_SECRET, p ?? '', s ?? '', 'user_1']) expect(text).not.toContain(needle)
@@ -29,13 +48,20 @@ describe('no error message contains the token or the secret', () => {
 
   it('holds for webhook refusals and argument errors', async () => {
     const header = await signWebhook('{}', SECRET, Math.floor(NOW / 1000))
-    const errors = await Promise.all([
-      verifyWebhook({ body: '{"x":1}', header, secret: SECRET, now: NOW }),
-      verifyWebhook({ body: '{}', header, secret: SECRET, now: NOW + 3_600_000 }),
-      verifyWebhook({ body: '{}', header: `${header}zz`, secret: SECRET, now: NOW }),
-      mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: '', scope: [] }),
-      mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: 'u', scope: [SECRET + ' x'] }),
-    ].map((a) => a.then(() => null, (e: unknown) => e as Error)))
+    const errors = await Promise.all(
+      [
+        verifyWebhook({ body: '{"x":1}', header, secret: SECRET, now: NOW }),
+        verifyWebhook({ body: '{}', header, secret: SECRET, now: NOW + 3_600_000 }),
+        verifyWebhook({ body: '{}', header: `${header}zz`, secret: SECRET, now: NOW }),
+        mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: '', scope: [] }),
+        mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: 'u', scope: [SECRET + ' x'] }),
+      ].map((a) =>
+        a.then(
+          () => null,
+          (e: unknown) => e as Error,
+        ),
+      ),
+    )
     for (const error of errors) {
       expect(error).toBeInstanceOf(Error)
       for (const needle of [SECRET, header.slice(-64)]) expect(error?.message).not.toContain(needle)
@@ -58,9 +84,25 @@ describe('package hygiene', () => {
 
   it('exports the public API by name', () => {
     expect(Object.keys(server).sort()).toEqual([
-      'DEFAULTS', 'TokenError', 'WebhookError', 'createTokenHandler', 'createWebhookHandler', 'decodeToken', 'mintToken',
-      'scopeAllows', 'signWebhook', 'toNodeListener', 'verifyToken', 'verifyWebhook',
+      'DEFAULTS',
+      'TokenError',
+      'WebhookError',
+      'createTokenHandler',
+      'createWebhookHandler',
+      'decodeToken',
+      'mintToken',
+      'scopeAllows',
+      'signWebhook',
+      'toNodeListener',
+      'verifyToken',
+      'verifyWebhook',
     ])
-    expect(server.DEFAULTS).toMatchObject({ ttlSeconds: 600, minTtlSeconds: 60, maxTtlSeconds: 86_400, webhookToleranceSeconds: 300, clockToleranceSeconds: 5 })
+    expect(server.DEFAULTS).toMatchObject({
+      ttlSeconds: 600,
+      minTtlSeconds: 60,
+      maxTtlSeconds: 86_400,
+      webhookToleranceSeconds: 300,
+      clockToleranceSeconds: 5,
+    })
   })
 })

@@ -23,7 +23,9 @@ const authorize = async (request: Request): Promise<AuthorizeResult> => {
 beforeAll(async () => {
   const tokenListener = toNodeListener(createTokenHandler({ appId: APP, keyId: KID, secret: SECRET, authorize }))
   const crashing = toNodeListener(() => Promise.reject(new Error('boom')))
-  const large = toNodeListener(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), { maxBodyBytes: 1_048_576 })
+  const large = toNodeListener(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), {
+    maxBodyBytes: 1_048_576,
+  })
   const cookies = toNodeListener(async () => {
     const headers = new Headers({ 'x-extra': 'yes' })
     headers.append('set-cookie', 'a=1; Path=/')
@@ -85,7 +87,11 @@ describe('toNodeListener on a real node:http server', () => {
         else controller.close()
       },
     })
-    const chunked = await fetch(`${base}/api/tandem-token`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
+    const chunked = await fetch(`${base}/api/tandem-token`, {
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
     expect(chunked.status).toBe(413)
     // A body of exactly the cap is fine.
     const ok = await fetch(`${base}/api/tandem-token`, { method: 'POST', body: 'x'.repeat(65_536) })
@@ -103,7 +109,9 @@ describe('toNodeListener on a real node:http server', () => {
   it('answers 500 when the handler fails, and keeps serving', async () => {
     const response = await fetch(`${base}/crash`)
     expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({ error: { code: 'internal_error', message: 'The request failed.', status: 500 } })
+    expect(await response.json()).toEqual({
+      error: { code: 'internal_error', message: 'The request failed.', status: 500 },
+    })
     expect((await fetch(`${base}/api/tandem-token`)).status).toBe(401)
   })
 
@@ -120,8 +128,16 @@ describe('toNodeListener on a real node:http server', () => {
     const ends: string[] = []
     for (const host of [undefined, 'evil.example/@x', 'a b']) {
       const body = await new Promise<string>((resolve) => {
-        const req = Object.assign((async function* () {})(), { method: 'GET', url: '/p?q=1', headers: host ? { host } : {} })
-        listener(req, { statusCode: 0, setHeader: () => undefined, end: (chunk) => resolve(new TextDecoder().decode(chunk as Uint8Array)) })
+        const req = Object.assign((async function* () {})(), {
+          method: 'GET',
+          url: '/p?q=1',
+          headers: host ? { host } : {},
+        })
+        listener(req, {
+          statusCode: 0,
+          setHeader: () => undefined,
+          end: (chunk) => resolve(new TextDecoder().decode(chunk as Uint8Array)),
+        })
       })
       ends.push(body)
     }

@@ -21,7 +21,9 @@ describe('createTokenHandler', () => {
   it('answers an allowed GET or POST with a token that verifies', async () => {
     const handler = handlerFor(allow, 120)
     for (const method of ['GET', 'POST']) {
-      const response = await handler(new Request('https://app.example/t', { method, headers: { cookie: 'session=ok' } }))
+      const response = await handler(
+        new Request('https://app.example/t', { method, headers: { cookie: 'session=ok' } }),
+      )
       expect(response.status).toBe(200)
       expect(response.headers.get('cache-control')).toBe('no-store')
       expect(response.headers.get('content-type')).toBe('application/json')
@@ -37,7 +39,11 @@ describe('createTokenHandler', () => {
   it('answers 401 when authorize returns null, false or refuse 401', async () => {
     await expectError(await handlerFor(allow)(request()), 401, 'unauthorized')
     await expectError(await handlerFor(() => false)(request()), 401, 'unauthorized')
-    const error = await expectError(await handlerFor(() => ({ refuse: 401, message: 'Sign in first.' }))(request()), 401, 'unauthorized')
+    const error = await expectError(
+      await handlerFor(() => ({ refuse: 401, message: 'Sign in first.' }))(request()),
+      401,
+      'unauthorized',
+    )
     expect(error.message).toBe('Sign in first.')
   })
 
@@ -59,16 +65,28 @@ describe('createTokenHandler', () => {
 
   it('answers 500 with a fixed message when authorize throws or returns nonsense', async () => {
     const leaky = 'postgres://admin:hunter2@db/prod'
-    const thrown = await expectError(await handlerFor(() => { throw new Error(leaky) })(request()), 500, 'internal_error')
+    const thrown = await expectError(
+      await handlerFor(() => {
+        throw new Error(leaky)
+      })(request()),
+      500,
+      'internal_error',
+    )
     expect(thrown.message).not.toContain('hunter2')
     await expectError(await handlerFor(() => Promise.reject(new Error(leaky)))(request()), 500, 'internal_error')
     await expectError(await handlerFor(() => ({ refuse: 500 as 403 }))(request()), 500, 'internal_error')
     await expectError(await handlerFor(() => ({ subject: '', scope: [] }))(request()), 500, 'internal_error')
-    await expectError(await handlerFor(() => ({ subject: 'u', scope: ['has space'] }))(request()), 500, 'internal_error')
+    await expectError(
+      await handlerFor(() => ({ subject: 'u', scope: ['has space'] }))(request()),
+      500,
+      'internal_error',
+    )
   })
 
   it('validates its options up front', () => {
     expect(() => createTokenHandler({ appId: APP, keyId: KID, secret: '', authorize: allow })).toThrow(TypeError)
-    expect(() => createTokenHandler({ appId: APP, keyId: KID, secret: SECRET, authorize: allow, ttlSeconds: 10 })).toThrow(RangeError)
+    expect(() =>
+      createTokenHandler({ appId: APP, keyId: KID, secret: SECRET, authorize: allow, ttlSeconds: 10 }),
+    ).toThrow(RangeError)
   })
 })

@@ -4,7 +4,15 @@ import { APP, b64url, KID, NOW, OLD_KID, OLD_SECRET, SECRET } from './fixtures.j
 
 const keys = { [KID]: SECRET }
 const mint = (extra: Partial<Parameters<typeof mintToken>[0]> = {}) =>
-  mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: 'user_1', scope: ['maps', 'support:read'], now: NOW, ...extra })
+  mintToken({
+    appId: APP,
+    keyId: KID,
+    secret: SECRET,
+    subject: 'user_1',
+    scope: ['maps', 'support:read'],
+    now: NOW,
+    ...extra,
+  })
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -23,7 +31,15 @@ describe('mintToken → verifyToken', () => {
     expect(expiresIn).toBe(600)
     const claims = await verifyToken(token, { keys, appId: APP, now: NOW })
     const iat = Math.floor(NOW / 1000)
-    expect(claims).toEqual({ sub: 'user_1', app: APP, iat, exp: iat + 600, jti: 'jti_1', scope: ['maps', 'support:read'], kid: KID })
+    expect(claims).toEqual({
+      sub: 'user_1',
+      app: APP,
+      iat,
+      exp: iat + 600,
+      jti: 'jti_1',
+      scope: ['maps', 'support:read'],
+      kid: KID,
+    })
   })
 
   it('writes the JWT shape: HS256 header with kid, scope as a space-separated string, random jti', async () => {
@@ -38,14 +54,19 @@ describe('mintToken → verifyToken', () => {
 
   it('accepts a space-separated scope string and an empty scope', async () => {
     const { token } = await mint({ scope: 'maps  realtime:subscribe:chat:*' })
-    expect((await verifyToken(token, { keys, appId: APP, now: NOW })).scope).toEqual(['maps', 'realtime:subscribe:chat:*'])
+    expect((await verifyToken(token, { keys, appId: APP, now: NOW })).scope).toEqual([
+      'maps',
+      'realtime:subscribe:chat:*',
+    ])
     const empty = await mint({ scope: [] })
     expect((await verifyToken(empty.token, { keys, appId: APP, now: NOW })).scope).toEqual([])
   })
 
   it('accepts a key set given as an array', async () => {
     const { token } = await mint()
-    await expect(verifyToken(token, { keys: [{ id: KID, secret: SECRET }], appId: APP, now: NOW })).resolves.toMatchObject({ sub: 'user_1' })
+    await expect(
+      verifyToken(token, { keys: [{ id: KID, secret: SECRET }], appId: APP, now: NOW }),
+    ).resolves.toMatchObject({ sub: 'user_1' })
   })
 })
 
@@ -54,7 +75,9 @@ describe('verifyToken refusals', () => {
     const { token } = await mint({ ttlSeconds: 60 })
     await expect(verifyToken(token, { keys, appId: APP, now: NOW + 64_000 })).resolves.toBeTruthy()
     expect(await codeOf(verifyToken(token, { keys, appId: APP, now: NOW + 65_000 }))).toBe('token_expired')
-    expect(await codeOf(verifyToken(token, { keys, appId: APP, now: NOW + 60_000, clockToleranceSeconds: 0 }))).toBe('token_expired')
+    expect(await codeOf(verifyToken(token, { keys, appId: APP, now: NOW + 60_000, clockToleranceSeconds: 0 }))).toBe(
+      'token_expired',
+    )
   })
 
   it('refuses a token issued in the future beyond the tolerance', async () => {
@@ -87,9 +110,15 @@ describe('verifyToken refusals', () => {
     // Non-canonical base64url in the last character decodes to the same bytes; still refused.
     const last = s.slice(-1)
     const sibling = String.fromCharCode(last.charCodeAt(0) + 1)
-    expect(await codeOf(verifyToken(`${h}.${p}.${s.slice(0, -1)}${sibling}`, { keys, appId: APP, now: NOW }))).toBe('malformed_token')
+    expect(await codeOf(verifyToken(`${h}.${p}.${s.slice(0, -1)}${sibling}`, { keys, appId: APP, now: NOW }))).toBe(
+      'malformed_token',
+    )
     const otherKid = b64url({ alg: 'HS256', typ: 'JWT', kid: OLD_KID })
-    expect(await codeOf(verifyToken(`${otherKid}.${p}.${s}`, { keys: { ...keys, [OLD_KID]: OLD_SECRET }, appId: APP, now: NOW }))).toBe('invalid_signature')
+    expect(
+      await codeOf(
+        verifyToken(`${otherKid}.${p}.${s}`, { keys: { ...keys, [OLD_KID]: OLD_SECRET }, appId: APP, now: NOW }),
+      ),
+    ).toBe('invalid_signature')
   })
 
   it('refuses alg none and any algorithm but HS256 as malformed', async () => {
@@ -107,7 +136,10 @@ describe('key rotation', () => {
   it('verifies a token signed with the old key while it is in the set, and not after', async () => {
     const old = await mint({ keyId: OLD_KID, secret: OLD_SECRET })
     const current = await mint()
-    const both = [{ id: OLD_KID, secret: OLD_SECRET }, { id: KID, secret: SECRET }]
+    const both = [
+      { id: OLD_KID, secret: OLD_SECRET },
+      { id: KID, secret: SECRET },
+    ]
     expect((await verifyToken(old.token, { keys: both, appId: APP, now: NOW })).kid).toBe(OLD_KID)
     expect((await verifyToken(current.token, { keys: both, appId: APP, now: NOW })).kid).toBe(KID)
     expect(await codeOf(verifyToken(old.token, { keys: { [KID]: SECRET }, appId: APP, now: NOW }))).toBe('unknown_key')

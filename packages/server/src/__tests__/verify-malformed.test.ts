@@ -49,7 +49,14 @@ describe('verifyToken on malformed input', () => {
 
   it('only ever throws TokenError for random input (seeded, bounded)', async () => {
     const random = seeded(0x7a11de)
-    const { token: valid } = await mintToken({ appId: APP, keyId: KID, secret: SECRET, subject: 'u', scope: ['maps'], now: NOW })
+    const { token: valid } = await mintToken({
+      appId: APP,
+      keyId: KID,
+      secret: SECRET,
+      subject: 'u',
+      scope: ['maps'],
+      now: NOW,
+    })
     const alphabet = 'ABCxyz019-_.=+/ {}":,\u00e9\u0000'
     const pick = (n: number) => Math.floor(random() * n)
     for (let i = 0; i < 400; i++) {
@@ -58,7 +65,8 @@ describe('verifyToken on malformed input', () => {
         case 0: // random characters
           input = Array.from({ length: pick(120) }, () => alphabet[pick(alphabet.length)]).join('')
           break
-        case 1: { // a valid token with a few characters mutated
+        case 1: {
+          // a valid token with a few characters mutated
           const chars = [...valid]
           for (let m = 0; m <= pick(3); m++) chars[pick(chars.length)] = alphabet[pick(alphabet.length)] ?? 'A'
           input = chars.join('')
@@ -68,7 +76,11 @@ describe('verifyToken on malformed input', () => {
           input = valid.slice(0, pick(valid.length))
           break
         default: // random JSON-ish segments
-          input = [header, b64url(Array.from({ length: pick(40) }, () => alphabet[pick(alphabet.length)]).join('')), sig].join('.')
+          input = [
+            header,
+            b64url(Array.from({ length: pick(40) }, () => alphabet[pick(alphabet.length)]).join('')),
+            sig,
+          ].join('.')
       }
       const outcome: unknown = await verifyToken(input, { keys, appId: APP, now: NOW }).catch((e: unknown) => e)
       if (!(outcome instanceof TokenError)) {

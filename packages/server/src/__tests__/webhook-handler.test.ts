@@ -30,7 +30,10 @@ describe('createWebhookHandler', () => {
   it('verifies, parses and dispatches a valid delivery once, answering 200 { received: true }', async () => {
     const onCreated = vi.fn()
     const onUpdated = vi.fn()
-    const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated, 'conversation.updated': onUpdated } })
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      on: { 'conversation.created': onCreated, 'conversation.updated': onUpdated },
+    })
     const evt = event()
     const request = await signed(JSON.stringify(evt))
     const response = await handler(request)
@@ -59,7 +62,11 @@ describe('createWebhookHandler', () => {
     const handler = createWebhookHandler({ secret: SECRET, on: { 'conversation.created': onCreated } })
     const body = JSON.stringify(event())
     const good = await signed(body)
-    const tampered = new Request(URL_, { method: 'POST', headers: good.headers, body: body.replace('conv_1', 'conv_2') })
+    const tampered = new Request(URL_, {
+      method: 'POST',
+      headers: good.headers,
+      body: body.replace('conv_1', 'conv_2'),
+    })
     await expectError(await handler(tampered), 401, 'invalid_signature')
     await expectError(await handler(await signed(body, 'whsec_someone_else')), 401, 'invalid_signature')
     await expectError(await handler(new Request(URL_, { method: 'POST', body })), 400, 'missing_signature')
@@ -79,10 +86,22 @@ describe('createWebhookHandler', () => {
 
   it('refuses a stale or far-future timestamp with 401 timestamp_out_of_range', async () => {
     const onCreated = vi.fn()
-    const handler = createWebhookHandler({ secret: SECRET, toleranceSeconds: 60, on: { 'conversation.created': onCreated } })
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      toleranceSeconds: 60,
+      on: { 'conversation.created': onCreated },
+    })
     const now = Math.floor(Date.now() / 1000)
-    await expectError(await handler(await signed(JSON.stringify(event()), SECRET, now - 120)), 401, 'timestamp_out_of_range')
-    await expectError(await handler(await signed(JSON.stringify(event()), SECRET, now + 120)), 401, 'timestamp_out_of_range')
+    await expectError(
+      await handler(await signed(JSON.stringify(event()), SECRET, now - 120)),
+      401,
+      'timestamp_out_of_range',
+    )
+    await expectError(
+      await handler(await signed(JSON.stringify(event()), SECRET, now + 120)),
+      401,
+      'timestamp_out_of_range',
+    )
     expect((await handler(await signed(JSON.stringify(event()), SECRET, now - 30))).status).toBe(200)
     expect(onCreated).toHaveBeenCalledTimes(1)
   })
@@ -144,7 +163,15 @@ describe('createWebhookHandler', () => {
     const handler = createWebhookHandler({ secret: SECRET, on: {} })
     await expectError(await handler(await signed('{"id":')), 400, 'invalid_json')
     await expectError(await handler(await signed('')), 400, 'invalid_json')
-    for (const body of ['[]', 'null', '"evt"', '{"type":"x"}', '{"id":"evt_1"}', '{"id":1,"type":"x"}', `{"id":"${'e'.repeat(300)}","type":"x"}`]) {
+    for (const body of [
+      '[]',
+      'null',
+      '"evt"',
+      '{"type":"x"}',
+      '{"id":"evt_1"}',
+      '{"id":1,"type":"x"}',
+      `{"id":"${'e'.repeat(300)}","type":"x"}`,
+    ]) {
       await expectError(await handler(await signed(body)), 400, 'invalid_event')
     }
   })
@@ -182,7 +209,11 @@ describe('createWebhookHandler', () => {
     expect((await handler(await signed(body))).status).toBe(200)
     expect(remember).toHaveBeenCalledWith(JSON.parse(body).id, 240)
     await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
-    const broken = createWebhookHandler({ secret: SECRET, on: {}, replayStore: { seen: () => Promise.reject(new Error('redis')), remember } })
+    const broken = createWebhookHandler({
+      secret: SECRET,
+      on: {},
+      replayStore: { seen: () => Promise.reject(new Error('redis')), remember },
+    })
     await expectError(await broken(await signed(JSON.stringify(event()))), 500, 'internal_error')
   })
 
@@ -192,7 +223,9 @@ describe('createWebhookHandler', () => {
     expect(() => createWebhookHandler({ secret: [], on })).toThrow(TypeError)
     expect(() => createWebhookHandler({ secret: [SECRET, ''], on })).toThrow(TypeError)
     expect(() => createWebhookHandler({ secret: SECRET, on, toleranceSeconds: -1 })).toThrow(TypeError)
-    expect(() => createWebhookHandler({ secret: SECRET, on: null as unknown as Record<string, never> })).toThrow(TypeError)
+    expect(() => createWebhookHandler({ secret: SECRET, on: null as unknown as Record<string, never> })).toThrow(
+      TypeError,
+    )
     expect(() => createWebhookHandler({ secret: SECRET, on, maxBodyBytes: 0 })).toThrow(RangeError)
     expect(() => createWebhookHandler({ secret: SECRET, on, replayStore: {} as WebhookReplayStore })).toThrow(TypeError)
   })

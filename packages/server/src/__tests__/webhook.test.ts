@@ -9,7 +9,10 @@ const BODY = JSON.stringify({ type: 'ticket.created', data: { id: 't_1', text: '
 const T = Math.floor(NOW / 1000)
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error: unknown = await promise.then(() => undefined, (e: unknown) => e)
+  const error: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(WebhookError)
   return (error as WebhookError).code
 }
@@ -38,31 +41,58 @@ describe('verifyWebhook', () => {
 
   it('refuses a tampered body, a wrong secret and a tampered timestamp', async () => {
     const header = await signWebhook(BODY, SECRET, T)
-    expect(await codeOf(verifyWebhook({ body: `${BODY} `, header, secret: SECRET, now: NOW }))).toBe('invalid_signature')
-    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: 'whsec_other', now: NOW }))).toBe('invalid_signature')
+    expect(await codeOf(verifyWebhook({ body: `${BODY} `, header, secret: SECRET, now: NOW }))).toBe(
+      'invalid_signature',
+    )
+    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: 'whsec_other', now: NOW }))).toBe(
+      'invalid_signature',
+    )
     const moved = header.replace(`t=${T}`, `t=${T + 1}`)
-    expect(await codeOf(verifyWebhook({ body: BODY, header: moved, secret: SECRET, now: NOW }))).toBe('invalid_signature')
+    expect(await codeOf(verifyWebhook({ body: BODY, header: moved, secret: SECRET, now: NOW }))).toBe(
+      'invalid_signature',
+    )
   })
 
   it('accepts any of several secrets and any of several v1 entries (rotation)', async () => {
     const oldHeader = await signWebhook(BODY, OLD, T)
-    await expect(verifyWebhook({ body: BODY, header: oldHeader, secret: [SECRET, OLD], now: NOW })).resolves.toEqual({ timestamp: T })
-    expect(await codeOf(verifyWebhook({ body: BODY, header: oldHeader, secret: [SECRET], now: NOW }))).toBe('invalid_signature')
+    await expect(verifyWebhook({ body: BODY, header: oldHeader, secret: [SECRET, OLD], now: NOW })).resolves.toEqual({
+      timestamp: T,
+    })
+    expect(await codeOf(verifyWebhook({ body: BODY, header: oldHeader, secret: [SECRET], now: NOW }))).toBe(
+      'invalid_signature',
+    )
     const newSig = (await signWebhook(BODY, SECRET, T)).split(',')[1]
     const both = `${oldHeader},${newSig}`
-    await expect(verifyWebhook({ body: BODY, header: both, secret: SECRET, now: NOW })).resolves.toEqual({ timestamp: T })
-    await expect(verifyWebhook({ body: BODY, header: both.toUpperCase().replace('T=', 't=').replace(/V1=/g, 'v1='), secret: OLD, now: NOW })).resolves.toBeTruthy()
+    await expect(verifyWebhook({ body: BODY, header: both, secret: SECRET, now: NOW })).resolves.toEqual({
+      timestamp: T,
+    })
+    await expect(
+      verifyWebhook({
+        body: BODY,
+        header: both.toUpperCase().replace('T=', 't=').replace(/V1=/g, 'v1='),
+        secret: OLD,
+        now: NOW,
+      }),
+    ).resolves.toBeTruthy()
   })
 
   it('enforces the replay window both ways', async () => {
     const header = await signWebhook(BODY, SECRET, T)
     await expect(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW + 300_000 })).resolves.toBeTruthy()
     await expect(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW - 300_000 })).resolves.toBeTruthy()
-    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW + 301_000 }))).toBe('timestamp_out_of_range')
-    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW - 301_000 }))).toBe('timestamp_out_of_range')
-    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW + 11_000, toleranceSeconds: 10 }))).toBe('timestamp_out_of_range')
+    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW + 301_000 }))).toBe(
+      'timestamp_out_of_range',
+    )
+    expect(await codeOf(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW - 301_000 }))).toBe(
+      'timestamp_out_of_range',
+    )
+    expect(
+      await codeOf(verifyWebhook({ body: BODY, header, secret: SECRET, now: NOW + 11_000, toleranceSeconds: 10 })),
+    ).toBe('timestamp_out_of_range')
     const stale = await signWebhook(BODY, SECRET, T - 3600)
-    const error = (await verifyWebhook({ body: BODY, header: stale, secret: SECRET, now: NOW }).catch((e: unknown) => e)) as WebhookError
+    const error = (await verifyWebhook({ body: BODY, header: stale, secret: SECRET, now: NOW }).catch(
+      (e: unknown) => e,
+    )) as WebhookError
     expect([error.code, error.status]).toEqual(['timestamp_out_of_range', 401])
   })
 
@@ -90,9 +120,13 @@ describe('verifyWebhook', () => {
   })
 
   it('reports status 400 for unparseable headers and 401 for bad signatures', async () => {
-    const missing = (await verifyWebhook({ body: BODY, header: null, secret: SECRET }).catch((e: unknown) => e)) as WebhookError
+    const missing = (await verifyWebhook({ body: BODY, header: null, secret: SECRET }).catch(
+      (e: unknown) => e,
+    )) as WebhookError
     expect([missing.name, missing.status]).toEqual(['WebhookError', 400])
-    const wrong = (await verifyWebhook({ body: BODY, header: `t=${T},v1=${hex}`, secret: SECRET, now: NOW }).catch((e: unknown) => e)) as WebhookError
+    const wrong = (await verifyWebhook({ body: BODY, header: `t=${T},v1=${hex}`, secret: SECRET, now: NOW }).catch(
+      (e: unknown) => e,
+    )) as WebhookError
     expect(wrong.status).toBe(401)
   })
 
@@ -101,9 +135,13 @@ describe('verifyWebhook', () => {
     const alphabet = 'tv1=,0123456789abcdef ABC\u00e9'
     const valid = await signWebhook(BODY, SECRET, T)
     for (let i = 0; i < 300; i++) {
-      const header = i % 2 === 0
-        ? Array.from({ length: Math.floor(random() * 90) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')
-        : valid.slice(0, Math.floor(random() * valid.length))
+      const header =
+        i % 2 === 0
+          ? Array.from(
+              { length: Math.floor(random() * 90) },
+              () => alphabet[Math.floor(random() * alphabet.length)],
+            ).join('')
+          : valid.slice(0, Math.floor(random() * valid.length))
       const body = i % 3 === 0 ? (i as unknown as string) : BODY
       const outcome: unknown = await verifyWebhook({ body, header, secret: SECRET, now: NOW }).catch((e: unknown) => e)
       expect(outcome).toBeInstanceOf(WebhookError)
