@@ -101,7 +101,10 @@ async function withDom(fn) {
     for (const root of roots) root.unmount()
     // React's scheduler still runs work the unmount queued (it reads window.event): let it, then restore.
     await new Promise((resolve) => setTimeout(resolve, 50))
-    for (const [k, v] of Object.entries(had)) v === undefined ? delete globalThis[k] : (globalThis[k] = v)
+    for (const [k, v] of Object.entries(had)) {
+      if (v === undefined) delete globalThis[k]
+      else globalThis[k] = v
+    }
     await win.happyDOM.close()
   }
 }

@@ -127,20 +127,16 @@ const wire = fc.oneof(
   // Huge numbers written as text (1e400 parses to Infinity).
   {
     weight: 1,
-    arbitrary: fc
-      .constantFrom('1e400', '-1e400', '123456789012345678901234567890')
-      .map((n) => ({
-        text: `{"type":"message","channel":"fz:1","event":"e","offset":${n},"epoch":"${EPOCH}","messageId":"m"}`,
-      })),
+    arbitrary: fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890').map((n) => ({
+      text: `{"type":"message","channel":"fz:1","event":"e","offset":${n},"epoch":"${EPOCH}","messageId":"m"}`,
+    })),
   },
   // Deep nesting, as a whole frame and inside `data`.
   {
     weight: 1,
-    arbitrary: fc
-      .integer({ min: 1_000, max: 200_000 })
-      .map((d) => ({
-        text: `{"type":"message","channel":"fz:1","event":"e","offset":2,"epoch":"${EPOCH}","messageId":"m","data":${'['.repeat(d)}${']'.repeat(d)}}`,
-      })),
+    arbitrary: fc.integer({ min: 1_000, max: 200_000 }).map((d) => ({
+      text: `{"type":"message","channel":"fz:1","event":"e","offset":2,"epoch":"${EPOCH}","messageId":"m","data":${'['.repeat(d)}${']'.repeat(d)}}`,
+    })),
   },
   {
     weight: 1,
@@ -547,7 +543,9 @@ describe('fuzz: HTTP answers to @tandem/core', () => {
               await within(call(client), 10_000, `${name} settles; ${at}`)
             } catch (e) {
               if (!typed(e))
-                throw new Error(`${name} failed with an untyped error for ${describeAnswer(a)}: ${String(e)}; ${at}`)
+                throw new Error(`${name} failed with an untyped error for ${describeAnswer(a)}: ${String(e)}; ${at}`, {
+                  cause: e,
+                })
               const code = (e as TandemError).name
               failures[code] = (failures[code] ?? 0) + 1
             }

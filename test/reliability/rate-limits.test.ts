@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { realtimeClient, untilState } from '../utils/harness.js'
 import { mulberry32, printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
-import { waitUntil, within } from '../utils/wait.js'
+import { within } from '../utils/wait.js'
 
 const FILE = 'rate-limits'
 const SEED = seedFrom(0x429)

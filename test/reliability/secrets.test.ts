@@ -277,7 +277,7 @@ describe('secrets', () => {
   it('the webhook handler refuses a bad signature, a stale timestamp and a replayed delivery of a real emulator webhook', async () => {
     printSeedOnFailure(SEED, FILE)
     const received: { body: string; signature: string }[] = []
-    let secret = ''
+    let secret: string
     let handler: ((request: Request) => Promise<Response>) | undefined
     const events: string[] = []
     const server: Server = createServer((req, res) => {

@@ -60,7 +60,7 @@ export function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
         off()
         resolve(v)
       },
-      (e) => {
+      (e: unknown) => {
         off()
         reject(e)
       },

@@ -59,7 +59,7 @@ export interface TandemClient {
   readonly request: Http
   /** The service base URLs in use. */
   readonly baseUrls: Readonly<Record<ServiceName, string>>
-  on<E extends keyof ClientEvents>(event: E, callback: ClientEvents[E]): Unsubscribe
+  on: <E extends keyof ClientEvents>(event: E, callback: ClientEvents[E]) => Unsubscribe
   /** Cached, deduplicated, revalidating lists and items (docs/cache.md). */
   readonly cache: ResourceCache
 }

@@ -1,9 +1,10 @@
 import { createNanoEvents, type EventsMap } from 'nanoevents'
 import type { Unsubscribe } from './types.js'
 
+/** Its functions are closures (no `this`): pass `emitter.on` around as it is. */
 export interface SafeEmitter<Events extends EventsMap> {
-  on<E extends keyof Events>(event: E, callback: Events[E]): Unsubscribe
-  emit<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void
+  on: <E extends keyof Events>(event: E, callback: Events[E]) => Unsubscribe
+  emit: <E extends keyof Events>(event: E, ...args: Parameters<Events[E]>) => void
 }
 
 /**
@@ -17,7 +18,9 @@ export function createEmitter<Events extends EventsMap>(): SafeEmitter<Events> {
   return {
     on: (event, callback) => emitter.on(event, callback),
     emit(event, ...args) {
-      for (const callback of [...(emitter.events[event] ?? [])]) {
+      // A copy: a listener may unsubscribe (itself or another) while we iterate.
+      const callbacks = [...(emitter.events[event] ?? [])] as ((...a: typeof args) => void)[]
+      for (const callback of callbacks) {
         try {
           callback(...args)
         } catch (error) {

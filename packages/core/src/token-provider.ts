@@ -29,12 +29,12 @@ export interface TokenEvents {
 
 export interface TokenProvider {
   /** A valid token; fetches one at most once however many callers wait (single flight). */
-  getToken(options?: { signal?: AbortSignal; forceRefresh?: boolean }): Promise<string>
+  getToken: (options?: { signal?: AbortSignal; forceRefresh?: boolean }) => Promise<string>
   /** Drops the cached token, but only if it is still `token` when given (a 401 on an old token must not discard a fresh one). */
-  invalidate(token?: string): void
+  invalidate: (token?: string) => void
   /** Expiry of the cached token (epoch ms), if any. */
-  expiresAt(): number | undefined
-  on<E extends keyof TokenEvents>(event: E, callback: TokenEvents[E]): Unsubscribe
+  expiresAt: () => number | undefined
+  on: <E extends keyof TokenEvents>(event: E, callback: TokenEvents[E]) => Unsubscribe
 }
 
 export interface TokenProviderOptions {

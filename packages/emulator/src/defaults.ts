@@ -4,7 +4,7 @@ import type { EmulatorApp, PlanLimit, Service } from './types.js'
 export const DEV_APP: EmulatorApp = Object.freeze({
   appId: 'app_dev',
   keys: [Object.freeze({ id: 'key_dev', secret: 'tandem_dev_secret_local_only' })],
-}) as EmulatorApp
+})
 
 export const DEFAULTS = {
   port: 0,

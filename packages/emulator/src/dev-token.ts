@@ -79,7 +79,7 @@ async function parseGrant(request: Request): Promise<Parsed> {
     }
   }
   const subject = fields.subject ?? DEFAULTS.devSubject
-  if (typeof subject !== 'string' || subject === '' || subject.length > 256 || /[\u0000-\u001f]/.test(subject)) {
+  if (typeof subject !== 'string' || subject === '' || subject.length > 256 || /\p{Cc}/u.test(subject)) {
     return invalid('subject', 'must be a non-empty string of at most 256 characters')
   }
   const scope = parseScope(fields.scope)

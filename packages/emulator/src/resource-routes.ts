@@ -13,7 +13,7 @@ export interface RouteContext {
   principal: Principal
   requestId: string
   /** Throws 403 `insufficient_scope` unless the caller holds `capability`. */
-  require(capability: string): void
+  require: (capability: string) => void
   params: Record<string, string>
   query: URLSearchParams
   /** The parsed JSON object body of a write, when one was sent. */
@@ -25,7 +25,7 @@ export interface RouteContext {
    * `<service>:<collection>` of the caller's app (docs/protocol.md, "Live collections").
    * Optional so a handler can run alone in a test.
    */
-  publishChange?(collection: string, change: LiveChange): void
+  publishChange?: (collection: string, change: LiveChange) => void
 }
 
 /** A live-collection event: `created`/`updated` carry the item, `deleted` its id. */

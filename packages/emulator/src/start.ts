@@ -1,5 +1,5 @@
 // startEmulator: createEmulator on its own node:http server.
-import { createServer, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { Socket } from 'node:net'
 import { DEFAULTS } from './defaults.js'
 import { createEmulatorWithState } from './emulator.js'

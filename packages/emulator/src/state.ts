@@ -53,8 +53,8 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
   const appsById = new Map(apps.map((a) => [a.appId, a]))
   const ctx = { seed, webhooks, apps: appsById }
   const modules = {
-    maps: createMapsModule(ctx, o.maps),
-    support: createSupportModule(ctx, o.support),
+    maps: createMapsModule(ctx),
+    support: createSupportModule(ctx),
     realtime: createRealtimeModule(ctx, o.realtime),
   }
   const routers = {} as Record<Service, Router<RouteHandler>>

@@ -1,9 +1,7 @@
 // Public types of the emulator, kept apart so every module can import them without cycles.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Faults } from './faults.js'
-import type { MapsOptions } from './maps/module.js'
 import type { RealtimeControls, RealtimeOptions } from './realtime/module.js'
-import type { SupportOptions } from './support/module.js'
 import type { WebhookControls, WebhookOptions } from './webhooks/module.js'
 
 export type Service = 'maps' | 'support' | 'realtime'
@@ -43,8 +41,6 @@ export interface EmulatorOptions {
   maxBodyBytes?: number
   devTokenEndpoint?: boolean
   onLog?: (line: AccessLogLine) => void
-  maps?: MapsOptions
-  support?: SupportOptions
   realtime?: RealtimeOptions
   webhooks?: WebhookOptions
 }

@@ -1,5 +1,5 @@
 import {
-  createFeed,
+  createMessageStore,
   leaseChannel,
   type Channel,
   type ChannelState,
@@ -21,7 +21,7 @@ export interface UseChannelOptions {
 export interface ChannelResult<T> {
   channel: Channel
   state: ChannelState
-  publish(event: string, data?: unknown): Promise<PublishAck>
+  publish: (event: string, data?: unknown) => Promise<PublishAck>
   /** The last `options.keep` messages, oldest first (empty unless `keep` is set). */
   messages: readonly Message<T>[]
 }
@@ -31,8 +31,8 @@ const empty = () => EMPTY
 const none = () => () => {}
 
 /**
- * Subscribes to a channel while mounted. `onMessage` may change on every render (it is read
- * from a ref). The subscription is a lease released a little after unmount, so StrictMode's
+ * Subscribes to a channel while mounted. `onMessage` may change on every render (the latest one
+ * is called). The subscription is a lease released a little after unmount, so StrictMode's
  * mount–unmount–mount sends one `subscribe` and loses nothing.
  */
 export function useChannel<T = unknown>(
@@ -44,30 +44,37 @@ export function useChannel<T = unknown>(
   const { event, keep = 0, enabled = true } = options
   const channel = rt.channel(name)
   const callback = useRef(onMessage)
-  callback.current = onMessage
-  // A plain buffer: nothing subscribes until the store is read, so a discarded one costs nothing.
-  const feed = useMemo(() => (keep > 0 ? createFeed<Message<T>>(keep) : undefined), [name, event, keep])
+  // Declared before the subscription, so the latest callback is in place before any message.
+  useEffect(() => {
+    callback.current = onMessage
+  })
 
   useEffect(() => {
     if (!enabled) return
     const release = leaseChannel(rt, name)
-    const listener = (m: Message<T>) => {
-      callback.current?.(m)
-      feed?.push(m)
-    }
+    const listener = (m: Message<T>) => callback.current?.(m)
     const off = event === undefined ? channel.subscribe<T>(listener) : channel.subscribe<T>(event, listener)
     return () => {
       off()
       release()
     }
-  }, [rt, channel, name, event, enabled, feed])
+  }, [rt, channel, name, event, enabled])
 
   const state = useSyncExternalStore(
     useCallback((cb: () => void) => channel.on('state', cb), [channel]),
     () => channel.state,
     () => channel.state,
   )
-  const messages = useSyncExternalStore(feed?.subscribe ?? none, feed?.getSnapshot ?? empty, feed?.getSnapshot ?? empty)
+  // A store subscribes nothing until read, so one made for a discarded render costs nothing.
+  const store = useMemo(
+    () => (keep > 0 && enabled ? createMessageStore<T>(rt, name, { event, keep }) : undefined),
+    [rt, name, event, keep, enabled],
+  )
+  const messages = useSyncExternalStore(
+    store?.subscribe ?? none,
+    store?.getSnapshot ?? empty,
+    store?.getSnapshot ?? empty,
+  )
   const publish = useCallback((ev: string, data?: unknown) => channel.publish(ev, data), [channel])
-  return { channel, state, publish, messages: messages as readonly Message<T>[] }
+  return { channel, state, publish, messages }
 }

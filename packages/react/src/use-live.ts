@@ -1,17 +1,18 @@
-import type { CacheQuery } from '@tandem/core'
+import type { ResourceEntry } from '@tandem/core'
 import { bindLiveResources } from '@tandem/realtime'
 import { useEffect } from 'react'
 import { useTandem } from './use-tandem.js'
 
 /** `live: true`: the binding (and its ref-counting) lives in @tandem/realtime; this only mounts it. */
-export function useLive(query: CacheQuery, live: boolean): void {
+export function useLive(entry: ResourceEntry<unknown>, live: boolean): void {
   const { client, realtime } = useTandem()
   if (live && !realtime)
     throw new Error(
       'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
     )
+  // The entry is the key: one object per cached query, so a re-render with equal params binds nothing new.
   useEffect(
-    () => (live && realtime ? bindLiveResources(realtime, client.cache, query) : undefined),
-    [live, realtime, client, query],
+    () => (live && realtime ? bindLiveResources(realtime, client.cache, entry.query) : undefined),
+    [live, realtime, client, entry],
   )
 }

@@ -21,14 +21,19 @@ export function usePresence<T = unknown>(name: string, data?: T): PresenceResult
   const present = data !== undefined
   const key = JSON.stringify(data)
   const sent = useRef<string | undefined>(undefined)
+  const latest = useRef(data)
+  // Declared first: the enter below sends the latest data.
+  useEffect(() => {
+    latest.current = data
+  })
 
   // Watching needs the channel; the lease keeps it across StrictMode's remount.
   useEffect(() => leaseChannel(rt, name), [rt, name])
   const members = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot) as readonly Member<T>[]
   useEffect(() => {
     if (!present) return
-    sent.current = key
-    channel.presence.enter(data).catch(() => {}) // refusals reach channel.on('error')
+    sent.current = JSON.stringify(latest.current)
+    channel.presence.enter(latest.current).catch(() => {}) // refusals reach channel.on('error')
     return () => {
       sent.current = undefined
       channel.presence.leave().catch(() => {})
@@ -39,7 +44,7 @@ export function usePresence<T = unknown>(name: string, data?: T): PresenceResult
     if (sent.current === undefined || sent.current === key) return
     sent.current = key
     channel.presence.update(data).catch(() => {})
-  }, [channel, key])
+  }, [channel, key, data])
 
   const { presence } = channel
   return { members, enter: presence.enter, update: presence.update, leave: presence.leave }

@@ -1,5 +1,4 @@
 import type { ItemSnapshot, Resource } from '@tandem/core'
-import { useMemo } from 'react'
 import { useEntry, type EntryOptions, type EntryResult } from './use-entry.js'
 import { useLive } from './use-live.js'
 import { parsePath, type CollectionPath } from './use-resources.js'
@@ -12,7 +11,7 @@ export interface UseResourceOptions<T = Resource, R = T> extends EntryOptions<T,
 }
 
 /** `data` is `undefined` after the item was deleted (a live `deleted` event). */
-export type ResourceResult<T = Resource, R = T> = EntryResult<ItemSnapshot<T>, R>
+export type ResourceResult<T = Resource, R = T> = Omit<EntryResult<ItemSnapshot<T>, R>, 'fetchNextPage'>
 
 /** One cached item of a collection, by id. */
 export function useResource<T = Resource, R = T>(
@@ -21,8 +20,7 @@ export function useResource<T = Resource, R = T>(
   options: UseResourceOptions<T, R> = {},
 ): ResourceResult<T, R> {
   const { live = false, ...rest } = options
-  const query = useMemo(() => ({ ...parsePath(path), id }), [path, id])
-  useLive(query, live && rest.enabled !== false)
-  const { result, track } = useEntry<ItemSnapshot<T>, R>(query, rest as EntryOptions<never, R>)
-  return track(result)
+  const { result, entry } = useEntry<ItemSnapshot<T>, R>({ ...parsePath(path), id }, rest)
+  useLive(entry, live && rest.enabled !== false)
+  return result
 }

@@ -1,5 +1,4 @@
 import type { ListData, ListParams, ListSnapshot, Page, Resource, ServiceName } from '@tandem/core'
-import { useMemo } from 'react'
 import { useEntry, type EntryOptions, type EntryResult } from './use-entry.js'
 import { useLive } from './use-live.js'
 
@@ -16,10 +15,7 @@ export interface UseResourcesOptions<T = Resource, R = ListData<T>> extends Entr
   live?: boolean
 }
 
-export type ResourcesResult<T = Resource, R = ListData<T>> = EntryResult<ListSnapshot<T>, R> & {
-  /** Append the next page (a no-op on the last one). */
-  fetchNextPage(): Promise<void>
-}
+export type ResourcesResult<T = Resource, R = ListData<T>> = EntryResult<ListSnapshot<T>, R>
 
 /** `'support/conversations'` → `{ service, collection }`. */
 export function parsePath(path: CollectionPath): { service: ServiceName; collection: string } {
@@ -37,13 +33,11 @@ export function useResources<T = Resource, R = ListData<T>>(
   options: UseResourcesOptions<T, R> = {},
 ): ResourcesResult<T, R> {
   const { initialData, live = false, ...rest } = options
-  const hash = JSON.stringify([path, params])
-  // A new query (and entry) only when the key's content changes, not for each render's new `params` object.
-  const query = useMemo(() => ({ ...parsePath(path), params }), [hash])
-  const { result, entry, track } = useEntry<ListSnapshot<T>, R>(query, {
-    ...(rest as EntryOptions<never, R>),
-    initialData: initialData && { pages: [initialData] },
-  })
-  useLive(query, live && rest.enabled !== false)
-  return track({ ...result, fetchNextPage: entry.fetchNextPage })
+  // The cache keys entries by content: a new `params` object each render finds the same entry.
+  const { result, entry } = useEntry<ListSnapshot<T>, R>(
+    { ...parsePath(path), params },
+    { ...rest, initialData: initialData && { pages: [initialData] } },
+  )
+  useLive(entry, live && rest.enabled !== false)
+  return result
 }

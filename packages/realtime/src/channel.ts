@@ -8,20 +8,20 @@ import type { Channel, ChannelEvents, ChannelState, HistoryOptions, Listener, Me
 /** What a channel needs from the connection. */
 export interface Hub {
   /** Sends when connected (and `ready`), again on each new connection, until a reply or `timeoutMs`. */
-  request(frame: Frame, timeoutMs?: number, ready?: () => boolean): Promise<Frame>
+  request: (frame: Frame, timeoutMs?: number, ready?: () => boolean) => Promise<Frame>
   /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */
-  changed(): void
-  error(error: RealtimeError): void
+  changed: () => void
+  error: (error: RealtimeError) => void
 }
 
 export interface ChannelImpl extends Channel {
   readonly leases: number
   readonly presence: PresenceImpl
   /** The connection is gone: hold messages until the resubscribe answers. */
-  suspend(): void
+  suspend: () => void
   /** This channel's result in a `subscribed` reply (or `{ error }`). */
-  subscribed(result: Record<string, unknown>): void
-  message(frame: Frame): void
+  subscribed: (result: Record<string, unknown>) => void
+  message: (frame: Frame) => void
 }
 
 /** 128 random bits as printable ASCII (`getRandomValues`: `randomUUID` needs a secure context). */

@@ -1,7 +1,7 @@
 export interface PageHandlers {
-  online(): void
-  offline(): void
-  visible(): void
+  online: () => void
+  offline: () => void
+  visible: () => void
 }
 
 /** The browser says it has no network (Node and workers without `navigator.onLine` never are). */

@@ -8,17 +8,17 @@ const isMember = (m: unknown): m is Member => matches(m, 'clientId:string connec
 export interface PresenceHost {
   name: string
   /** Keeps the channel subscribed (presence needs it, and presence events come through it). */
-  lease(): Unsubscribe
+  lease: () => Unsubscribe
   /** Presence requests wait until the channel is subscribed on this connection (when it is wanted at all). */
-  ready(): boolean
-  request(frame: Frame, timeoutMs?: number, ready?: () => boolean): Promise<Frame>
+  ready: () => boolean
+  request: (frame: Frame, timeoutMs?: number, ready?: () => boolean) => Promise<Frame>
 }
 
 export interface PresenceImpl extends Presence {
   /** What this client entered with, to re-enter after a reconnect that did not keep it. */
   readonly entered: { data: unknown } | undefined
-  reenter(): Promise<void> | undefined
-  event(frame: Frame): void
+  reenter: () => Promise<void> | undefined
+  event: (frame: Frame) => void
 }
 
 export function createPresence(host: PresenceHost): PresenceImpl {

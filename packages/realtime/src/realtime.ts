@@ -46,11 +46,11 @@ export interface Realtime {
   readonly state: ConnectionState
   readonly connectionId: string | undefined
   /** The channel of that name (one object per name); it subscribes while it has listeners. */
-  channel(name: string): Channel
-  connect(): void
+  channel: (name: string) => Channel
+  connect: () => void
   /** Closes the socket and rejects waiting requests; `connect()` opens it again. */
-  close(): void
-  on<E extends keyof RealtimeEvents>(event: E, callback: RealtimeEvents[E]): Unsubscribe
+  close: () => void
+  on: <E extends keyof RealtimeEvents>(event: E, callback: RealtimeEvents[E]) => Unsubscribe
 }
 
 /** As the service: `[A-Za-z0-9_:.@-]{1,200}`, not `.` or `..` (unusable in a REST path). */

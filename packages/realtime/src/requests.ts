@@ -5,29 +5,29 @@ import { rtError, toError, type Frame } from './protocol.js'
 
 export interface RequestsOptions {
   /** Writes a frame to the socket; false when there is no open socket. */
-  write(text: string): boolean
+  write: (text: string) => boolean
   /** No reply to a session request: the link is dead. */
-  dead(reason: string): void
-  error(error: RealtimeError): void
+  dead: (reason: string) => void
+  error: (error: RealtimeError) => void
   /** The current connection, and the server's frame limit. */
-  seq(): number
-  maxBytes(): number
+  seq: () => number
+  maxBytes: () => number
   maxQueued: number
   timeoutMs: number
 }
 
 export interface Requests {
   /** A request of the session itself (connect, subscribe, auth, ping); only on the open socket. */
-  call(frame: Frame, onReply?: (reply: Frame) => void, timeoutMs?: number, why?: string): boolean
+  call: (frame: Frame, onReply?: (reply: Frame) => void, timeoutMs?: number, why?: string) => boolean
   /** A request of the app: queued, sent when `ready`, resent on each new connection until a reply or its deadline. */
-  request(frame: Frame, timeoutMs?: number, ready?: () => boolean): Promise<Frame>
+  request: (frame: Frame, timeoutMs?: number, ready?: () => boolean) => Promise<Frame>
   /** Routes a reply by its id; false when nothing waits for it. */
-  reply(frame: Frame): boolean
+  reply: (frame: Frame) => boolean
   /** Sends what the outbox may send now (after the handshake and the resubscribe). */
-  flush(): void
+  flush: () => void
   /** The socket is gone: replies will not come; app requests stay queued. */
-  lost(): void
-  clear(error: RealtimeError): void
+  lost: () => void
+  clear: (error: RealtimeError) => void
   ready: boolean
 }
 

@@ -3,11 +3,12 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
 import type { Realtime } from './realtime.js'
-import type { Channel, ConnectionState, Member, PresenceEvent } from './types.js'
+import { leaseChannel } from './lease.js'
+import type { Channel, ConnectionState, Member, Message, PresenceEvent } from './types.js'
 
 export interface Store<S> {
-  subscribe(listener: () => void): Unsubscribe
-  getSnapshot(): S
+  subscribe: (listener: () => void) => Unsubscribe
+  getSnapshot: () => S
 }
 
 /** Runs `flush` once, on the next animation frame (or ~16 ms where there are none); returns a cancel. */
@@ -23,7 +24,7 @@ export const nextFrame: Schedule = (flush) => {
 }
 
 export interface Feed<T> extends Store<readonly T[]> {
-  push(item: T): void
+  push: (item: T) => void
 }
 
 /**
@@ -64,10 +65,56 @@ export function createFeed<T>(keep: number, schedule: Schedule = nextFrame): Fee
   }
 }
 
+export interface MessageStoreOptions {
+  /** Only this event's messages. */
+  event?: string
+  /** How many of the last messages to keep. */
+  keep: number
+  schedule?: Schedule
+}
+
+/**
+ * The last `keep` messages of a channel (or of one event) as a store. It holds the channel (a
+ * lease, StrictMode-safe) while it has listeners, so creating one costs nothing until it is read.
+ */
+export function createMessageStore<T = unknown>(
+  rt: Realtime,
+  name: string,
+  { event, keep, schedule }: MessageStoreOptions,
+): Store<readonly Message<T>[]> {
+  const feed = createFeed<Message<T>>(keep, schedule)
+  const channel = rt.channel(name)
+  let listeners = 0
+  let release: Unsubscribe | undefined
+  return {
+    subscribe(listener) {
+      const off = feed.subscribe(listener)
+      if (listeners++ === 0) {
+        const lease = leaseChannel(rt, name)
+        const push = (m: Message<T>) => feed.push(m)
+        const unsubscribe = event === undefined ? channel.subscribe<T>(push) : channel.subscribe<T>(event, push)
+        release = () => {
+          unsubscribe()
+          lease()
+        }
+      }
+      return () => {
+        off()
+        if (--listeners > 0) return
+        release?.()
+        release = undefined
+      }
+    },
+    getSnapshot: feed.getSnapshot,
+  }
+}
+
 export interface ConnectionSnapshot {
   state: ConnectionState
-  /** When the next attempt starts, while `reconnecting`. */
+  /** When the next attempt starts, while `reconnecting`: in ms from the state change… */
   retryInMs?: number
+  /** …and as a time (epoch ms), so a countdown stays right however late it renders. */
+  retryAt?: number
   error?: RealtimeError
 }
 
@@ -80,7 +127,11 @@ export function connectionStore(rt: Realtime): Store<ConnectionSnapshot> {
   let snap: ConnectionSnapshot = { state: rt.state }
   const emitter = createEmitter<{ change: () => void }>()
   rt.on('state', ({ current, retryInMs, error }) => {
-    snap = { state: current, ...(retryInMs !== undefined ? { retryInMs } : {}), ...(error ? { error } : {}) }
+    snap = {
+      state: current,
+      ...(retryInMs !== undefined ? { retryInMs, retryAt: Date.now() + retryInMs } : {}),
+      ...(error ? { error } : {}),
+    }
     emitter.emit('change')
   })
   connections.set(rt, (store = { subscribe: (l) => emitter.on('change', l), getSnapshot: () => snap }))

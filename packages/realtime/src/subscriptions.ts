@@ -5,13 +5,13 @@ import type { Frame } from './protocol.js'
 
 export interface SubscriptionsOptions {
   channels: Map<string, ChannelImpl>
-  call(frame: Frame, onReply?: (reply: Frame) => void): boolean
-  maxBytes(): number
+  call: (frame: Frame, onReply?: (reply: Frame) => void) => boolean
+  maxBytes: () => number
   /** The server took over the old connection's presence (`connected.resumed`). */
-  resumed(): boolean
+  resumed: () => boolean
   /** Every subscribe frame of this round has its reply: queued requests may go. */
-  done(): void
-  error(error: RealtimeError): void
+  done: () => void
+  error: (error: RealtimeError) => void
 }
 
 export interface Subscriptions {

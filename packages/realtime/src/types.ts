@@ -88,11 +88,11 @@ export type Listener<T = unknown> = (message: Message<T>) => void
 
 export interface Presence {
   /** Enters (or re-enters after a reconnect that did not keep it); subscribes the channel if needed. */
-  enter(data?: unknown): Promise<void>
-  update(data?: unknown): Promise<void>
-  leave(): Promise<void>
-  get(options?: { timeoutMs?: number }): Promise<Member[]>
-  subscribe(listener: (event: PresenceEvent) => void): Unsubscribe
+  enter: (data?: unknown) => Promise<void>
+  update: (data?: unknown) => Promise<void>
+  leave: () => Promise<void>
+  get: (options?: { timeoutMs?: number }) => Promise<Member[]>
+  subscribe: (listener: (event: PresenceEvent) => void) => Unsubscribe
 }
 
 export interface Channel {
@@ -100,10 +100,12 @@ export interface Channel {
   readonly state: ChannelState
   /** The last delivered position (what a resume asks for). */
   readonly position: Position | undefined
-  subscribe<T = unknown>(listener: Listener<T>): Unsubscribe
-  subscribe<T = unknown>(event: string, listener: Listener<T>): Unsubscribe
-  on<E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]): Unsubscribe
-  publish(event: string, data?: unknown, options?: { timeoutMs?: number }): Promise<PublishAck>
-  history(options?: HistoryOptions): Promise<HistoryPage>
+  subscribe: {
+    <T = unknown>(listener: Listener<T>): Unsubscribe
+    <T = unknown>(event: string, listener: Listener<T>): Unsubscribe
+  }
+  on: <E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]) => Unsubscribe
+  publish: (event: string, data?: unknown, options?: { timeoutMs?: number }) => Promise<PublishAck>
+  history: (options?: HistoryOptions) => Promise<HistoryPage>
   readonly presence: Presence
 }

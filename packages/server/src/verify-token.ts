@@ -62,7 +62,7 @@ export async function verifyToken(token: string, options: VerifyTokenOptions): P
   // 2. Key, 3. signature: nothing below is trusted until the signature checks out.
   const secret = keys.get(kid)
   if (secret === undefined) throw new TokenError('unknown_key')
-  let valid = false
+  let valid: boolean
   try {
     valid = await hmacSha256Verify(secret, parts.signature, parts.signingInput)
   } catch {

@@ -13,16 +13,17 @@ const LABEL: Record<string, string> = {
 
 /** The realtime connection's state, with the countdown to the next attempt while reconnecting. */
 export function ConnectionBadge() {
-  const { state, retryInMs } = useConnectionState()
+  const { state, retryInMs = 0, retryAt } = useConnectionState()
   const [now, setNow] = useState(() => Date.now())
-  const [since, setSince] = useState(() => Date.now())
-  useEffect(() => setSince(Date.now()), [state, retryInMs])
   useEffect(() => {
-    if (state !== 'reconnecting' || !retryInMs) return
-    const t = setInterval(() => setNow(Date.now()), 200)
+    if (state !== 'reconnecting' || retryAt === undefined) return
+    // The countdown runs from the SDK's deadline (`retryAt`), never from when this rendered.
+    const tick = () => setNow(Date.now())
+    const t = setInterval(tick, 200)
     return () => clearInterval(t)
-  }, [state, retryInMs])
-  const left = state === 'reconnecting' && retryInMs ? Math.max(0, retryInMs - (now - since)) : 0
+  }, [state, retryAt])
+  // `now` may predate this state (it ticks only while reconnecting): never show more than was announced.
+  const left = state === 'reconnecting' && retryAt !== undefined ? Math.max(0, Math.min(retryInMs, retryAt - now)) : 0
   return (
     <span
       className={`badge badge-${state}`}

@@ -225,9 +225,7 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     },
     applyEvent(event) {
       if (state.data === undefined) return
-      const data = isList
-        ? patchList(state.data as ListData<unknown>, event)
-        : patchItem(query.id as string, state.data, event)
+      const data = isList ? patchList(state.data as ListData<unknown>, event) : patchItem(query.id, state.data, event)
       if (data !== state.data) set({ data })
     },
     scheduleGc() {

@@ -29,14 +29,14 @@ export interface MutationOptions<V = unknown, R = unknown, C = unknown> {
 
 /** A mutation as a store (`subscribe`/`getSnapshot`), so any UI binding is a thin wrapper. */
 export interface Mutation<V = unknown, R = unknown, C = unknown> {
-  subscribe(listener: () => void): Unsubscribe
+  subscribe: (listener: () => void) => Unsubscribe
   /** The same object until the state changes. */
-  getSnapshot(): MutationSnapshot<R, V>
+  getSnapshot: () => MutationSnapshot<R, V>
   /** Resolves with the result, rejects with the error; the state follows the latest call only. */
-  mutate(variables: V): Promise<R>
-  reset(): void
+  mutate: (variables: V) => Promise<R>
+  reset: () => void
   /** Swap in the latest function and callbacks (a component re-rendered with new closures). */
-  setOptions(fn: (variables: V) => Promise<R>, options?: MutationOptions<V, R, C>): void
+  setOptions: (fn: (variables: V) => Promise<R>, options?: MutationOptions<V, R, C>) => void
 }
 
 const IDLE: MutationSnapshot<never, never> = { status: 'idle', data: undefined, error: null, variables: undefined }
@@ -83,7 +83,8 @@ export function createMutation<V = unknown, R = unknown, C = unknown>(
         return data
       } catch (thrown) {
         const error = thrown instanceof Error ? thrown : new Error(String(thrown))
-        if (typeof context === 'function') context()
+        // A function context is the rollback (cache.setData's), by contract.
+        if (typeof context === 'function') (context as () => void)()
         await o.onError?.(error, variables, context)
         await o.onSettled?.(undefined, error, variables, context)
         await invalidate(cache, o.invalidate)

@@ -17,7 +17,7 @@ import type {
 
 export interface ResourceCacheOptions extends CacheOptions {
   /** Where entries fetch from: `client.collection`. */
-  collection(service: ServiceName, name: string): Collection<unknown>
+  collection: (service: ServiceName, name: string) => Collection<unknown>
 }
 
 /**
@@ -94,16 +94,17 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
 
   const matching = (filter: CacheFilter = {}) => [...entries.values()].filter((e) => matchesFilter(e.query, filter))
 
-  function invalidateEntry(e: Entry): Promise<void> | undefined {
+  /** Marks `e` stale; refetches it now when someone watches it (the others refetch on their next subscribe). */
+  function invalidateEntry(e: Entry): Promise<void> {
     e.set({ invalidated: true })
-    return e.active() ? e.fetch(true) : undefined
+    return e.active() ? e.fetch(true) : Promise.resolve()
   }
 
   async function fetch(query: CacheQuery, o: { staleTime?: number } = {}) {
     const e = get(query)
     if (e.isStale(o.staleTime ?? defaults.staleTime)) await e.fetch()
     const s = e.getSnapshot()
-    if (s.status === 'error') throw s.error
+    if (s.status === 'error' && s.error) throw s.error
     return s
   }
 

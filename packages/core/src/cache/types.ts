@@ -85,13 +85,13 @@ export interface CacheOptions extends WatchOptions {
 export interface ResourceEntry<S> {
   readonly query: CacheQuery
   /** Fetches on subscribe when stale. Does not call `listener` at once. */
-  subscribe(listener: () => void, options?: WatchOptions): Unsubscribe
+  subscribe: (listener: () => void, options?: WatchOptions) => Unsubscribe
   /** The same object until the entry changes. */
-  getSnapshot(): S
+  getSnapshot: () => S
   /** Refetch every loaded page (cancels a fetch in flight). */
-  refetch(): Promise<void>
+  refetch: () => Promise<void>
   /** Append the page after the last one; no-op without a next page or for items. */
-  fetchNextPage(): Promise<void>
+  fetchNextPage: () => Promise<void>
 }
 
 export type CacheEvent<T = Resource> = { type: 'created' | 'updated'; item: T } | { type: 'deleted'; id: string }

@@ -68,6 +68,10 @@ const path = (channel: unknown, rest: string) => {
   return `/v1/channels/${encodeURIComponent(channel)}/${rest}`
 }
 
+/** A list that fails with `error`, as a first page and as any page after it. */
+const rejectedPages = (error: Error) =>
+  createPagePromise<ChannelInfo>(Promise.reject(error), () => Promise.reject(error))
+
 export function createRealtimeService(http: Http): RealtimeService {
   const service = 'realtime'
   const channels = createCollection<ChannelInfo>(http, service, 'channels')
@@ -104,10 +108,7 @@ export function createRealtimeService(http: Http): RealtimeService {
       const p = params?.prefix
       return p === undefined || (typeof p == 'string' && p.length <= 200)
         ? channels.list(params as ListParams, options)
-        : createPagePromise(
-            Promise.reject(new ValidationError('prefix', 'must be a string of at most 200 characters')),
-            () => Promise.reject(),
-          )
+        : rejectedPages(new ValidationError('prefix', 'must be a string of at most 200 characters'))
     },
   }
 }

@@ -2,7 +2,26 @@
 import WebSocket from 'ws'
 import type { Emulator } from '../types.js'
 
-export type Frame = Record<string, any>
+/**
+ * A server frame as these tests read it: the fields they probe, typed as the tests expect them
+ * (a missing one fails the test at the read). Frames become contract types in the contract issue.
+ */
+export interface Frame {
+  type: string
+  id?: string | number
+  connectionId: string
+  epoch: string
+  offset: number
+  ts: number
+  channels: Frame[]
+  messages: Frame[]
+  missed?: Frame[]
+  error: { code: string; message: string; temporary: boolean; retryAfterMs?: number; requestId: string }
+  [field: string]: unknown
+}
+
+/** What tests send: anything, including frames the hub must refuse. */
+export type Outgoing = Record<string, unknown>
 
 export interface Closed {
   code: number
@@ -58,12 +77,12 @@ export class TestSocket {
     return { socket, connected }
   }
 
-  send(frame: Frame | string): void {
+  send(frame: Outgoing | string): void {
     this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame))
   }
 
   /** Sends with a fresh id and resolves with the reply echoing it (or the error). */
-  async request(frame: Frame, timeoutMs = 3000): Promise<Frame> {
+  async request(frame: Outgoing, timeoutMs = 3000): Promise<Frame> {
     const id = `r${this.nextId++}`
     this.send({ ...frame, id })
     return this.take((f) => f.id === id, timeoutMs)
@@ -126,4 +145,4 @@ export class TestSocket {
   }
 }
 
-export const messagesOf = (f: Frame): number[] => (f.missed ?? f.messages ?? []).map((m: Frame) => m.offset as number)
+export const messagesOf = (f: Frame): number[] => (f.missed ?? f.messages).map((m) => m.offset)

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DEV_APP } from '../defaults.js'
 import { useEmulator } from './helpers.js'
-import { TestSocket, type Frame } from './realtime-helpers.js'
+import { TestSocket, type Frame, type Outgoing } from './realtime-helpers.js'
 
 const OTHER = { appId: 'app_other', keys: [{ id: 'key_other', secret: 'other_secret' }] }
 const emu = useEmulator({
@@ -109,8 +109,8 @@ describe('subscribe and publish', () => {
     const bob = await connect(await token({ subject: 'bob' }))
     for (const s of [alice, bob]) {
       const sub = await s.request({ type: 'subscribe', channels: [{ channel: 'chat:rt' }] })
-      expect(sub.channels[0]).toMatchObject({ channel: 'chat:rt', offset: 0, recovered: true, missed: [] })
-      expect(sub.channels[0].epoch).toMatch(/^ep_/)
+      expect(sub.channels[0]!).toMatchObject({ channel: 'chat:rt', offset: 0, recovered: true, missed: [] })
+      expect(sub.channels[0]!.epoch).toMatch(/^ep_/)
     }
     const before = alice.inbox.length
     const ack = await alice.request({
@@ -147,7 +147,7 @@ describe('subscribe and publish', () => {
       true,
     )
     const again = await s.request({ type: 'subscribe', channels: [{ channel: 'bulk:7' }] })
-    expect(again.channels[0].error).toBeUndefined() // idempotent
+    expect(again.channels[0]!.error).toBeUndefined() // idempotent
   })
 
   it('idempotent publish: the repeat gets the first ack with duplicate: true and is stored once', async () => {
@@ -173,7 +173,7 @@ describe('subscribe and publish', () => {
       type: 'subscribe',
       channels: [{ channel: 'chat:ok' }, { channel: 'secret' }, { channel: 'bad name!' }],
     })
-    expect(reply.channels[0]).toMatchObject({ channel: 'chat:ok', offset: 0 })
+    expect(reply.channels[0]!).toMatchObject({ channel: 'chat:ok', offset: 0 })
     expect(reply.channels[1]).toMatchObject({ channel: 'secret', error: { code: 'forbidden', temporary: false } })
     expect(reply.channels[2]).toMatchObject({ error: { code: 'invalid_channel' } })
     const pub = await s.request({ type: 'publish', channel: 'chat:ok', event: 'e', data: null, idempotencyKey: 'k' })
@@ -203,7 +203,7 @@ describe('subscribe and publish', () => {
 describe('robustness', () => {
   it('1,000 malformed frames → errors; the socket and the hub carry on', async () => {
     const s = await connect()
-    const bad: (string | Frame)[] = [
+    const bad: (string | Outgoing)[] = [
       'nope',
       '[]',
       '42',
@@ -230,7 +230,7 @@ describe('robustness', () => {
     expect(errors).toHaveLength(1001)
     expect(errors.every((e) => e.error.code === 'bad_request')).toBe(true)
     const sub = await s.request({ type: 'subscribe', channels: [{ channel: 'still:fine' }] })
-    expect(sub.channels[0].offset).toBe(0)
+    expect(sub.channels[0]!.offset).toBe(0)
     expect((await connect()).ws.readyState).toBe(WebSocket.OPEN)
   })
 

@@ -48,11 +48,11 @@ describe('resume', () => {
     expect(again).toMatchObject({ resumed: true, connectionId: connected.connectionId })
     const sub = await b.request({
       type: 'subscribe',
-      channels: [{ channel: 'r:1', since: { epoch: first.channels[0].epoch, offset: 3 } }],
+      channels: [{ channel: 'r:1', since: { epoch: first.channels[0]!.epoch, offset: 3 } }],
     })
-    expect(sub.channels[0]).toMatchObject({ recovered: true, offset: 6 })
-    expect(messagesOf(sub.channels[0])).toEqual([4, 5, 6])
-    expect(sub.channels[0].missed.map((m: Frame) => m.data)).toEqual([4, 5, 6])
+    expect(sub.channels[0]!).toMatchObject({ recovered: true, offset: 6 })
+    expect(messagesOf(sub.channels[0]!)).toEqual([4, 5, 6])
+    expect(sub.channels[0]!.missed!.map((m) => m.data)).toEqual([4, 5, 6])
     await publish(pub, 'r:1', 7)
     const seven = await b.take((f) => f.type === 'message')
     expect(seven.offset).toBe(7)
@@ -69,8 +69,8 @@ describe('resume', () => {
       type: 'subscribe',
       channels: [{ channel: 'r:epoch', since: { epoch: ack.epoch, offset: 1 } }],
     })
-    expect(sub.channels[0]).toMatchObject({ recovered: false, missed: [], offset: 0 })
-    expect(sub.channels[0].epoch).not.toBe(ack.epoch)
+    expect(sub.channels[0]!).toMatchObject({ recovered: false, missed: [], offset: 0 })
+    expect(sub.channels[0]!.epoch).not.toBe(ack.epoch)
     expect((await publish(pub, 'r:epoch', 2)).offset).toBe(1)
   })
 
@@ -92,8 +92,8 @@ describe('resume', () => {
       type: 'subscribe',
       channels: [{ channel: 'r:trim', since: { epoch, offset: 2 } }],
     })
-    expect(sub.channels[0].recovered).toBe(false)
-    expect(messagesOf(sub.channels[0])).toEqual([8, 9, 10])
+    expect(sub.channels[0]!.recovered).toBe(false)
+    expect(messagesOf(sub.channels[0]!)).toEqual([8, 9, 10])
     const upToDate = await socket.request({ type: 'history', channel: 'r:trim', since: { epoch, offset: 8 } })
     expect(upToDate).toMatchObject({ complete: true, offset: 10 })
     expect(messagesOf(upToDate)).toEqual([9, 10])

@@ -84,7 +84,7 @@ function countryIndex(): Map<string, Map<string, RawCity>> {
   byCountry = new Map()
   for (const raw of load()) {
     let names = byCountry.get(raw.country)
-    if (!names) byCountry.set(raw.country, (names = new Map()))
+    if (!names) byCountry.set(raw.country, (names = new Map<string, RawCity>()))
     const key = fold(raw.name)
     const seen = names.get(key)
     if (!seen || raw.population > seen.population || (raw.population === seen.population && raw.cityId < seen.cityId))

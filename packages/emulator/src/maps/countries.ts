@@ -56,7 +56,8 @@ export function bordered(): Country[] {
   }>
   const byName = new Map([...byCode.values()].map((c) => [c.name, c.code]))
   for (const geometry of topology.objects.countries.geometries) {
-    const name = (geometry.properties as { name?: string } | undefined)?.name ?? ''
+    const properties: { name?: string } | undefined = geometry.properties // a null geometry has none
+    const name = properties?.name ?? ''
     const country = byCode.get(ALIASES[name] ?? byName.get(name) ?? '')
     if (!country) continue
     const f = feature(topology, geometry) as Feature<Polygon | MultiPolygon, { name: string }>

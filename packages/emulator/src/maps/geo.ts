@@ -21,7 +21,7 @@ export const round = (value: number, decimals: number): number => {
 
 /** Case- and diacritic-insensitive key: "São Paulo" and "sao paulo" meet. ASCII takes a fast path (most names). */
 export function fold(text: string): string {
-  if (/^[\x00-\x7f]*$/.test(text))
+  if (/^\p{ASCII}*$/u.test(text))
     return text
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, ' ')

@@ -11,8 +11,6 @@ import { getMapView } from './map-view.js'
 import { searchPlaces } from './places.js'
 import { computeRoute } from './routing.js'
 
-export interface MapsOptions {}
-
 const routes: Route<RouteHandler>[] = [
   { method: 'POST', pattern: '/v1/geocode', handler: geocode },
   { method: 'POST', pattern: '/v1/routes:compute', handler: computeRoute },
@@ -21,6 +19,6 @@ const routes: Route<RouteHandler>[] = [
   { method: 'GET', pattern: '/v1/views', handler: getMapView },
 ]
 
-export function createMapsModule(_ctx: ModuleContext, _options: MapsOptions = {}): ServiceModule {
+export function createMapsModule(_ctx: ModuleContext): ServiceModule {
   return { routes, reset() {} }
 }

@@ -12,7 +12,10 @@ export function createControls(hub: Hub): RealtimeControls {
       if (!raw && !(code === 1000 || (code >= 3000 && code <= 4999)))
         throw new RangeError('code must be 1000 or 3000–4999')
       const targets = bySubject(subject)
-      for (const conn of targets) raw ? hub.terminate(conn) : hub.close(conn, code)
+      for (const conn of targets) {
+        if (raw) hub.terminate(conn)
+        else hub.close(conn, code)
+      }
       return targets.length
     },
     pauseHeartbeats: () => void (hub.paused = true),

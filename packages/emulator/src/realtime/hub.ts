@@ -122,7 +122,7 @@ export class Hub implements ConnectionEnv, PresenceEnv {
 
   ensureChannel(app: string, name: string): Channel {
     let byName = this.channels.get(app)
-    if (!byName) this.channels.set(app, (byName = new Map()))
+    if (!byName) this.channels.set(app, (byName = new Map<string, Channel>()))
     let channel = byName.get(name)
     if (!channel) {
       const { historySize, historyTtlMs } = this.options

@@ -91,7 +91,7 @@ const HANDLERS: Record<string, Handler> = {
     ) {
       throw bad('"channels" must be an array of channel names.')
     }
-    for (const name of list as string[]) {
+    for (const name of list) {
       const channel = hub.channel(me.app, name)
       if (channel) hub.unsubscribe(conn, channel)
     }

@@ -6,9 +6,7 @@ import { conversationRoutes } from './conversation-routes.js'
 import { ConversationStore } from './conversation-store.js'
 
 /** Nothing to tune yet: the data comes from the emulator's `seed`. */
-export interface SupportOptions {}
-
-export function createSupportModule(ctx: ModuleContext, _options: SupportOptions = {}): ServiceModule {
+export function createSupportModule(ctx: ModuleContext): ServiceModule {
   const store = new ConversationStore(ctx.seed)
   return {
     routes: [...catalogRoutes(store), ...conversationRoutes(store, ctx.webhooks)],

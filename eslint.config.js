@@ -1,0 +1,57 @@
+// ESLint flat config: typescript-eslint everywhere, its type-aware rules on the published
+// packages' source (where a floating promise or an unsafe `any` reaches users), and the React
+// hooks rules (every recommended rule as an error) wherever hooks are written.
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const hooksRules = Object.fromEntries(
+  Object.keys(reactHooks.configs['recommended-latest'].rules).map((rule) => [rule, 'error']),
+)
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.vitest/**',
+      'coverage/**',
+      'docs/api/**',
+      'playground/dist/**',
+      'bench/.out/**',
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/__tests__/**'],
+    extends: [tseslint.configs.recommendedTypeCheckedOnly],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // Passing on a rejection we did not make (a caller's, a platform's) as it is: wrapping it would lose it.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // Throwing a promise is how a component suspends (React's Suspense protocol, React 18 included).
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allowThrowingUnknown: true, allow: [{ from: 'lib', name: 'Promise' }] },
+      ],
+    },
+  },
+  {
+    files: ['packages/react/src/**/*.{ts,tsx}', 'playground/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: hooksRules,
+  },
+)
