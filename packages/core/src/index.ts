@@ -11,7 +11,8 @@ export type {
   TokenResponse,
 } from './token-provider.js'
 export { createRateLimiter } from './rate-limiter.js'
-export type { RateLimiter, RateLimiterOptions } from './rate-limiter.js'
+export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
+export type { Http } from './http.js'
 export { createCollection, createPagePromise } from './collection.js'
 export type { Collection, ListParams, Page, PagePromise, Resource } from './collection.js'
 export {

@@ -3,7 +3,7 @@
 import { mulberry32, type Random } from './prng.js'
 import type { Service } from './types.js'
 
-interface Filter {
+export interface Filter {
   service?: Service
 }
 

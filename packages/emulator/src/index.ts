@@ -4,7 +4,7 @@ export { DEV_APP } from './defaults.js'
 // Seeded randomness, for tests that drive the emulator's faults reproducibly.
 export { mulberry32 } from './prng.js'
 export type { Random } from './prng.js'
-export type { Faults } from './faults.js'
+export type { FaultAction, Faults, Filter } from './faults.js'
 export type {
   AccessLogLine,
   Emulator,

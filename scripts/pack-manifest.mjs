@@ -1,0 +1,38 @@
+// Run by npm in a package's folder around `npm pack` / `npm publish` (its prepack and postpack scripts).
+//
+// prepack:  copies the repository's LICENSE into the package, and writes the package.json that is
+//           published: without the `@tandem/source` export condition (it points at `src/*.ts` for
+//           the monorepo's own tests and playground; consumers resolve `dist`). `src/` itself is
+//           shipped on purpose: the `.js.map` and `.d.ts.map` files in `dist` point into it, so
+//           "go to definition" and stack traces land on the TypeScript source.
+// postpack: puts the working package.json back and removes the copied LICENSE.
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+
+const CONDITION = '@tandem/source'
+const BACKUP = 'package.json.orig'
+const step = process.argv[2]
+
+/** A copy of an `exports` value with every `@tandem/source` key removed, at any depth. */
+function strip(value) {
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== CONDITION)
+      .map(([key, v]) => [key, strip(v)]),
+  )
+}
+
+if (step === 'prepack') {
+  // A backup left by an interrupted pack is the real manifest: never overwrite it.
+  if (!existsSync(BACKUP)) copyFileSync('package.json', BACKUP)
+  const manifest = JSON.parse(readFileSync(BACKUP, 'utf8'))
+  manifest.exports = strip(manifest.exports)
+  writeFileSync('package.json', `${JSON.stringify(manifest, null, 2)}\n`)
+  copyFileSync('../../LICENSE', 'LICENSE')
+} else if (step === 'postpack') {
+  if (existsSync(BACKUP)) renameSync(BACKUP, 'package.json')
+  rmSync('LICENSE', { force: true })
+} else {
+  console.error('usage: node pack-manifest.mjs prepack|postpack')
+  process.exit(1)
+}
