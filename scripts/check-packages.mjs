@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process'
 
 const PACKAGES = ['server', 'core', 'realtime', 'react', 'emulator']
-const MIN_TYPESCRIPT = 'node_modules/typescript-5.4/bin/tsc'
+const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
 let failed = 0
 
 function check(label, command, args) {

@@ -1,7 +1,8 @@
 // What a user's app writes, type-checked against the built packages (see tsconfig.json here).
 import { createClient, isRateLimitError, type Conversation, type TandemClient } from '@tandem/core'
 import { createEmulator, startEmulator } from '@tandem/emulator'
-import { TandemProvider, useChannel, useMutation, usePresence, useResources } from '@tandem/react'
+import { TandemProvider, useMutation, useResources } from '@tandem/react'
+import { useChannel, usePresence } from '@tandem/react/realtime'
 import { createRealtime, type Message } from '@tandem/realtime'
 import { createTokenHandler, createWebhookHandler, mintToken, verifyToken } from '@tandem/server'
 

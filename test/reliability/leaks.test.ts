@@ -8,7 +8,8 @@
 // creation stack: the SDK's (core, realtime, react) are counted, the emulator's and React DOM's not.
 import { createClient, type TandemClient } from '@tandem/core'
 import { startEmulator, type Emulator } from '@tandem/emulator'
-import { TandemProvider, useChannel, useResources } from '@tandem/react'
+import { TandemProvider, useResources } from '@tandem/react'
+import { useChannel } from '@tandem/react/realtime'
 import { createRealtime, leasedChannels, type Realtime } from '@tandem/realtime'
 import { cleanup, render } from '@testing-library/react'
 import { createElement as h, StrictMode, type ReactNode } from 'react'

@@ -31,6 +31,11 @@ export const DEFAULTS = {
     timeoutMs: 10_000,
   },
   logLevel: 'info',
+  /**
+   * A released lease (a channel held by a hook, a live binding) is let go this much later, and a new
+   * lease meanwhile keeps it: React StrictMode's mount–unmount–mount neither resubscribes nor loses anything.
+   */
+  leaseReleaseMs: 100,
   /** The resource cache (docs/cache.md). */
   cache: {
     /** 0: data is stale at once, so every mount revalidates (TanStack Query's default). */

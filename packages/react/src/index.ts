@@ -1,4 +1,5 @@
-// @tandem/react: thin bindings over @tandem/core's resource cache (and @tandem/realtime). See docs/react.md.
+// @tandem/react: thin bindings over @tandem/core's resource cache. The realtime hooks are in
+// '@tandem/react/realtime', so an app without realtime installs and bundles none of it. See docs/react.md.
 export { TandemProvider } from './provider.js'
 export type { TandemProviderProps } from './provider.js'
 export { useTandem } from './use-tandem.js'
@@ -10,9 +11,3 @@ export type { ResourceResult, UseResourceOptions } from './use-resource.js'
 export type { EntryOptions, EntryResult } from './use-entry.js'
 export { useMutation } from './use-mutation.js'
 export type { MutationResult, UseMutationOptions } from './use-mutation.js'
-export { useRealtime } from './use-realtime.js'
-export { useChannel } from './use-channel.js'
-export type { ChannelResult, UseChannelOptions } from './use-channel.js'
-export { usePresence } from './use-presence.js'
-export type { PresenceResult } from './use-presence.js'
-export { useConnectionState } from './use-connection-state.js'

@@ -1,12 +1,11 @@
-import type { TandemClient } from '@tandem/core'
-import type { Realtime } from '@tandem/realtime'
+import type { LiveSource, TandemClient } from '@tandem/core'
 import { useMemo, type ReactNode } from 'react'
 import { TandemContext } from './use-tandem.js'
 
 export interface TandemProviderProps {
   client: TandemClient
   /** A `createRealtime(…)` connection, for `useChannel`, `usePresence`, `useConnectionState` and `live` lists. */
-  realtime?: Realtime
+  realtime?: LiveSource
   children?: ReactNode
 }
 

@@ -1,5 +1,4 @@
-import type { ResourceEntry } from '@tandem/core'
-import { bindLiveResources } from '@tandem/realtime'
+import { bindLiveResources, type ResourceEntry } from '@tandem/core'
 import { useEffect } from 'react'
 import { useTandem } from './use-tandem.js'
 

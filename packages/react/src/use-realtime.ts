@@ -8,5 +8,6 @@ export function useRealtime(): Realtime {
     throw new Error(
       'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
     )
-  return realtime
+  // The provider takes any live source by shape; the realtime hooks need the whole connection.
+  return realtime as Realtime
 }

@@ -1,11 +1,10 @@
-import type { TandemClient } from '@tandem/core'
-import type { Realtime } from '@tandem/realtime'
+import type { LiveSource, TandemClient } from '@tandem/core'
 import { createContext, useContext } from 'react'
 
 export interface TandemContextValue {
   client: TandemClient
   /** Set when `<TandemProvider realtime={…}>` was given one; the realtime hooks need it. */
-  realtime: Realtime | undefined
+  realtime: LiveSource | undefined
 }
 
 export const TandemContext = createContext<TandemContextValue | null>(null)

@@ -5,6 +5,7 @@ export {
   RealtimeError,
   ValidationError,
   createEmitter,
+  createPool,
   createTokenProvider,
   fullJitter,
   redact,

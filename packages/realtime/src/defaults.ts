@@ -35,7 +35,7 @@ export const REFRESH_RETRY_MS = 5_000
  * meanwhile keeps it: React StrictMode's mount–unmount–mount (and a component that moves)
  * neither resubscribes nor drops a message.
  */
-export const LEASE_RELEASE_MS = 100
+export const LEASE_RELEASE_MS = CORE.leaseReleaseMs
 
 export const DEFAULTS = {
   path: WS_PATH,

@@ -1,47 +1,14 @@
-import type { Unsubscribe } from '@tandem/core'
+import type { Pool, Unsubscribe } from '@tandem/core'
+import { createPool } from './core.js'
 import { LEASE_RELEASE_MS } from './defaults.js'
 import type { Realtime } from './realtime.js'
-
-/** Reference-counted holds on keyed things, each closed `delayMs` after its last holder lets go. */
-export interface Pool {
-  /** Holds `key`, opening it with `open` on the first hold; the returned function lets go (once). */
-  acquire(key: string, open: () => Unsubscribe): Unsubscribe
-  /** Keys open: held, or waiting out their release delay (each of those has one timer). */
-  readonly size: number
-}
-
-export function createPool(delayMs: number = LEASE_RELEASE_MS): Pool {
-  const held = new Map<string, { count: number; close: Unsubscribe; timer?: ReturnType<typeof setTimeout> }>()
-  return {
-    acquire(key, open) {
-      const h = held.get(key) ?? { count: 0, close: open() }
-      held.set(key, h)
-      clearTimeout(h.timer) // taken again within the delay: nothing was closed, nothing is reopened
-      h.timer = undefined
-      h.count++
-      let done = false
-      return () => {
-        if (done) return
-        done = true
-        if (--h.count > 0) return
-        h.timer = setTimeout(() => {
-          held.delete(key)
-          h.close()
-        }, delayMs)
-      }
-    },
-    get size() {
-      return held.size
-    },
-  }
-}
 
 const channelPools = new WeakMap<Realtime, Pool>()
 const none = () => {}
 
 function channelPool(rt: Realtime): Pool {
   let pool = channelPools.get(rt)
-  if (!pool) channelPools.set(rt, (pool = createPool()))
+  if (!pool) channelPools.set(rt, (pool = createPool(LEASE_RELEASE_MS)))
   return pool
 }
 

@@ -1,5 +1,5 @@
 import type { Message } from '@tandem/realtime'
-import { useChannel, useConnectionState, usePresence } from '@tandem/react'
+import { useChannel, useConnectionState, usePresence } from '@tandem/react/realtime'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { describeError, time } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'

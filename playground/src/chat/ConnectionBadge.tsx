@@ -1,4 +1,4 @@
-import { useConnectionState } from '@tandem/react'
+import { useConnectionState } from '@tandem/react/realtime'
 import { useEffect, useState } from 'react'
 
 const LABEL: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { ChannelState } from '@tandem/realtime'
-import { useRealtime } from '@tandem/react'
+import { useRealtime } from '@tandem/react/realtime'
 import { useCallback, useSyncExternalStore } from 'react'
 
 /** A channel's subscription state, without subscribing to it (for "live" badges). */

@@ -4,7 +4,7 @@ import { act, render, renderHook, waitFor } from '@testing-library/react'
 import { StrictMode, type ReactNode } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
-import { useChannel, useConnectionState, usePresence } from '../index.js'
+import { useChannel, useConnectionState, usePresence } from '../realtime.js'
 import { setup, type Setup } from './helpers.js'
 
 /** A second connection (another user) to publish from. */

@@ -1,6 +1,6 @@
-import { createResourceCache, type Collection, type ListQuery } from '@tandem/core'
+import { bindLiveResources, createPool, createResourceCache, type Collection, type ListQuery } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
-import { bindLiveResources, createFeed, createPool, leaseChannel, leasedChannels } from '../index.js'
+import { createFeed, leaseChannel, leasedChannels } from '../index.js'
 import { client, until, untilSubscribed, useEmulator } from './helpers.js'
 
 const emu = useEmulator()
@@ -78,6 +78,7 @@ describe('createFeed', () => {
   })
 })
 
+// The binding lives in core (it needs a realtime connection only by shape): here with a real one.
 describe('bindLiveResources', () => {
   it('patches the cached list from the collection channel and refetches once on a discontinuity', async () => {
     const rt = client(emu())

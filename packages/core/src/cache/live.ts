@@ -1,20 +1,37 @@
-import {
-  hashQuery,
-  type CacheEvent,
-  type CacheQuery,
-  type ListQuery,
-  type ResourceCache,
-  type Unsubscribe,
-} from '@tandem/core'
-import { createPool, type Pool } from './lease.js'
-import type { Realtime } from './realtime.js'
-import type { Message } from './types.js'
+import { DEFAULTS } from '../defaults.js'
+import { createPool, type Pool } from '../pool.js'
+import type { Unsubscribe } from '../types.js'
+import { hashQuery } from './key.js'
+import type { CacheEvent, CacheQuery, ListQuery, ResourceCache } from './types.js'
+
+// The realtime side as the cache needs it, by shape: a `createRealtime(…)` connection fits, and
+// core (and @tandem/react's main entry) need not import @tandem/realtime to use one.
+
+/** A channel's message, as far as live lists read it. */
+export interface LiveMessage {
+  event: string
+  data: unknown
+}
+
+export interface LiveChannel {
+  readonly state: string
+  subscribe: (listener: (message: LiveMessage) => void) => Unsubscribe
+  on: {
+    (event: 'state', callback: (change: { current: string }) => void): Unsubscribe
+    (event: 'discontinuity', callback: () => void): Unsubscribe
+  }
+}
+
+/** Where live changes come from: a realtime connection (`createRealtime` from @tandem/realtime). */
+export interface LiveSource {
+  channel: (name: string) => LiveChannel
+}
 
 /** Where a collection's changes are published: `<service>:<collection>` (docs/protocol.md, "Live collections"). */
 export const liveChannelName = (q: { service: string; collection: string }): string => `${q.service}:${q.collection}`
 
 const EVENTS = new Set(['created', 'updated', 'deleted'])
-const pools = new WeakMap<Realtime, WeakMap<ResourceCache, Pool>>()
+const pools = new WeakMap<LiveSource, WeakMap<ResourceCache, Pool>>()
 
 /**
  * Keeps a cached list (or item) current from its collection's channel: `created`/`updated`/
@@ -22,15 +39,15 @@ const pools = new WeakMap<Realtime, WeakMap<ResourceCache, Pool>>()
  * reconnect that could not resume) refetches it once. One binding per (client, cache, query)
  * however many callers, released a lease delay after the last one (StrictMode-safe).
  */
-export function bindLiveResources(rt: Realtime, cache: ResourceCache, query: CacheQuery): Unsubscribe {
+export function bindLiveResources(rt: LiveSource, cache: ResourceCache, query: CacheQuery): Unsubscribe {
   let byCache = pools.get(rt)
   if (!byCache) pools.set(rt, (byCache = new WeakMap()))
   let pool = byCache.get(cache)
-  if (!pool) byCache.set(cache, (pool = createPool()))
+  if (!pool) byCache.set(cache, (pool = createPool(DEFAULTS.leaseReleaseMs)))
   return pool.acquire(hashQuery(query), () => bind(rt, cache, query))
 }
 
-function bind(rt: Realtime, cache: ResourceCache, query: CacheQuery): Unsubscribe {
+function bind(rt: LiveSource, cache: ResourceCache, query: CacheQuery): Unsubscribe {
   const { service, collection } = query
   const channel = rt.channel(liveChannelName(query))
   const entry = cache.get(query as ListQuery)
@@ -47,7 +64,7 @@ function bind(rt: Realtime, cache: ResourceCache, query: CacheQuery): Unsubscrib
     cache.applyEvent({ service, collection, params: query.params }, e)
   }
 
-  const onMessage = (m: Message) => {
+  const onMessage = (m: LiveMessage) => {
     const data = m.data as { item?: { id?: unknown }; id?: unknown } | null
     const id = m.event === 'deleted' ? data?.id : data?.item?.id
     if (!EVENTS.has(m.event) || typeof id !== 'string') return

@@ -1,0 +1,8 @@
+// @tandem/react/realtime: the hooks over a @tandem/realtime connection (an optional peer of
+// @tandem/react). Pass the connection to <TandemProvider realtime={…}>. See docs/react.md.
+export { useRealtime } from './use-realtime.js'
+export { useChannel } from './use-channel.js'
+export type { ChannelResult, UseChannelOptions } from './use-channel.js'
+export { usePresence } from './use-presence.js'
+export type { PresenceResult } from './use-presence.js'
+export { useConnectionState } from './use-connection-state.js'
