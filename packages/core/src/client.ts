@@ -4,7 +4,7 @@ import { createCollection, type Collection, type Resource } from './collection.j
 import { DEFAULTS } from './defaults.js'
 import { ValidationError } from './errors.js'
 import { createEmitter } from './events.js'
-import { createHttp, type Http } from './http.js'
+import { createHttp, type ClientHooks, type Http } from './http.js'
 import { createLogger } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createMapsService, type MapsService } from './services/maps.js'
@@ -29,7 +29,13 @@ export interface ClientOptions {
   services?: Partial<Record<ServiceName, ServiceOptions>>
   /** Your backend's token endpoint, a callback, or a shared `TokenProvider`. Never a raw key. */
   auth: AuthOptions
+  /** A fetch to use instead of the global one (MSW, tests, a proxy); ofetch still runs the pipeline through it. */
   fetch?: typeof globalThis.fetch
+  /**
+   * Interceptors: ofetch's `onRequest`, `onRequestError`, `onResponse`, `onResponseError`, with
+   * ofetch's context. They run on every attempt (a retried call runs them again). See the README.
+   */
+  hooks?: ClientHooks
   retry?: Partial<RetryOptions> | false
   timeoutMs?: number
   /** Add an `Idempotency-Key` to every write so that retries apply once. Default true. */
@@ -95,6 +101,7 @@ export function createClient(options: ClientOptions): TandemClient {
     limiters,
     retry: options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry },
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    hooks: options.hooks,
     idempotency: options.idempotency ?? true,
     log: createLogger(options.logger, options.logLevel ?? DEFAULTS.logLevel),
     emitter,

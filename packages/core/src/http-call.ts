@@ -1,0 +1,135 @@
+import { ValidationError } from './errors.js'
+import type { RateLimiter } from './rate-limiter.js'
+import type { HttpMethod, Query, RequestOptions, RetryOptions, ServiceName } from './types.js'
+
+// Step 1 of a request, "prepare": everything that can be refused is refused here, before a token
+// is fetched or a rate-limit slot taken, as a ValidationError naming the input.
+
+/** With retries off nothing is retried, but a 429 still reports (and pauses the limiter for) a wait from these. */
+const NO_RETRY: RetryOptions = { limit: 0, baseDelayMs: 1000, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 }
+const IDEMPOTENT = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+const METHODS = new Set<string>([...IDEMPOTENT, 'POST', 'PATCH'])
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+
+/** One request as the pipeline carries it from attempt to attempt. */
+export interface Call {
+  readonly service: ServiceName
+  readonly method: HttpMethod
+  /** The service's base URL, and the path under it (what logs and errors name; never the query). */
+  readonly baseURL: string
+  readonly path: string
+  readonly query: Query | undefined
+  /** What ofetch sends: a plain object (ofetch serialises it and sets its content type) or our JSON text. */
+  readonly body: unknown
+  readonly headers: Record<string, string>
+  readonly idempotencyKey: string | undefined
+  /** Reads, and writes that carry an idempotency key: a retry cannot apply them twice. */
+  readonly retryable: boolean
+  readonly retry: RetryOptions
+  readonly limiter: RateLimiter | undefined
+  readonly signal: AbortSignal | undefined
+  readonly timeoutMs: number
+  /** Attempts made so far (0 during the first). */
+  attempt: number
+  /** The one replay after a 401 has been spent. */
+  replayedAfter401: boolean
+}
+
+export interface PrepareContext {
+  baseUrls: Record<ServiceName, string>
+  limiters: Partial<Record<ServiceName, RateLimiter>>
+  retry: RetryOptions | false
+  timeoutMs: number
+  idempotency: boolean
+  randomId: () => string
+}
+
+export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
+  const { service, method, path } = req
+  const baseURL = ctx.baseUrls[service]
+  if (!baseURL) throw new ValidationError('service', `unknown service "${String(service)}"`)
+  if (!METHODS.has(method)) throw new ValidationError('method', `unsupported method "${String(method)}"`)
+  if (typeof path !== 'string' || !path.startsWith('/')) throw new ValidationError('path', 'must start with "/"')
+  checkUrl(baseURL + path)
+  const headers = normalizeHeaders(req.headers)
+  const givenKey = req.idempotencyKey ?? headers['idempotency-key']
+  if (givenKey !== undefined && (typeof givenKey !== 'string' || !IDEMPOTENCY_KEY.test(givenKey))) {
+    throw new ValidationError('idempotencyKey', 'must be 1 to 255 printable ASCII characters')
+  }
+  delete headers['idempotency-key'] // set again per attempt, from `idempotencyKey`
+  const isWrite = !IDEMPOTENT.has(method)
+  const idempotencyKey = isWrite ? (givenKey ?? (ctx.idempotency ? ctx.randomId() : undefined)) : undefined
+  return {
+    service,
+    method,
+    baseURL,
+    path,
+    query: checkQuery(req.query),
+    body: checkBody(req.body),
+    headers,
+    idempotencyKey,
+    retryable: !isWrite || idempotencyKey !== undefined,
+    retry: req.retry === false || ctx.retry === false ? NO_RETRY : { ...ctx.retry, ...req.retry },
+    limiter: ctx.limiters[service],
+    signal: req.signal,
+    timeoutMs: req.timeoutMs ?? ctx.timeoutMs,
+    attempt: 0,
+    replayedAfter401: false,
+  }
+}
+
+/**
+ * The query as ofetch should send it: undefined and null left out, the rest stringifiable. A value
+ * that would not survive that (an object, NaN, Infinity) is refused, never sent as `[object Object]`.
+ */
+function checkQuery(query: Query | undefined): Query | undefined {
+  if (!query) return undefined
+  const out: Query = {}
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue
+    const t = typeof value
+    if (!(t === 'string' || t === 'boolean' || (t === 'number' && Number.isFinite(value)))) {
+      throw new ValidationError(key, 'must be a string, a finite number or a boolean')
+    }
+    out[key] = value
+  }
+  return out
+}
+
+/** JSON or refused: a plain object goes to ofetch as it is; anything else as the JSON text we checked. */
+function checkBody(body: unknown): unknown {
+  if (body === undefined) return undefined
+  let json: string
+  try {
+    json = JSON.stringify(body)
+  } catch (cause) {
+    throw new ValidationError(
+      'body',
+      `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`,
+    )
+  }
+  const proto = typeof body === 'object' && body !== null ? (Object.getPrototypeOf(body) as unknown) : undefined
+  return proto === Object.prototype || Array.isArray(body) ? body : json
+}
+
+function normalizeHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!headers) return out
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new ValidationError('headers', `"${name}" is not a valid header`)
+    }
+    out[name.toLowerCase()] = value
+  }
+  return out
+}
+
+function checkUrl(url: string): void {
+  try {
+    // Relative base URLs are fine in a page (same-origin proxy); elsewhere they must be absolute.
+    new URL(url, (globalThis as { location?: { href?: string } }).location?.href)
+  } catch {
+    throw new ValidationError('baseUrl', 'must be an absolute http(s) URL')
+  }
+}
