@@ -2,13 +2,18 @@ import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { PUBLISH_TIMEOUT_MS } from './defaults.js'
 import { createPresence, type PresenceImpl } from './presence.js'
-import { bad, isMessage, matches, toError, type Frame } from './protocol.js'
+import { bad, isMessage, matches, toError, type ClientFrame, type FrameOf, type SubscribeResult } from './protocol.js'
+import type { AppRequest, ReplyTo } from './requests.js'
 import type { Channel, ChannelEvents, ChannelState, HistoryOptions, Listener, Message, Position } from './types.js'
 
 /** What a channel needs from the connection. */
 export interface Hub {
   /** Sends when connected (and `ready`), again on each new connection, until a reply or `timeoutMs`. */
-  request: (frame: Frame, timeoutMs?: number, ready?: () => boolean) => Promise<Frame>
+  request: <T extends AppRequest>(
+    frame: ClientFrame & { type: T },
+    timeoutMs?: number,
+    ready?: () => boolean,
+  ) => Promise<ReplyTo<T>>
   /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */
   changed: () => void
   error: (error: RealtimeError) => void
@@ -20,9 +25,11 @@ export interface ChannelImpl extends Channel {
   /** The connection is gone: hold messages until the resubscribe answers. */
   suspend: () => void
   /** This channel's result in a `subscribed` reply (or `{ error }`). */
-  subscribed: (result: Record<string, unknown>) => void
-  message: (frame: Frame) => void
+  subscribed: (result: SubscribeResult) => void
+  message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>) => void
 }
+
+const isPosition = (r: SubscribeResult): r is SubscribeResult & Position => matches(r, 'epoch:string offset:number')
 
 /** 128 random bits as printable ASCII (`getRandomValues`: `randomUUID` needs a secure context). */
 const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
@@ -55,7 +62,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
   let leases = 0
   let pos: Position | undefined
   // Live messages held while (re)subscribing or filling a gap, delivered in order afterwards.
-  let held: Frame[] | undefined = []
+  let held: unknown[] | undefined = []
   let fillSeq = 0
 
   const setState = (current: ChannelState, error?: RealtimeError) => {
@@ -77,15 +84,14 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
   }
 
   /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
-  function deliver(m: Frame, canFill = true) {
-    if (!isMessage(m)) return hub.error(bad())
-    const msg = m as unknown as Message
+  function deliver(msg: unknown, canFill = true) {
+    if (!isMessage(msg)) return hub.error(bad())
     const { epoch, offset } = msg
     if (!pos) return
     const sameEpoch = epoch === pos.epoch
     if (sameEpoch && offset <= pos.offset) return // seen already (a resume replays from the last offset)
     if (!sameEpoch || offset > pos.offset + 1) {
-      if (sameEpoch && canFill) return fill(m)
+      if (sameEpoch && canFill) return fill(msg)
       gap(pos, { epoch, offset: offset - 1 })
     }
     pos = { epoch, offset }
@@ -97,7 +103,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     const h = held ?? []
     held = undefined
     for (const m of h) {
-      const again = held as Frame[] | undefined // deliver() may start a fill, which holds again
+      const again = held as unknown[] | undefined // deliver() may start a fill, which holds again
       if (again) again.push(m)
       else deliver(m, canFill)
     }
@@ -105,7 +111,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
 
   /** Applies a resume answer: reports the gap (if any) before the first message after it. */
   function resume(since: Position | undefined, to: Position, recovered: boolean, missed: unknown[]) {
-    const first = missed[0] as Message
+    const first = missed[0]
     // Positions are copied field by field: frames carry more.
     if (!since) pos = { epoch: to.epoch, offset: to.offset }
     else if (!recovered)
@@ -113,18 +119,18 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
         epoch: to.epoch,
         offset: to.epoch === since.epoch && isMessage(first) ? first.offset - 1 : to.offset,
       })
-    for (const m of missed) deliver(m as Frame, false)
+    for (const m of missed) deliver(m, false)
   }
 
   /** A live message skipped offsets: ask history for what is missing, hold the rest meanwhile. */
-  function fill(m: Frame) {
+  function fill(m: Message) {
     held = [m]
     const since = pos!
     const mine = ++fillSeq
     hub.request({ type: 'history', channel: name, since, limit: 1000 }).then(
       (page) => {
         if (mine !== fillSeq) return
-        resume(since, page as unknown as Position, page.complete === true, page.messages as unknown[])
+        resume(since, { epoch: page.epoch, offset: page.offset }, page.complete, page.messages)
         release(false)
       },
       (error: RealtimeError) => {
@@ -193,24 +199,14 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
       if (!(typeof event === 'string' && event !== '' && event.length <= 200))
         throw new ValidationError('event', 'must be 1 to 200 characters')
       // One key per publish, reused on every resend: the service stores it once.
-      const frame = { type: 'publish', channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
+      const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
       const r = await hub.request(frame, options.timeoutMs ?? PUBLISH_TIMEOUT_MS)
-      return {
-        offset: r.offset as number,
-        epoch: r.epoch as string,
-        messageId: r.messageId as string,
-        duplicate: r.duplicate === true,
-      }
+      return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }
     },
     async history(options = {}) {
       const { since, limit, timeoutMs } = checkHistory(options)
       const r = await hub.request({ type: 'history', channel: name, since, limit }, timeoutMs)
-      return {
-        epoch: r.epoch as string,
-        offset: r.offset as number,
-        complete: r.complete === true,
-        messages: (r.messages as unknown[]).filter(isMessage) as Message[],
-      }
+      return { epoch: r.epoch, offset: r.offset, complete: r.complete, messages: r.messages.filter(isMessage) }
     },
     suspend() {
       hold()
@@ -218,19 +214,14 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     },
     subscribed(result) {
       if (!leases) return
-      const error =
-        'error' in result ? toError(result.error) : matches(result, 'epoch:string offset:number') ? undefined : bad()
-      if (error) {
-        setState('failed', error)
-        events.emit('error', error)
-        return hub.error(error)
+      const error = 'error' in result ? toError(result.error) : isPosition(result) ? undefined : bad()
+      if (error || !isPosition(result)) {
+        const e = error ?? bad()
+        setState('failed', e)
+        events.emit('error', e)
+        return hub.error(e)
       }
-      resume(
-        pos,
-        result as unknown as Position,
-        result.recovered === true,
-        Array.isArray(result.missed) ? result.missed : [],
-      )
+      resume(pos, result, result.recovered === true, Array.isArray(result.missed) ? result.missed : [])
       setState('subscribed')
       release()
     },

@@ -1,13 +1,13 @@
 import type { RealtimeError } from '@tandem/core'
-import { rtError, type Frame } from './protocol.js'
+import { rtError, type ClientFrame, type Reply } from './protocol.js'
 
 /** A request the app made (publish, history, presence): sent when it can be, retried on every new connection. */
 export interface Op {
-  frame: Frame
-  resolve(reply: Frame): void
-  reject(error: RealtimeError): void
+  frame: ClientFrame
+  resolve: (reply: Reply) => void
+  reject: (error: RealtimeError) => void
   /** Presence needs the channel subscribed on this connection first. */
-  ready?(): boolean
+  ready?: () => boolean
   /** Connection seq it was last sent on: an op sent on an older connection goes again, same frame, same idempotency key. */
   sentOn?: number
   notBefore?: number
@@ -18,12 +18,12 @@ export interface Op {
 
 export interface Outbox {
   /** Queues `op` (deadline `timeoutMs` from now); the oldest waiting op is dropped past the bound. */
-  add(op: Op, timeoutMs: number): void
+  add: (op: Op, timeoutMs: number) => void
   /** Sends, in call order, what can go on the current connection; `send` is false when the socket refused. */
-  flush(send: (op: Op) => boolean): void
-  remove(op: Op): void
+  flush: (send: (op: Op) => boolean) => void
+  remove: (op: Op) => void
   /** Rejects everything (closed, failed). */
-  clear(error: RealtimeError): void
+  clear: (error: RealtimeError) => void
 }
 
 /** `seq()` is the current connection: ops not sent on it count as waiting. */

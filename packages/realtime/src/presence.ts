@@ -1,6 +1,7 @@
 import type { Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
-import { matches, type Frame } from './protocol.js'
+import { matches, type FrameOf } from './protocol.js'
+import type { Hub } from './channel.js'
 import type { Member, Presence, PresenceEvent } from './types.js'
 
 const isMember = (m: unknown): m is Member => matches(m, 'clientId:string connectionId:string')
@@ -11,14 +12,14 @@ export interface PresenceHost {
   lease: () => Unsubscribe
   /** Presence requests wait until the channel is subscribed on this connection (when it is wanted at all). */
   ready: () => boolean
-  request: (frame: Frame, timeoutMs?: number, ready?: () => boolean) => Promise<Frame>
+  request: Hub['request']
 }
 
 export interface PresenceImpl extends Presence {
   /** What this client entered with, to re-enter after a reconnect that did not keep it. */
   readonly entered: { data: unknown } | undefined
   reenter: () => Promise<void> | undefined
-  event: (frame: Frame) => void
+  event: (frame: FrameOf<'presence.event'>) => void
 }
 
 export function createPresence(host: PresenceHost): PresenceImpl {
@@ -29,12 +30,12 @@ export function createPresence(host: PresenceHost): PresenceImpl {
   let acked = false
   let release: Unsubscribe | undefined
   // Without data (a leave), JSON leaves the field out.
-  const send = (type: string, data?: unknown): Promise<void> =>
+  const send = (type: 'presence.enter' | 'presence.update' | 'presence.leave', data?: unknown): Promise<void> =>
     host.request({ type, channel: host.name, data }, undefined, host.ready).then(() => {
       acked = entered !== undefined
     })
   /** enter and update: what we are present with; the channel stays subscribed while we are. */
-  const set = (type: string) => (data?: unknown) => {
+  const set = (type: 'presence.enter' | 'presence.update') => (data?: unknown) => {
     entered = { data: data ?? null }
     release ??= host.lease()
     return send(type, entered.data)
@@ -56,7 +57,7 @@ export function createPresence(host: PresenceHost): PresenceImpl {
     },
     async get(options = {}) {
       const reply = await host.request({ type: 'presence.get', channel: host.name }, options.timeoutMs, host.ready)
-      return (reply.members as unknown[]).filter(isMember)
+      return reply.members.filter(isMember)
     },
     subscribe(listener) {
       const off = emitter.on('p', listener)
@@ -68,7 +69,7 @@ export function createPresence(host: PresenceHost): PresenceImpl {
     },
     reenter: () => (entered && acked ? send('presence.enter', entered.data) : undefined),
     event(frame) {
-      if (isMember(frame.member)) emitter.emit('p', frame as unknown as PresenceEvent)
+      if (isMember(frame.member)) emitter.emit('p', frame)
     },
   }
 }

@@ -1,12 +1,86 @@
 import { RealtimeError } from './core.js'
+import type { Member, Message } from './types.js'
 
-// The wire contract of docs/protocol.md: frame shapes, their checks, close codes.
+// The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
+// each checked before anything reads it), and what a close asks of the client.
 
-export type Frame = { type: string; id?: string | number; [field: string]: unknown }
+/** Close codes the service uses (docs/protocol.md, "Close codes"). */
+export const CLOSE = {
+  protocol_error: 4000,
+  forbidden: 4003,
+  frame_too_large: 4009,
+  token_expired: 4100,
+  token_invalid: 4101,
+  token_revoked: 4102,
+  server_restart: 4200,
+  connection_dropped: 4201,
+  handshake_timeout: 4203,
+  rate_limited: 4290,
+} as const
+
+/** An `Error` object as the service sends it. */
+export interface ErrorBody {
+  code?: string
+  message?: string
+  temporary?: boolean
+  retryAfterMs?: number
+  requestId?: string
+}
+
+/** A channel's result in a `subscribed` reply. */
+export interface SubscribeResult {
+  channel: string
+  epoch?: string
+  offset?: number
+  recovered?: boolean
+  missed?: unknown[]
+  error?: ErrorBody
+}
+
+type Id = string | number
+
+/** Every frame a server sends; replies carry the `id` of their request, pushes none. */
+export type ServerFrame =
+  | {
+      type: 'connected'
+      id: Id
+      connectionId: string
+      heartbeatMs: number
+      maxMessageBytes: number
+      expiresIn: number
+      resumed?: boolean
+    }
+  | { type: 'subscribed'; id: Id; channels: SubscribeResult[]; error?: ErrorBody }
+  | { type: 'unsubscribed'; id: Id; channels: string[] }
+  | { type: 'ack'; id: Id; offset: number; epoch: string; messageId: string; duplicate?: boolean }
+  | { type: 'ok'; id: Id }
+  | { type: 'presence.members'; id: Id; members: unknown[] }
+  | { type: 'history'; id: Id; epoch: string; offset: number; messages: unknown[]; complete: boolean }
+  | { type: 'authed'; id: Id; expiresIn: number }
+  | { type: 'pong'; id: Id }
+  | ({ type: 'message'; id?: undefined } & Message)
+  | {
+      type: 'presence.event'
+      id?: undefined
+      channel: string
+      action: 'enter' | 'update' | 'leave'
+      member: Member
+      ts: number
+    }
+  | { type: 'heartbeat'; id?: undefined }
+  | { type: 'error'; id?: Id; error: ErrorBody }
+
+export type FrameType = ServerFrame['type']
+export type FrameOf<T extends FrameType> = Extract<ServerFrame, { type: T }>
+/** A reply to a request: any frame with an `id`. */
+export type Reply = Extract<ServerFrame, { id: Id }> | FrameOf<'error'>
+
+/** What the client sends (requests carry an `id`, added when sent). */
+export type ClientFrame = { type: string; [field: string]: unknown }
 
 // Required fields per server frame type, by kind: typeof, except that arrays are `array`.
 // Anything else that arrives is reported, never trusted.
-const SHAPES: Record<string, string> = {
+const SHAPES: Record<FrameType, string> = {
   connected: 'connectionId:string heartbeatMs:number maxMessageBytes:number expiresIn:number',
   subscribed: 'channels:array',
   unsubscribed: 'channels:array',
@@ -21,7 +95,7 @@ const SHAPES: Record<string, string> = {
   heartbeat: '',
   error: 'error:object',
 }
-const PUSHES = ['message', 'presence.event', 'heartbeat', 'error']
+const PUSHES = new Set<FrameType>(['message', 'presence.event', 'heartbeat', 'error'])
 
 // Shapes are parsed once: this runs for every frame on the hot receive path.
 const parsed = new Map<string, string[][]>()
@@ -38,7 +112,7 @@ export function matches(value: unknown, shape: string): boolean {
   return true
 }
 
-export const isMessage = (m: unknown): boolean => matches(m, SHAPES.message!)
+export const isMessage = (m: unknown): m is Message => matches(m, SHAPES.message)
 
 export const rtError = (code: string, message: string, temporary = false, cause?: unknown): RealtimeError =>
   new RealtimeError(message, { code, temporary, cause })
@@ -47,21 +121,24 @@ export const rtError = (code: string, message: string, temporary = false, cause?
 export const bad = (code = 'bad_frame') => rtError(code, 'Unreadable frame')
 
 /** One server frame, checked; a `RealtimeError` for anything malformed, oversized or unknown. */
-export function parseFrame(data: unknown, maxChars: number): Frame | RealtimeError {
+export function parseFrame(data: unknown, maxChars: number): ServerFrame | RealtimeError {
   if (typeof data !== 'string') return bad()
   if (data.length > maxChars) return bad('frame_too_large')
-  let frame: Frame
+  let frame: unknown
   try {
-    frame = JSON.parse(data) as Frame // checked below, field by field
+    frame = JSON.parse(data)
   } catch {
     return bad()
   }
   // An array or a primitive has no own `type`: only objects get past this.
-  const type = frame?.type
+  const type = (frame as { type?: unknown } | null)?.type
   if (typeof type !== 'string') return bad()
   if (!Object.hasOwn(SHAPES, type)) return bad('unknown_frame')
-  const id = typeof frame.id
-  return matches(frame, SHAPES[type]!) && (PUSHES.includes(type) || id === 'string' || id === 'number') ? frame : bad()
+  const id = typeof (frame as { id?: unknown }).id
+  const known = type as FrameType
+  return matches(frame, SHAPES[known]) && (PUSHES.has(known) || id === 'string' || id === 'number')
+    ? (frame as ServerFrame)
+    : bad()
 }
 
 /** Anything thrown (a token provider's `AuthError`, …) as a `RealtimeError`. */
@@ -88,11 +165,11 @@ export interface CloseAction {
   /** fatal: stop; reauth: drop the token, then reconnect; retry: reconnect. */
   kind: 'fatal' | 'reauth' | 'retry'
   name: string
-  /** A delay the server asked for (4290), or 0 for "at once" (4100). */
+  /** A delay the server asked for (`rate_limited`), or 0 for "at once" (`token_expired`). */
   delayMs?: number
 }
 
-/** What a close code asks of the client (docs/protocol.md, Close codes): 40xx fatal, 41xx reauth. */
+/** What a close code asks of the client (docs/protocol.md, "Close codes"): 40xx fatal, 41xx reauth, else retry. */
 export function closeAction(code: number, reason: string): CloseAction {
   let parsed: { code?: unknown; retryAfterMs?: unknown } = {}
   try {
@@ -106,6 +183,11 @@ export function closeAction(code: number, reason: string): CloseAction {
   return {
     kind: code < 4000 || code >= 4200 ? 'retry' : code < 4100 ? 'fatal' : 'reauth',
     name,
-    delayMs: code === 4100 ? 0 : code === 4290 && typeof after === 'number' && after >= 0 ? after : undefined,
+    delayMs:
+      code === CLOSE.token_expired
+        ? 0
+        : code === CLOSE.rate_limited && typeof after === 'number' && after >= 0
+          ? after
+          : undefined,
   }
 }

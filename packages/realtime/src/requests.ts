@@ -1,7 +1,7 @@
 import type { RealtimeError } from '@tandem/core'
 import { ValidationError } from './core.js'
 import { createOutbox, type Op } from './outbox.js'
-import { rtError, toError, type Frame } from './protocol.js'
+import { rtError, toError, type ClientFrame, type FrameOf, type Reply } from './protocol.js'
 
 export interface RequestsOptions {
   /** Writes a frame to the socket; false when there is no open socket. */
@@ -18,11 +18,15 @@ export interface RequestsOptions {
 
 export interface Requests {
   /** A request of the session itself (connect, subscribe, auth, ping); only on the open socket. */
-  call: (frame: Frame, onReply?: (reply: Frame) => void, timeoutMs?: number, why?: string) => boolean
+  call: (frame: ClientFrame, onReply?: (reply: Reply) => void, timeoutMs?: number, why?: string) => boolean
   /** A request of the app: queued, sent when `ready`, resent on each new connection until a reply or its deadline. */
-  request: (frame: Frame, timeoutMs?: number, ready?: () => boolean) => Promise<Frame>
+  request: <T extends AppRequest>(
+    frame: ClientFrame & { type: T },
+    timeoutMs?: number,
+    ready?: () => boolean,
+  ) => Promise<ReplyTo<T>>
   /** Routes a reply by its id; false when nothing waits for it. */
-  reply: (frame: Frame) => boolean
+  reply: (frame: Reply) => boolean
   /** Sends what the outbox may send now (after the handshake and the resubscribe). */
   flush: () => void
   /** The socket is gone: replies will not come; app requests stay queued. */
@@ -35,18 +39,21 @@ export interface Requests {
  * The reply each app request is answered with (docs/protocol.md, Requests); `error` aside, anything else is unreadable.
  * Every app request (publish, history, presence) has its entry.
  */
-const REPLY: Record<string, string> = {
+const REPLY = {
   publish: 'ack',
   history: 'history',
   'presence.enter': 'ok',
   'presence.update': 'ok',
   'presence.leave': 'ok',
   'presence.get': 'presence.members',
-}
+} as const
+
+export type AppRequest = keyof typeof REPLY
+export type ReplyTo<T extends AppRequest> = FrameOf<(typeof REPLY)[T]>
 
 export function createRequests(o: RequestsOptions): Requests {
   // What waits for a reply, by id: its handler and, for a session request, its deadline.
-  const pending = new Map<unknown, [onReply: (reply: Frame) => void, timer?: ReturnType<typeof setTimeout>]>()
+  const pending = new Map<unknown, [onReply: (reply: Reply) => void, timer?: ReturnType<typeof setTimeout>]>()
   const outbox = createOutbox(o.maxQueued, o.seq, o.error)
   let nextId = 1
 
@@ -69,7 +76,7 @@ export function createRequests(o: RequestsOptions): Requests {
     op.retry = wait <= 0 ? setTimeout(self.flush, 0) : setTimeout(() => flushAt(op), Math.min(wait, 2 ** 31 - 1))
   }
 
-  function settle(op: Op, reply: Frame) {
+  function settle(op: Op, reply: Reply) {
     const error = reply.type === 'error' ? toError(reply.error) : undefined
     const after = (error?.details as { retryAfterMs?: number } | undefined)?.retryAfterMs
     if (error?.temporary && after !== undefined) {
@@ -81,7 +88,7 @@ export function createRequests(o: RequestsOptions): Requests {
     outbox.remove(op)
     if (error) op.reject(error)
     // A reply of another type under our id (a confused or hostile service) must not reach callers as if it were theirs.
-    else if (reply.type !== REPLY[op.frame.type])
+    else if (reply.type !== REPLY[op.frame.type as AppRequest])
       op.reject(rtError('bad_frame', `Reply ${reply.type} to ${op.frame.type}`))
     else op.resolve(reply)
   }
@@ -103,7 +110,8 @@ export function createRequests(o: RequestsOptions): Requests {
         }
         const big = tooBig(text)
         if (big) return reject(big)
-        outbox.add({ frame, resolve, reject, ready }, timeoutMs)
+        // settle() resolves only with the reply type REPLY names for this request.
+        outbox.add({ frame, resolve: resolve as (reply: Reply) => void, reject, ready }, timeoutMs)
         self.flush()
       })
     },

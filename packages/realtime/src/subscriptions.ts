@@ -1,11 +1,11 @@
 import type { RealtimeError } from '@tandem/core'
 import type { ChannelImpl } from './channel.js'
 import { MAX_CHANNELS_PER_FRAME } from './defaults.js'
-import type { Frame } from './protocol.js'
+import type { ClientFrame, Reply, SubscribeResult } from './protocol.js'
 
 export interface SubscriptionsOptions {
   channels: Map<string, ChannelImpl>
-  call: (frame: Frame, onReply?: (reply: Frame) => void) => boolean
+  call: (frame: ClientFrame, onReply?: (reply: Reply) => void) => boolean
   maxBytes: () => number
   /** The server took over the old connection's presence (`connected.resumed`). */
   resumed: () => boolean
@@ -52,13 +52,17 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       inFlight.add(ch.name)
     }
     o.call({ type: 'subscribe', channels: batch.map(entry) }, (reply) => {
-      const results = new Map<unknown, Frame>()
-      if (Array.isArray(reply.channels)) for (const r of reply.channels as Frame[]) results.set(r?.channel, r)
+      const results = new Map<unknown, SubscribeResult>()
+      if (reply.type === 'subscribed')
+        for (const r of reply.channels) results.set((r as SubscribeResult | null)?.channel, r)
       for (const ch of batch) {
         inFlight.delete(ch.name)
         const resuming = ch.position !== undefined
         ch.subscribed(
-          results.get(ch.name) ?? { error: reply.error ?? { code: 'bad_frame', message: 'No subscribe result' } },
+          results.get(ch.name) ?? {
+            channel: ch.name,
+            error: ('error' in reply && reply.error) || { code: 'bad_frame', message: 'No subscribe result' },
+          },
         )
         if (ch.state === 'failed') onServer.delete(ch.name)
         // A reconnect that did not keep our presence: enter again, with the last data.

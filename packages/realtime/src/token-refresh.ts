@@ -1,13 +1,13 @@
 import type { RealtimeError, TokenProvider } from '@tandem/core'
 import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from './defaults.js'
-import { asError, toError, type Frame } from './protocol.js'
+import { asError, toError, type Reply } from './protocol.js'
 
 export interface TokenRefreshOptions {
   auth: TokenProvider
   /** The token the connection runs on. */
   current(): string | undefined
   /** Sends `{ type: 'auth', token }`; false when not connected. */
-  send(token: string, onReply: (reply: Frame) => void): boolean
+  send: (token: string, onReply: (reply: Reply) => void) => boolean
   error(error: RealtimeError): void
 }
 
@@ -43,8 +43,8 @@ export function createTokenRefresh(o: TokenRefreshOptions): TokenRefresh {
       if (mine !== run) return
       const sent = o.send(token, (reply) => {
         if (mine !== run) return
-        if (reply.type === 'authed') return schedule(reply.expiresIn as number)
-        o.error(toError(reply.error))
+        if (reply.type === 'authed') return schedule(reply.expiresIn)
+        o.error(toError(reply.type === 'error' ? reply.error : undefined))
         retry()
       })
       if (!sent) retry()

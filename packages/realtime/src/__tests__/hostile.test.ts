@@ -1,6 +1,7 @@
 // Regressions found by the reliability suite's fuzzing (test/reliability/fuzz.test.ts).
 import { isRealtimeError, isValidationError } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
+import type { Reply } from '../protocol.js'
 import { createRequests } from '../requests.js'
 import { client, useEmulator } from './helpers.js'
 
@@ -30,7 +31,8 @@ describe('hostile replies and inputs', () => {
     ] as const
     for (const [type, wrong] of cases) {
       const done = requests.request({ type, channel: 'c' })
-      requests.reply({ type: wrong, id: sent.at(-1)!.id })
+      // Straight to requests, past parseFrame: a reply of the wrong type must not reach the caller.
+      requests.reply({ type: wrong, id: sent.at(-1)!.id } as unknown as Reply)
       const e = await done.catch((x: unknown) => x)
       expect(isRealtimeError(e) && e.code === 'bad_frame', `${type} answered by ${wrong}: ${String(e)}`).toBe(true)
     }
