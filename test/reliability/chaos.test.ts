@@ -54,7 +54,13 @@ interface Result {
 async function chaos(run: Run): Promise<Result> {
   const emu: Emulator = await startEmulator({
     seed: run.seed,
-    realtime: { historySize: run.historySize, publishRate: { limit: 1_000_000, intervalMs: 1000 } },
+    // History kept by count only: the soak (npm run chaos) outlasts the default 2-minute TTL, and the
+    // check of client publishes at the end reads every channel's history from its start.
+    realtime: {
+      historySize: run.historySize,
+      historyTtlMs: 3_600_000,
+      publishRate: { limit: 1_000_000, intervalMs: 1000 },
+    },
   })
   cleanups.push(() => emu.close())
   const proxy: FaultProxy = await startFaultProxy({ target: emu.url, seed: run.seed, latencyMs: run.latencyMs })

@@ -24,8 +24,14 @@ import {
 } from './types.js'
 
 export interface ClientOptions {
-  /** Where the services live; each service is at `{baseUrl}/{service}` unless `services` says otherwise. */
+  /**
+   * Where the services live; each service is at `{baseUrl}/{service}` unless `services` says otherwise.
+   * @default 'https://api.tandem.dev'
+   */
   baseUrl?: string
+  /**
+   * Per service: its base URL and its client-side rate limit.
+   */
   services?: Partial<Record<ServiceName, ServiceOptions>>
   /** Your backend's token endpoint, a callback, or a shared `TokenProvider`. Never a raw key. */
   auth: AuthOptions
@@ -36,13 +42,34 @@ export interface ClientOptions {
    * ofetch's context. They run on every attempt (a retried call runs them again). See the README.
    */
   hooks?: ClientHooks
+  /**
+   * Retries after the first attempt (reads, and writes with an idempotency key), with full-jitter backoff; `false` turns them off.
+   * @default { limit: 2, baseDelayMs: 300, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 }
+   */
   retry?: Partial<RetryOptions> | false
+  /**
+   * Per attempt, in ms.
+   * @default 15_000
+   */
   timeoutMs?: number
-  /** Add an `Idempotency-Key` to every write so that retries apply once. Default true. */
+  /**
+   * Add an `Idempotency-Key` to every write so that retries apply once.
+   * @default true
+   */
   idempotency?: boolean
+  /**
+   * Where log lines go (anything console-shaped); `false` for none. Tokens are never logged.
+   * @default false
+   */
   logger?: Logger | false
+  /**
+   * The lowest level logged.
+   * @default 'info'
+   */
   logLevel?: LogLevel
-  /** Defaults and focus/online triggers of `client.cache`. */
+  /**
+   * Defaults and focus/online triggers of `client.cache`.
+   */
   cache?: CacheOptions
 }
 
@@ -70,6 +97,14 @@ export interface TandemClient {
   readonly cache: ResourceCache
 }
 
+/**
+ * @example
+ * ```ts
+ * const tandem = createClient({ auth: { url: '/api/tandem-token' } })
+ * const { results } = await tandem.maps.geocode({ query: 'Porto, Portugal' })
+ * for await (const c of tandem.support.conversations.list({ status: 'active' })) console.log(c.subject)
+ * ```
+ */
 export function createClient(options: ClientOptions): TandemClient {
   if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object')
   if (typeof options.auth !== 'object' || options.auth === null) {

@@ -2,10 +2,23 @@ import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
 
 export interface RateLimiterOptions {
+  /**
+   * Requests per `intervalMs` (the bucket's capacity).
+   */
   limit: number
+  /**
+   * The window in which `limit` requests may go.
+   */
   intervalMs: number
-  /** Refill starts this much late after a burst, absorbing network jitter (see DEFAULTS). */
+  /**
+   * Refill starts this much late after a burst, absorbing network jitter.
+   * @default 200
+   */
   safetyMs?: number
+  /**
+   * The clock (tests).
+   * @default `Date.now`
+   */
   now?: () => number
 }
 

@@ -38,8 +38,20 @@ export interface TokenProvider {
 }
 
 export interface TokenProviderOptions {
+  /**
+   * The fetch used for `auth: { url }`.
+   * @default `globalThis.fetch`
+   */
   fetch?: typeof globalThis.fetch
+  /**
+   * The clock (tests).
+   * @default `Date.now`
+   */
   now?: () => number
+  /**
+   * Randomness for the backoff (tests).
+   * @default `Math.random`
+   */
   random?: () => number
 }
 
@@ -58,6 +70,14 @@ export function isTokenProvider(value: unknown): value is TokenProvider {
   )
 }
 
+/**
+ * @example
+ * ```ts
+ * const auth = createTokenProvider({ url: '/api/tandem-token' })
+ * const token = await auth.getToken() // one fetch however many callers wait
+ * auth.on('error', (e) => console.warn(e.code))
+ * ```
+ */
 export function createTokenProvider(auth: AuthOptions, options: TokenProviderOptions = {}): TokenProvider {
   if (isTokenProvider(auth)) return auth
   const now = options.now ?? (() => Date.now())

@@ -13,17 +13,38 @@ export type Query = Record<string, QueryValue>
 export type RateLimitOptions = { requestsPerMinute: number } | { limit: number; intervalMs: number }
 
 export interface ServiceOptions {
-  /** The service's base URL; requests go to `{baseUrl}/v1/...`. Default `{client baseUrl}/{service}`. */
+  /**
+   * The service's base URL; requests go to `{baseUrl}/v1/...`.
+   * @default `{client baseUrl}/{service}`
+   */
   baseUrl?: string
-  /** Client-side token bucket: queue requests instead of meeting the service's 429s. `false` turns it off. */
+  /**
+   * Client-side token bucket: queue requests instead of meeting the service's 429s. `false` turns it off.
+   * @default `{ requestsPerMinute: 100 }` for maps, 500 for support, 600 for realtime
+   */
   rateLimit?: RateLimitOptions | false
 }
 
 export interface RetryOptions {
-  /** Retries after the first attempt. */
+  /**
+   * Retries after the first attempt.
+   * @default 2
+   */
   limit: number
+  /**
+   * The first retry waits up to this long (full jitter); each further one up to twice as long.
+   * @default 300
+   */
   baseDelayMs: number
+  /**
+   * The cap of the backoff between retries.
+   * @default 10_000
+   */
   maxDelayMs: number
+  /**
+   * A `Retry-After` longer than this is not waited for: the call fails with a `RateLimitError`.
+   * @default 60_000
+   */
   maxRetryAfterMs: number
 }
 

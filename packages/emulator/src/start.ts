@@ -5,6 +5,14 @@ import { DEFAULTS } from './defaults.js'
 import { createEmulatorWithState } from './emulator.js'
 import type { Emulator, EmulatorOptions } from './types.js'
 
+/**
+ * @example
+ * ```ts
+ * const emu = await startEmulator({ port: 0 })
+ * const client = createClient({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` } })
+ * await emu.close()
+ * ```
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const { core, state } = createEmulatorWithState(options)
   const port = options.port ?? DEFAULTS.port

@@ -33,15 +33,52 @@ export interface AccessLogLine {
 }
 
 export interface EmulatorOptions {
+  /**
+   * Port to listen on; 0 picks a free one (read it from `url`).
+   * @default 0
+   */
   port?: number
+  /**
+   * Interface to listen on.
+   * @default '127.0.0.1'
+   */
   host?: string
+  /**
+   * The apps (id and keys) it accepts tokens and raw keys of.
+   * @default [DEV_APP]
+   */
   apps?: EmulatorApp[]
+  /**
+   * Rate limit per service (`limit` per `windowMs`); `false` turns a service's limit off.
+   * @default { maps: { limit: 100 }, support: { limit: 500 }, realtime: { limit: 600 } } per 60 s
+   */
   plans?: Partial<Record<Service, PlanLimit | false>>
+  /**
+   * Seed of the generated data: the same seed gives the same data.
+   * @default 1
+   */
   seed?: number
+  /**
+   * Largest request body accepted (413 beyond it).
+   * @default 1_048_576
+   */
   maxBodyBytes?: number
+  /**
+   * Serve `POST /dev/token`, a token endpoint for the local dev app.
+   * @default true
+   */
   devTokenEndpoint?: boolean
+  /**
+   * Called with each access log line (path only, never the query string).
+   */
   onLog?: (line: AccessLogLine) => void
+  /**
+   * The realtime hub's tunables.
+   */
   realtime?: RealtimeOptions
+  /**
+   * Webhook endpoints and delivery timing.
+   */
   webhooks?: WebhookOptions
 }
 

@@ -9,7 +9,16 @@ export interface TandemProviderProps {
   children?: ReactNode
 }
 
-/** Makes a client (and optionally a realtime connection) available to the hooks below it. */
+/**
+ * Makes a client (and optionally a realtime connection) available to the hooks below it.
+ *
+ * @example
+ * ```ts
+ * <TandemProvider client={createClient({ auth: { url: '/api/tandem-token' } })} realtime={realtime}>
+ *   <App />
+ * </TandemProvider>
+ * ```
+ */
 export function TandemProvider({ client, realtime, children }: TandemProviderProps) {
   // A new value only when the client changes, so consumers do not re-render with the provider.
   const value = useMemo(() => ({ client, realtime }), [client, realtime])

@@ -10,11 +10,20 @@ import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'r
 import { useRealtime } from './use-realtime.js'
 
 export interface UseChannelOptions {
-  /** Only this event's messages (for `onMessage` and `messages`). */
+  /**
+   * Only this event's messages (for `onMessage` and `messages`).
+   * @default every event
+   */
   event?: string
-  /** Keep the last `keep` messages in `messages`, re-rendering at most once a frame. Default 0: none kept. */
+  /**
+   * Keep the last `keep` messages in `messages`, re-rendering at most once a frame; 0 keeps none.
+   * @default 0
+   */
   keep?: number
-  /** `false`: do not subscribe. Default `true`. */
+  /**
+   * `false`: do not subscribe.
+   * @default true
+   */
   enabled?: boolean
 }
 
@@ -34,6 +43,11 @@ const none = () => () => {}
  * Subscribes to a channel while mounted. `onMessage` may change on every render (the latest one
  * is called). The subscription is a lease released a little after unmount, so StrictMode's
  * mount–unmount–mount sends one `subscribe` and loses nothing.
+ *
+ * @example
+ * ```ts
+ * const { messages, publish, state } = useChannel<{ text: string }>('chat:lobby', undefined, { keep: 50 })
+ * ```
  */
 export function useChannel<T = unknown>(
   name: string,

@@ -14,7 +14,10 @@ import { useTandem } from './use-tandem.js'
 
 /** The options `useResources` and `useResource` share. */
 export interface EntryOptions<D, R> extends ObserveOptions<D, R> {
-  /** Suspend while there is no data, and throw a failed first fetch to the nearest error boundary. */
+  /**
+   * Suspend while there is no data, and throw a failed first fetch to the nearest error boundary.
+   * @default false
+   */
   suspense?: boolean
 }
 

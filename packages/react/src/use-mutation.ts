@@ -16,6 +16,13 @@ export interface MutationResult<V, R> extends MutationSnapshot<R, V> {
 /**
  * A write with optimistic updates: `onMutate` may return `cache.setData`'s rollback, which runs
  * when the call fails; `invalidate` refetches the lists it touched once it settles.
+ *
+ * @example
+ * ```ts
+ * const reply = useMutation((text: string, client) => client.support.conversations.reply(id, { text }), {
+ *   invalidate: { service: 'support', collection: 'conversations' },
+ * })
+ * ```
  */
 export function useMutation<V = void, R = unknown, C = unknown>(
   fn: (variables: V, client: TandemClient) => Promise<R>,

@@ -13,6 +13,11 @@ export interface PresenceResult<T> {
 /**
  * A channel's presence. With `data`, this client enters on mount, updates when `data` changes
  * (by value) and leaves on unmount; without it, it only watches (call `enter` yourself).
+ *
+ * @example
+ * ```ts
+ * const { members } = usePresence('chat:lobby', { name: 'Ada' }) // enters on mount, leaves on unmount
+ * ```
  */
 export function usePresence<T = unknown>(name: string, data?: T): PresenceResult<T> {
   const rt = useRealtime()

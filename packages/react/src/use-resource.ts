@@ -6,14 +6,24 @@ import { parsePath, type CollectionPath } from './use-resources.js'
 export interface UseResourceOptions<T = Resource, R = T> extends EntryOptions<T, R> {
   /** Shown (as fetched now) until the first fetch. */
   initialData?: T
-  /** Keep the item current from its collection's realtime channel (see `useResources`). */
+  /**
+   * Keep the item current from its collection's realtime channel (see `useResources`).
+   * @default false
+   */
   live?: boolean
 }
 
 /** `data` is `undefined` after the item was deleted (a live `deleted` event). */
 export type ResourceResult<T = Resource, R = T> = Omit<EntryResult<ItemSnapshot<T>, R>, 'fetchNextPage'>
 
-/** One cached item of a collection, by id. */
+/**
+ * One cached item of a collection, by id.
+ *
+ * @example
+ * ```ts
+ * const { data: conversation, status } = useResource('support/conversations', id, { live: true })
+ * ```
+ */
 export function useResource<T = Resource, R = T>(
   path: CollectionPath,
   id: string,

@@ -9,8 +9,8 @@ export interface UseResourcesOptions<T = Resource, R = ListData<T>> extends Entr
   /** Shown (as fetched now) until the first fetch: a page from the server, e.g. `await collection.list()`. */
   initialData?: Page<T>
   /**
-   * Keep the list current from the collection's realtime channel (`<service>:<collection>`):
-   * changes patch it without a request, lost messages refetch it once. Needs `realtime` on the provider.
+   * Keep the list current from the collection's realtime channel (`<service>:<collection>`):\nchanges patch it without a request, lost messages refetch it once. Needs `realtime` on the provider.
+   * @default false
    */
   live?: boolean
 }
@@ -26,6 +26,11 @@ export function parsePath(path: CollectionPath): { service: ServiceName; collect
 /**
  * A cached, deduplicated, revalidating list: `data` is `{ pages }` (or what `select` makes of it),
  * `items` every loaded page's items, in order.
+ *
+ * @example
+ * ```ts
+ * const { items, status, fetchNextPage, hasNextPage } = useResources('support/conversations', { limit: 25 }, { live: true })
+ * ```
  */
 export function useResources<T = Resource, R = ListData<T>>(
   path: CollectionPath,

@@ -1,8 +1,20 @@
 import { fullJitter } from './core.js'
 
 export interface BackoffOptions {
+  /**
+   * The first delay is up to this long.
+   * @default 500
+   */
   baseMs: number
+  /**
+   * No delay is longer.
+   * @default 20_000
+   */
   capMs: number
+  /**
+   * A connection up this long resets the attempt count.
+   * @default 10_000
+   */
   stableMs: number
 }
 

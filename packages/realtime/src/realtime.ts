@@ -22,17 +22,40 @@ import { toWsUrl } from './url.js'
 import { createWatchdog } from './watchdog.js'
 
 export interface RealtimeOptions {
-  /** A WebSocket constructor; default `globalThis.WebSocket` (Node 20 has none: pass `ws`'s). */
+  /**
+   * A WebSocket constructor. Node 20 has none: pass `ws`'s (`import WebSocket from 'ws'`).
+   * @default `globalThis.WebSocket`
+   */
   WebSocket?: unknown
-  /** Connect as soon as a channel is used. Default true. */
+  /**
+   * Connect as soon as a channel is used.
+   * @default true
+   */
   autoConnect?: boolean
-  /** Requests (publishes first of all) waiting for a connection. Default 100. */
+  /**
+   * Requests (publishes first of all) waiting for a connection; the oldest is dropped past this.
+   * @default 100
+   */
   maxQueued?: number
+  /**
+   * Reconnect delays: full jitter between 0 and `min(capMs, baseMs · 2^attempt)`.
+   * @default { baseMs: 500, capMs: 20_000, stableMs: 10_000 }
+   */
   backoff?: Partial<BackoffOptions>
-  /** history, presence. Default 15 s. */
+  /**
+   * How long history and presence requests wait for their reply, in ms.
+   * @default 15_000
+   */
   requestTimeoutMs?: number
-  /** Debug lines (frames, states) with the connection id; tokens are redacted. */
+  /**
+   * Debug lines (frames by type, states) with the connection id; tokens are redacted. `true` logs to the console.
+   * @default false
+   */
   debug?: boolean | Logger
+  /**
+   * Randomness for the backoff (tests).
+   * @default `Math.random`
+   */
   random?: () => number
 }
 
@@ -54,6 +77,14 @@ export interface Realtime {
 /** As the service: `[A-Za-z0-9_:.@-]{1,200}`, not `.` or `..` (unusable in a REST path). */
 const CHANNEL_NAME = /^(?!\.\.?$)[A-Za-z0-9_:.@-]{1,200}$/
 
+/**
+ * @example
+ * ```ts
+ * const rt = createRealtime({ client }) // shares client.auth: one token provider for REST and realtime
+ * const off = rt.channel('chat:lobby').subscribe('message', (m) => console.log(m.data))
+ * await rt.channel('chat:lobby').publish('message', { text: 'hi' })
+ * ```
+ */
 export function createRealtime(source: RealtimeSource, options: RealtimeOptions = {}): Realtime {
   const fromClient = 'client' in source
   const auth = fromClient ? source.client.auth : createTokenProvider(source.auth)

@@ -70,6 +70,10 @@ export interface MessageStoreOptions {
   event?: string
   /** How many of the last messages to keep. */
   keep: number
+  /**
+   * When listeners are told of new messages.
+   * @default `nextFrame` (once per animation frame)
+   */
   schedule?: Schedule
 }
 

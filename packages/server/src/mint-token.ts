@@ -11,15 +11,31 @@ export interface MintTokenOptions {
   subject: string
   /** Capabilities; a string is read as space-separated. */
   scope: string[] | string
-  /** Lifetime in seconds, 60..86400; default 600. */
+  /**
+   * Lifetime in seconds, 60 to 86 400.
+   * @default 600
+   */
   ttlSeconds?: number
-  /** Current time in ms; for tests. */
+  /**
+   * Current time in ms; for tests.
+   * @default `Date.now()`
+   */
   now?: number
-  /** Token id; random by default. */
+  /**
+   * Token id.
+   * @default a random id
+   */
   jti?: string
 }
 
-/** Mints a short-lived HS256 JWT for one end user. */
+/**
+ * Mints a short-lived HS256 JWT for one end user.
+ *
+ * @example
+ * ```ts
+ * const { token, expiresIn } = await mintToken({ appId, keyId, secret, subject: 'user_42', scope: ['maps'] })
+ * ```
+ */
 export async function mintToken(options: MintTokenOptions): Promise<{ token: string; expiresIn: number }> {
   const { appId, keyId, secret, subject } = options
   assertNonEmptyString(appId, 'appId')

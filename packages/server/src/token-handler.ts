@@ -13,6 +13,10 @@ export interface TokenHandlerOptions {
   appId: string
   keyId: string
   secret: string
+  /**
+   * Lifetime of the tokens it mints, in seconds (60 to 86 400).
+   * @default 600
+   */
   ttlSeconds?: number
   /** The app's own user auth, run on every token request. */
   authorize: (request: Request) => AuthorizeResult | Promise<AuthorizeResult>
@@ -23,6 +27,14 @@ const ALLOW = 'GET, POST, OPTIONS'
 /**
  * A fetch-style token endpoint: `(Request) => Promise<Response>`, mountable in any runtime
  * (and on node:http through `toNodeListener`). Answers `{ token, expiresIn }`.
+ *
+ * @example
+ * ```ts
+ * export const POST = createTokenHandler({
+ *   appId, keyId, secret,
+ *   authorize: async (request) => ((await session(request)) ? { subject: 'user_42', scope: ['maps'] } : null),
+ * })
+ * ```
  */
 export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
   // Fail at startup, not on the first user's request.

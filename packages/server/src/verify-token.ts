@@ -19,9 +19,15 @@ export interface TokenClaims {
 export interface VerifyTokenOptions {
   keys: KeySet
   appId: string
-  /** Current time in ms; for tests. */
+  /**
+   * Current time in ms; for tests.
+   * @default `Date.now()`
+   */
   now?: number
-  /** Allowed clock skew for `exp` and `iat`; default 5. */
+  /**
+   * Allowed clock skew for `exp` and `iat`.
+   * @default 5
+   */
   clockToleranceSeconds?: number
 }
 
@@ -32,6 +38,12 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /**
  * Verifies a token and returns its claims. Bad options are programmer errors (TypeError);
  * anything wrong with the token itself, of any type or size, is a TokenError.
+ *
+ * @example
+ * ```ts
+ * const claims = await verifyToken(token, { appId, keys: { [keyId]: secret } })
+ * console.log(claims.sub, claims.scope)
+ * ```
  */
 export async function verifyToken(token: string, options: VerifyTokenOptions): Promise<TokenClaims> {
   const keys = toKeyMap(options.keys)

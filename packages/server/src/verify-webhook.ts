@@ -12,9 +12,15 @@ export interface VerifyWebhookOptions {
   header: string | null | undefined
   /** One secret, or several while a rotation is in progress. */
   secret: string | readonly string[]
-  /** Replay window either side of now; default 300. */
+  /**
+   * Replay window either side of now.
+   * @default 300
+   */
   toleranceSeconds?: number
-  /** Current time in ms; for tests. */
+  /**
+   * Current time in ms; for tests.
+   * @default `Date.now()`
+   */
   now?: number
 }
 
@@ -29,6 +35,11 @@ function resolveSecrets(secret: unknown): string[] {
 /**
  * Verifies a signed webhook. Bad options are programmer errors (TypeError); anything wrong
  * with the request (body, header, signature, timestamp) is a WebhookError.
+ *
+ * @example
+ * ```ts
+ * await verifyWebhook({ body: await request.text(), header: request.headers.get('tandem-signature'), secret })
+ * ```
  */
 export async function verifyWebhook(options: VerifyWebhookOptions): Promise<{ timestamp: number }> {
   const secrets = resolveSecrets(options.secret)

@@ -32,15 +32,24 @@ export type WebhookEventHandlers<M extends WebhookEventMap> = string extends key
 export interface WebhookHandlerOptions<M extends WebhookEventMap = WebhookEventMap> {
   /** One secret, or several while a rotation is in progress. */
   secret: string | readonly string[]
-  /** Replay window either side of now; default 300. */
+  /**
+   * Replay window either side of now.
+   * @default 300
+   */
   toleranceSeconds?: number
   /** One handler per event type. A handler that throws answers 500, so Tandem retries. */
   on: WebhookEventHandlers<M>
   /** Called for a type without a handler; the event is acknowledged (200) either way. */
   onUnhandled?: WebhookEventHandler
-  /** Where accepted event ids are remembered; default: bounded, in memory, this process only. */
+  /**
+   * Where accepted event ids are remembered.
+   * @default bounded, in memory, this process only
+   */
   replayStore?: WebhookReplayStore
-  /** Request body cap; default 1 MiB. */
+  /**
+   * Request body cap, in bytes.
+   * @default 1_048_576
+   */
   maxBodyBytes?: number
 }
 
@@ -52,6 +61,14 @@ class PayloadTooLarge extends Error {}
 /**
  * A fetch-style webhook endpoint, `(Request) => Promise<Response>`: checks the
  * `Tandem-Signature`, refuses replays and hands each event to its handler.
+ *
+ * @example
+ * ```ts
+ * export const POST = createWebhookHandler({
+ *   secret: process.env.TANDEM_WEBHOOK_SECRET!,
+ *   on: { 'conversation.created': async (event) => notify(event.data) },
+ * })
+ * ```
  */
 export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap>(
   // NoInfer: M is an explicit type argument or the open default, never guessed from `on`.

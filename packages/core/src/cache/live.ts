@@ -38,6 +38,12 @@ const pools = new WeakMap<LiveSource, WeakMap<ResourceCache, Pool>>()
  * `deleted` patch the cache without a request; a `discontinuity` (messages lost, e.g. a
  * reconnect that could not resume) refetches it once. One binding per (client, cache, query)
  * however many callers, released a lease delay after the last one (StrictMode-safe).
+ *
+ * @example
+ * ```ts
+ * const realtime = createRealtime({ client })
+ * const unbind = bindLiveResources(realtime, client.cache, { service: 'support', collection: 'conversations' })
+ * ```
  */
 export function bindLiveResources(rt: LiveSource, cache: ResourceCache, query: CacheQuery): Unsubscribe {
   let byCache = pools.get(rt)

@@ -7,11 +7,17 @@ import type { ResourceEntry, Snapshot, WatchOptions } from './types.js'
 // here, in core, so a UI binding is a `useSyncExternalStore` over `subscribe`/`getCurrentResult`.
 
 export interface ObserveOptions<D = unknown, R = D> extends WatchOptions {
-  /** `false`: neither fetch nor subscribe (a dependent query); cached data still shows. Default `true`. */
+  /**
+   * `false`: neither fetch nor subscribe (a dependent query); cached data still shows.
+   * @default true
+   */
   enabled?: boolean
   /** Derives `data`. The result is structurally shared, so an equal result keeps its reference. */
   select?: (data: D) => R
-  /** While a new key's first fetch runs, show the data this reader showed before (`isPlaceholderData: true`). */
+  /**
+   * While a new key's first fetch runs, show the data this reader showed before (`isPlaceholderData: true`).
+   * @default false
+   */
   keepPreviousData?: boolean
 }
 
@@ -50,7 +56,16 @@ interface Source {
   plainData: boolean
 }
 
-/** An observer of `entry` (the first render's; `setOptions` moves it to others). */
+/**
+ * An observer of `entry` (the first render's; `setOptions` moves it to others).
+ *
+ * @example
+ * ```ts
+ * const entry = client.cache.get({ service: 'support', collection: 'resources', params: { limit: 10 } })
+ * const observer = createEntryObserver(entry, { select: (d) => d.pages.length })
+ * const off = observer.subscribe(() => console.log(observer.getCurrentResult().data))
+ * ```
+ */
 export function createEntryObserver<S extends Snapshot<unknown>, R = S['data']>(
   initial: ResourceEntry<S>,
   initialOptions: ObserveOptions<never, R> = {},

@@ -23,6 +23,14 @@ export interface ResourceCacheOptions extends CacheOptions {
 /**
  * The framework-agnostic resource cache (the model is TanStack's query-core): entries keyed by
  * (service, collection, params | id), each a store with `subscribe`/`getSnapshot`.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ auth: { url: '/api/tandem-token' } })
+ * const off = client.cache.watch({ service: 'support', collection: 'conversations', params: { limit: 20 } }, (s) => {
+ *   if (s.status === 'success') render(s.items)
+ * })
+ * ```
  */
 export function createResourceCache(options: ResourceCacheOptions): ResourceCache {
   const { focusManager = createFocusManager(), onlineManager = createOnlineManager() } = options

@@ -62,20 +62,43 @@ export type ItemSnapshot<T = Resource> = Snapshot<T>
 // ---- Options -----------------------------------------------------------------
 
 export interface WatchOptions {
-  /** Data younger than this is fresh: mounting, focus and reconnect do not refetch it. */
+  /**
+   * Data younger than this (ms) is fresh: mounting, focus and reconnect do not refetch it.
+   * @default 0
+   */
   staleTime?: number
-  /** How long an entry without subscribers is kept. */
+  /**
+   * How long (ms) an entry without subscribers is kept. Where there is no `window`, entries are kept until `clear()`.
+   * @default 300_000
+   */
   gcTime?: number
+  /**
+   * Refetch stale data when the page regains focus.
+   * @default true
+   */
   refetchOnFocus?: boolean
+  /**
+   * Refetch stale data when the network comes back.
+   * @default true
+   */
   refetchOnReconnect?: boolean
-  /** Refetch every `ms` while subscribed (whether stale or not). */
+  /**
+   * Refetch every `ms` while subscribed (whether stale or not); `false` for never.
+   * @default false
+   */
   refetchInterval?: number | false
 }
 
 export interface CacheOptions extends WatchOptions {
-  /** Fires when the app regains focus. Default: `visibilitychange`/`focus`, attached on first subscribe. */
+  /**
+   * Fires when the app regains focus.
+   * @default `visibilitychange`/`focus`, attached on first subscribe
+   */
   focusManager?: Trigger
-  /** Fires on reconnect. Default: `online`/`offline`, attached on first subscribe. */
+  /**
+   * Fires on reconnect.
+   * @default `online`/`offline`, attached on first subscribe
+   */
   onlineManager?: OnlineManager
 }
 

@@ -1,19 +1,40 @@
 // Public types of the realtime hub: its options, its test controls and the frames it stores.
 
 export interface RealtimeOptions {
-  /** Server heartbeat period (announced in `connected`). Default 15 000. */
+  /**
+   * Server heartbeat period (announced in `connected`).
+   * @default 15_000
+   */
   heartbeatMs?: number
-  /** Messages retained per channel. Default 1000. */
+  /**
+   * Messages retained per channel.
+   * @default 1000
+   */
   historySize?: number
-  /** How long a message is retained. Default 120 000. */
+  /**
+   * How long a message is retained, in ms.
+   * @default 120_000
+   */
   historyTtlMs?: number
-  /** Largest frame accepted (close 4009 beyond it). Default 65 536. */
+  /**
+   * Largest frame accepted (close 4009 beyond it).
+   * @default 65_536
+   */
   maxMessageBytes?: number
-  /** Per-connection publish bucket: `limit` per `intervalMs`, holding up to `burst` (default 2 × limit). */
+  /**
+   * Per-connection publish bucket: `limit` per `intervalMs`, holding up to `burst` (2 × limit when not given).
+   * @default { limit: 100, intervalMs: 1000 }
+   */
   publishRate?: { limit: number; intervalMs: number; burst?: number }
-  /** How long a dead socket's presence is kept for a resume. Default 3000. */
+  /**
+   * How long a dead socket's presence is kept for a resume, in ms.
+   * @default 3000
+   */
   presenceGraceMs?: number
-  /** Time from opening to `connect` (close 4203 after). Default 10 000. */
+  /**
+   * Time from opening to `connect` (close 4203 after), in ms.
+   * @default 10_000
+   */
   handshakeTimeoutMs?: number
 }
 

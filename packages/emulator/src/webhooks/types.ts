@@ -40,9 +40,15 @@ export interface WebhookEndpointOptions {
 export interface WebhookOptions {
   /** Endpoints present from the start; `reset()` keeps them. */
   endpoints?: WebhookEndpointOptions[]
-  /** Wait before each retry; default [1000, 5000, 30000, 120000, 600000]. Tests pass short ones. */
+  /**
+   * Wait before each retry. Tests pass short ones.
+   * @default [1000, 5000, 30_000, 120_000, 600_000]
+   */
   retryDelaysMs?: number[]
-  /** Per attempt; default 5000. */
+  /**
+   * Per attempt, in ms.
+   * @default 5000
+   */
   timeoutMs?: number
 }
 
