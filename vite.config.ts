@@ -23,6 +23,13 @@ const COVERAGE_FLOORS = Object.fromEntries(
   ]),
 )
 
+/** Type tests (`*.test-d.ts`, `expectTypeOf`) where types are the feature; a failing one fails the run. */
+const TYPECHECK = {
+  enabled: true,
+  include: ['src/**/*.test-d.ts'],
+  tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)),
+}
+
 export default defineConfig({
   resolve: {
     conditions,
@@ -45,10 +52,16 @@ export default defineConfig({
     testTimeout: 15_000,
     hookTimeout: 15_000,
     projects: [
-      { extends: true, test: { name: 'server', root: 'packages/server', environment: 'node' } },
-      { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node' } },
-      { extends: true, test: { name: 'realtime', root: 'packages/realtime', environment: 'node' } },
-      { extends: true, test: { name: 'react', root: 'packages/react', environment: 'happy-dom' } },
+      { extends: true, test: { name: 'server', root: 'packages/server', environment: 'node', typecheck: TYPECHECK } },
+      { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node', typecheck: TYPECHECK } },
+      {
+        extends: true,
+        test: { name: 'realtime', root: 'packages/realtime', environment: 'node', typecheck: TYPECHECK },
+      },
+      {
+        extends: true,
+        test: { name: 'react', root: 'packages/react', environment: 'happy-dom', typecheck: TYPECHECK },
+      },
       { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
       // The bundle size budgets (bench/src/bundle.mjs), measured from src.
       {

@@ -1,0 +1,50 @@
+import type { Conversation, ListData, MutationStatus, PublishResult, Resource } from '@tandem/core'
+import type { ChannelState, ConnectionState, Member, Message, PublishAck } from '@tandem/realtime'
+import { describe, expectTypeOf, it } from 'vitest'
+import { useMutation, useResource, useResources } from '../index.js'
+import { useChannel, useConnectionState, usePresence } from '../realtime.js'
+
+// Nothing here runs: hooks are called only for their types.
+describe('hook results', () => {
+  it('useResources and useResource', () => {
+    const list = useResources('support/resources', { limit: 10 })
+    expectTypeOf(list.items).toEqualTypeOf<Resource[]>()
+    expectTypeOf(list.status).toEqualTypeOf<'pending' | 'success' | 'error'>()
+    expectTypeOf(list.error).toEqualTypeOf<Error | null>()
+    expectTypeOf(list.data).toEqualTypeOf<ListData<Resource> | undefined>()
+    expectTypeOf(list.hasNextPage).toEqualTypeOf<boolean>()
+    expectTypeOf(list.isPlaceholderData).toEqualTypeOf<boolean>()
+    expectTypeOf(list.fetchNextPage).returns.toEqualTypeOf<Promise<void>>()
+
+    const names = useResources('support/resources', {}, { select: (d) => d.pages.length })
+    expectTypeOf(names.data).toEqualTypeOf<number | undefined>()
+
+    const typed = useResources<Conversation>('support/conversations')
+    expectTypeOf(typed.items[0]).toEqualTypeOf<Conversation | undefined>()
+
+    const one = useResource('maps/resources', 'res_1')
+    expectTypeOf(one.data).toEqualTypeOf<Resource | undefined>()
+    expectTypeOf(one.refetch).returns.toEqualTypeOf<Promise<void>>()
+    expectTypeOf(one).not.toHaveProperty('fetchNextPage')
+  })
+
+  it('useMutation', () => {
+    const m = useMutation((text: string, client) => client.realtime.publish('chat:lobby', 'message', { text }))
+    expectTypeOf(m.mutate).toEqualTypeOf<(variables: string) => void>()
+    expectTypeOf(m.mutateAsync).toEqualTypeOf<(variables: string) => Promise<PublishResult>>()
+    expectTypeOf(m.status).toEqualTypeOf<MutationStatus>()
+    expectTypeOf(m.data).toEqualTypeOf<PublishResult | undefined>()
+  })
+
+  it('useChannel, usePresence, useConnectionState', () => {
+    const chat = useChannel<{ text: string }>('chat:lobby', (m) => expectTypeOf(m.data.text).toEqualTypeOf<string>())
+    expectTypeOf(chat.messages).toEqualTypeOf<readonly Message<{ text: string }>[]>()
+    expectTypeOf(chat.publish).returns.toEqualTypeOf<Promise<PublishAck>>()
+    expectTypeOf(chat.state).toEqualTypeOf<ChannelState>()
+    const { members } = usePresence<{ name: string }>('chat:lobby', { name: 'Ada' })
+    expectTypeOf(members).toEqualTypeOf<readonly Member<{ name: string }>[]>()
+    const link = useConnectionState()
+    expectTypeOf(link.state).toEqualTypeOf<ConnectionState>()
+    expectTypeOf(link.retryAt).toEqualTypeOf<number | undefined>()
+  })
+})

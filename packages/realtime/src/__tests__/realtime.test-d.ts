@@ -1,0 +1,31 @@
+import { describe, expectTypeOf, it } from 'vitest'
+import {
+  createRealtime,
+  type Channel,
+  type ConnectionState,
+  type HistoryPage,
+  type Message,
+  type PublishAck,
+  type Realtime,
+  type StateChange,
+} from '../index.js'
+
+declare const auth: Parameters<typeof createRealtime>[0]
+
+describe('@tandem/realtime types', () => {
+  it('the client and its channels', () => {
+    const rt = createRealtime(auth)
+    expectTypeOf(rt).toEqualTypeOf<Realtime>()
+    expectTypeOf(rt.state).toEqualTypeOf<ConnectionState>()
+    expectTypeOf<ConnectionState>().toEqualTypeOf<
+      'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closed' | 'failed'
+    >()
+    const ch = rt.channel('chat:lobby')
+    expectTypeOf(ch).toEqualTypeOf<Channel>()
+    ch.subscribe((m) => expectTypeOf(m).toEqualTypeOf<Message>())
+    ch.subscribe<{ text: string }>('message', (m) => expectTypeOf(m.data).toEqualTypeOf<{ text: string }>())
+    expectTypeOf(ch.publish('message', {})).resolves.toEqualTypeOf<PublishAck>()
+    expectTypeOf(ch.history({ limit: 10 })).resolves.toEqualTypeOf<HistoryPage>()
+    rt.on('state', (change) => expectTypeOf(change).toEqualTypeOf<StateChange>())
+  })
+})
