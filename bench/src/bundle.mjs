@@ -20,28 +20,28 @@ export const TANDEM = [
   {
     name: '@tandem/core (createClient + errors)',
     source: `export { createClient, isTandemError } from '@tandem/core'`,
-    budget: 12_000,
+    budget: 16_200, // 15.75 kB measured on ofetch 1.5 (issue 13), + 3 %
     target: 7_000,
   },
   {
     name: '@tandem/realtime (createRealtime; core external)',
     source: `export { createRealtime } from '@tandem/realtime'`,
     external: ['@tandem/core'],
-    budget: 6_700,
+    budget: 9_700, // 9.43 kB measured on partysocket 1.3 (issue 13), + 3 %
     target: 6_000,
   },
   {
     name: '@tandem/react (the hooks; core, realtime, react external)',
     source: `export { ${HOOKS} } from '@tandem/react'; export { ${RT_HOOKS} } from '@tandem/react/realtime'`,
     external: ['@tandem/core', '@tandem/realtime', ...REACT],
-    budget: 3_000,
+    budget: 1_670, // 1.62 kB measured (issue 13), + 3 %
     target: 3_000,
   },
   {
     name: 'whole SDK (createClient + createRealtime + bindLiveResources + the hooks; react external)',
     source: `export { createClient, isTandemError, bindLiveResources } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'; export { ${HOOKS} } from '@tandem/react'; export { ${RT_HOOKS} } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 21_000,
+    budget: 28_700, // 27.91 kB measured (issue 13), + 3 %
     target: 15_000,
   },
 ]

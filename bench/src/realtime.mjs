@@ -75,17 +75,20 @@ async function resubscribe1000() {
 }
 
 const BASE = 'raw ws + JSON.parse (baseline)'
+const FLOOR = 'partysocket + JSON.parse + nanoevents (the floor)'
 export async function run() {
   const blast = await spawnBlast()
   try {
     const groups = {
       '1 channel': {
         [BASE]: () => receive('raw', blast.port, 1),
+        [FLOOR]: () => receive('partysocket', blast.port, 1),
         '@tandem/realtime': () => receive('tandem', blast.port, 1),
         'socket.io-client (vs a socket.io server)': () => receive('socketio', blast.socketIoPort, 1),
       },
       '100 channels': {
         [BASE]: () => receive('raw', blast.port, 100),
+        [FLOOR]: () => receive('partysocket', blast.port, 100),
         '@tandem/realtime': () => receive('tandem', blast.port, 100),
       },
     }
@@ -102,18 +105,20 @@ export async function run() {
     const rows = []
     for (const [g, cs] of Object.entries(groups)) {
       const base = samples[`${g}|${BASE}`]
+      const floor = samples[`${g}|${FLOOR}`]
       for (const name of Object.keys(cs)) {
         const got = samples[`${g}|${name}`]
         const s = summarize(got.map((x) => x.rate))
         const r = summarize(got.map((x, i) => x.rate / base[i].rate))
+        const f = summarize(got.map((x, i) => x.rate / floor[i].rate))
         const rss = summarize(got.map((x) => x.maxRssMiB))
         rows.push([
           g,
           name,
           fmt(s.median),
           `${fmt(s.min)}–${fmt(s.max)}`,
-          `**${fmt(r.median, 2)}×**`,
-          `${fmt(r.min, 2)}–${fmt(r.max, 2)}`,
+          `**${fmt(r.median, 2)}×** (${fmt(r.min, 2)}–${fmt(r.max, 2)})`,
+          `**${fmt(f.median, 2)}×** (${fmt(f.min, 2)}–${fmt(f.max, 2)})`,
           fmt(rss.median, 1),
         ])
       }
@@ -128,13 +133,13 @@ export async function run() {
             'client',
             'median msgs/s',
             'min–max',
-            'median paired ratio to raw',
-            'ratio min–max',
+            'paired ratio to raw ws (min–max)',
+            'paired ratio to partysocket + nanoevents (min–max)',
             'peak RSS MiB (median)',
           ],
           rows,
         ) +
-        "\n\nGoal: @tandem/realtime ≥ 0.95× the raw client. Each run is a fresh Node process (so peak RSS is the client's own, Node itself included: a bare" +
+        "\n\nGoal: @tandem/realtime ≥ 0.95× the bare partysocket + JSON.parse + nanoevents client (the design card's floor: what Tandem is built on, with none of its handshake, resume, dedupe or checks). Each run is a fresh Node process (so peak RSS is the client's own, Node itself included: a bare" +
         ' `node -e ""` is about 40 MiB); every client\'s clock starts before it connects. The servers run in another process:' +
         ' a `ws` server speaking just enough of docs/protocol.md, and a real socket.io server (websocket transport) emitting the same payloads.' +
         ` socket.io has no client-side channels, so it is measured on 1.` +

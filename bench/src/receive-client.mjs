@@ -1,8 +1,10 @@
 // One receive run in a fresh process, so each client's peak RSS is its own:
-//   node receive-client.mjs <raw|tandem|socketio> <port> <messages> <channels>
+//   node receive-client.mjs <raw|partysocket|tandem|socketio> <port> <messages> <channels>
 // Prints { rate (msgs/s), maxRssMiB } as one JSON line. Every client's clock starts before it
 // connects, so each pays for its own handshake (Tandem's includes its token and subscribe).
 import { createRealtime } from '@tandem/realtime'
+import { createNanoEvents } from 'nanoevents'
+import ReconnectingWebSocket from 'partysocket/ws'
 import { io } from 'socket.io-client'
 import WebSocket from 'ws'
 
@@ -27,6 +29,27 @@ const clients = {
         }
       })
       ws.on('error', reject)
+    }),
+  // The design card's floor: what Tandem is built on, with nothing of Tandem's (no handshake, resume, checks).
+  partysocket: (N) =>
+    new Promise((resolve) => {
+      const started = performance.now()
+      const events = createNanoEvents()
+      const rws = new ReconnectingWebSocket(urlFor(N), undefined, { WebSocket, maxRetries: 0 })
+      let got = 0
+      const onMessage = () => {
+        if (++got === N) {
+          const ms = performance.now() - started
+          rws.close()
+          resolve(N / (ms / 1000))
+        }
+      }
+      for (let i = 0; i < channels; i++) events.on(`bench:${i}`, onMessage)
+      rws.addEventListener('open', () => rws.send('{"type":"raw"}'))
+      rws.addEventListener('message', (e) => {
+        const frame = JSON.parse(e.data)
+        if (frame.type === 'message') events.emit(frame.channel, frame)
+      })
     }),
   tandem: (N) =>
     new Promise((resolve) => {

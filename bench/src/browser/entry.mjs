@@ -1,6 +1,8 @@
 // Browser side of bench/src/browser.mjs, bundled by esbuild: the same two clients as realtime.mjs,
 // using the page's own WebSocket; each resolves to msgs/s timed in the page.
 import { createRealtime } from '@tandem/realtime'
+import { createNanoEvents } from 'nanoevents'
+import ReconnectingWebSocket from 'partysocket/ws'
 
 window.benchRaw = (url, n) =>
   new Promise((resolve, reject) => {
@@ -18,6 +20,28 @@ window.benchRaw = (url, n) =>
       }
     }
     ws.onerror = () => reject(new Error(`WebSocket error on ${url}`))
+  })
+
+// The design card's floor: partysocket + JSON.parse + nanoevents, none of Tandem's protocol.
+window.benchPartysocket = (url, n, channels) =>
+  new Promise((resolve) => {
+    const started = performance.now()
+    const events = createNanoEvents()
+    const rws = new ReconnectingWebSocket(url, undefined, { maxRetries: 0 })
+    let got = 0
+    const onMessage = () => {
+      if (++got === n) {
+        const ms = performance.now() - started
+        rws.close()
+        resolve(n / (ms / 1000))
+      }
+    }
+    for (let i = 0; i < channels; i++) events.on(`bench:${i}`, onMessage)
+    rws.addEventListener('open', () => rws.send('{"type":"raw"}'))
+    rws.addEventListener('message', (e) => {
+      const frame = JSON.parse(e.data)
+      if (frame.type === 'message') events.emit(frame.channel, frame)
+    })
   })
 
 window.benchTandem = async (url, n, channels) => {
