@@ -136,7 +136,8 @@ export async function run() {
     }
     let renames = 0
     const out = await withDom(async ({ h, mount }) => {
-      const { TandemProvider, useResources, useChannel } = await import('@tandem/react')
+      const { TandemProvider, useResources } = await import('@tandem/react')
+      const { useChannel } = await import('@tandem/react/realtime')
       const { QueryClient, QueryClientProvider, useQuery } = await import('@tanstack/react-query')
       const { default: useSWR, SWRConfig } = await import('swr')
       // The peers: native fetch, the token above, a fresh cache each.

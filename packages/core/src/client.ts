@@ -5,6 +5,7 @@ import { DEFAULTS } from './defaults.js'
 import { ValidationError } from './errors.js'
 import { createEmitter } from './events.js'
 import { createHttp, type ClientHooks, type Http } from './http.js'
+import { checkBaseUrl } from './http-call.js'
 import { createLogger } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createMapsService, type MapsService } from './services/maps.js'
@@ -125,6 +126,7 @@ export function createClient(options: ClientOptions): TandemClient {
   for (const service of SERVICES) {
     const s = options.services?.[service] ?? {}
     baseUrls[service] = trimSlash(s.baseUrl ?? `${root}/${service}`)
+    checkBaseUrl(baseUrls[service], s.baseUrl === undefined ? 'baseUrl' : `services.${service}.baseUrl`)
     const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
     if (rate !== false) limiters[service] = createRateLimiter(normalizeRate(rate, service))
   }

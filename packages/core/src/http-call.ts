@@ -51,7 +51,6 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
   if (!baseURL) throw new ValidationError('service', `unknown service "${String(service)}"`)
   if (!METHODS.has(method)) throw new ValidationError('method', `unsupported method "${String(method)}"`)
   if (typeof path !== 'string' || !path.startsWith('/')) throw new ValidationError('path', 'must start with "/"')
-  checkUrl(baseURL + path)
   const headers = normalizeHeaders(req.headers)
   const givenKey = req.idempotencyKey ?? headers['idempotency-key']
   if (givenKey !== undefined && (typeof givenKey !== 'string' || !IDEMPOTENCY_KEY.test(givenKey))) {
@@ -125,11 +124,11 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
   return out
 }
 
-function checkUrl(url: string): void {
+/** Once per client, not per request: relative base URLs are fine in a page (a same-origin proxy), elsewhere they must be absolute. */
+export function checkBaseUrl(url: string, field: string): void {
   try {
-    // Relative base URLs are fine in a page (same-origin proxy); elsewhere they must be absolute.
     new URL(url, (globalThis as { location?: { href?: string } }).location?.href)
   } catch {
-    throw new ValidationError('baseUrl', 'must be an absolute http(s) URL')
+    throw new ValidationError(field, 'must be an absolute http(s) URL')
   }
 }

@@ -56,15 +56,12 @@ export function createHttp(options: HttpOptions): Http {
   async function admit(call: Call): Promise<string> {
     throwIfAborted(call.signal)
     // Token first: a slot taken while a token is being fetched would be sent late, in a burst.
-    await auth.getToken({ signal: call.signal })
-    if (call.limiter) {
-      const waited = await call.limiter.acquire(call.signal)
-      if (waited > 0) {
-        emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter.queued })
-        log('debug', `rate limit: waited ${waited} ms`, { service: call.service })
-      }
-    }
-    return auth.getToken({ signal: call.signal })
+    const token = await auth.getToken({ signal: call.signal })
+    const waited = call.limiter ? await call.limiter.acquire(call.signal) : 0
+    if (waited === 0) return token
+    emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued })
+    log('debug', `rate limit: waited ${waited} ms`, { service: call.service })
+    return auth.getToken({ signal: call.signal }) // cached, unless the wait outlived a refresh
   }
 
   /** Step 3: one exchange through ofetch. Every failure comes back typed; an HTTP error status comes back as a response. */
