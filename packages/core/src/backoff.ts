@@ -25,6 +25,16 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /** Past 2^31 ms, setTimeout fires at once: every long timer is clamped to this. */
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
+/**
+ * A delay a peer supplied (`retryAfterMs`, `Retry-After`, `expiresIn`, a heartbeat), made safe.
+ * Infinity, NaN, a negative value or not a number at all: `undefined`, meaning "use our own
+ * backoff". Anything else lies within [floorMs, capMs], and never past `MAX_TIMER_MS`.
+ */
+export function clampDelay(value: unknown, floorMs: number, capMs: number): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined
+  return Math.min(Math.max(value, floorMs), capMs, MAX_TIMER_MS)
+}
+
 /** Calls `listener` once when `signal` aborts; returns the cleanup. */
 export function onAbort(signal: AbortSignal | undefined, listener: () => void): () => void {
   signal?.addEventListener('abort', listener, { once: true })

@@ -36,7 +36,7 @@ export {
   isValidationError,
 } from './errors.js'
 export type { TandemErrorOptions } from './errors.js'
-export { fullJitter, parseRetryAfter, sleep } from './backoff.js'
+export { MAX_TIMER_MS, clampDelay, fullJitter, parseRetryAfter, sleep } from './backoff.js'
 export { redact } from './logger.js'
 export { createEmitter } from './events.js'
 export type { SafeEmitter } from './events.js'

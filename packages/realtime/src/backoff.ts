@@ -16,14 +16,22 @@ export interface BackoffOptions {
    * @default 10_000
    */
   stableMs: number
+  /**
+   * The longest wait a server may ask for (a close's `retryAfterMs`); past it, this is waited.
+   * @default 300_000
+   */
+  serverMaxMs: number
 }
 
 export interface Backoff {
   /** The connection is up: if it stays up for `stableMs`, the next delay starts from scratch. */
-  up(): void
+  up: () => void
+  /** The last connection stayed up `stableMs` (ask before `next()`, which forgets it). */
+  stable: () => boolean
   /** The delay before the next attempt. */
-  next(): number
-  reset(): void
+  next: () => number
+  reset: () => void
+  readonly options: BackoffOptions
 }
 
 /** Exponential backoff with full jitter, so a fleet of clients does not reconnect in step. */
@@ -31,9 +39,11 @@ export function createBackoff(o: BackoffOptions, random = Math.random, now = () 
   let attempt = 0
   let upSince: number | undefined
   return {
+    options: o,
     up() {
       upSince = now()
     },
+    stable: () => upSince !== undefined && now() - upSince >= o.stableMs,
     next() {
       if (upSince !== undefined && now() - upSince >= o.stableMs) attempt = 0
       upSince = undefined

@@ -29,7 +29,7 @@ export interface ChannelImpl extends Channel {
   message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>) => void
 }
 
-const isPosition = (r: SubscribeResult): r is SubscribeResult & Position => matches(r, 'epoch:string offset:number')
+const isPosition = (r: SubscribeResult): r is SubscribeResult & Position => matches(r, 'epoch:string offset:count')
 
 /** 128 random bits as printable ASCII (`getRandomValues`: `randomUUID` needs a secure context). */
 const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
@@ -72,8 +72,16 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     events.emit('state', { previous, current, ...(error ? { error } : {}) })
   }
 
+  /** Epochs this channel has left: the service never goes back to one, so a frame that does is refused. */
+  const retired = new Set<string>()
+
   /** Messages were lost between `since` and `resumedAt`; within one epoch, because history expired. */
   const gap = (since: Position, resumedAt: Position) => {
+    if (resumedAt.epoch !== since.epoch) {
+      retired.add(since.epoch)
+      // Bounded: epochs change rarely, and a hostile peer must not grow this without end.
+      if (retired.size > 100) retired.delete(retired.values().next().value!)
+    }
     pos = resumedAt
     events.emit('discontinuity', {
       channel: name,
@@ -85,7 +93,7 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
 
   /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
   function deliver(msg: unknown, canFill = true) {
-    if (!isMessage(msg)) return hub.error(bad())
+    if (!isMessage(msg) || retired.has(msg.epoch)) return hub.error(bad())
     const { epoch, offset } = msg
     if (!pos) return
     const sameEpoch = epoch === pos.epoch
@@ -109,15 +117,21 @@ export function createChannel(name: string, hub: Hub): ChannelImpl {
     }
   }
 
-  /** Applies a resume answer: reports the gap (if any) before the first message after it. */
+  /**
+   * Applies a resume answer: reports the gap (if any) before the first message after it, which is
+   * the first missed one or, when none came, the first live one held meanwhile (never dropped).
+   */
   function resume(since: Position | undefined, to: Position, recovered: boolean, missed: unknown[]) {
-    const first = missed[0]
+    const first = missed[0] ?? held?.[0]
     // Positions are copied field by field: frames carry more.
     if (!since) pos = { epoch: to.epoch, offset: to.offset }
     else if (!recovered)
       gap(since, {
         epoch: to.epoch,
-        offset: to.epoch === since.epoch && isMessage(first) ? first.offset - 1 : to.offset,
+        offset:
+          to.epoch === since.epoch && isMessage(first) && first.epoch === to.epoch
+            ? Math.min(to.offset, first.offset - 1)
+            : to.offset,
       })
     for (const m of missed) deliver(m, false)
   }

@@ -1,10 +1,11 @@
-import type { RealtimeError, SafeEmitter, TokenProvider } from '@tandem/core'
+import type { SafeEmitter, TokenProvider } from '@tandem/core'
 import ReconnectingWebSocket from 'partysocket/ws'
 import type { Backoff } from './backoff.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'
 import type { Log } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
-import { asError, closeAction, rtError } from './protocol.js'
+import { clampDelay, type RealtimeError } from './core.js'
+import { asError, closeAction, rtError, type CloseAction } from './protocol.js'
 import type { ConnectionState, RealtimeEvents, StateChange } from './types.js'
 import { createWaiter } from './waiter.js'
 
@@ -164,6 +165,22 @@ export function createConnection(o: ConnectionOptions): Connection {
     return Object.assign(flags, { rws, unwatch }) // the same object the gate reads
   }
 
+  /**
+   * The wait before the next attempt after a close. A close that comes right after connecting (or
+   * before) counts as a failure, whatever it asks: `token_expired` means "at once" only for a
+   * token that ran out during a stable session, and a `retryAfterMs` is never less than our own
+   * next delay then, nor when it is 0; it is capped at `serverMaxMs`, and Infinity, NaN or a
+   * negative value mean "use our backoff".
+   */
+  function delayAfter(action: CloseAction, wasUp: boolean): number {
+    const stable = wasUp && o.backoff.stable()
+    const own = o.backoff.next()
+    if (action.atOnce) return stable ? 0 : own
+    const asked = clampDelay(action.retryAfterMs, 0, o.backoff.options.serverMaxMs)
+    if (asked === undefined) return own
+    return asked === 0 || !stable ? Math.max(asked, own) : asked
+  }
+
   function drop(reason: string) {
     if (!run || !attempt) return
     attempt.droppedFor = reason
@@ -220,9 +237,7 @@ export function createConnection(o: ConnectionOptions): Connection {
           })
         }
         if (action.kind === 'reauth' && closed) o.auth.invalidate(closed.token)
-        // `token_expired` means "at once, with a fresh token", but only for a token that ran out during the session:
-        // refused at the handshake, the fresh token was expired already (a backend clock off), so back off.
-        nextDelay = action.delayMs === 0 && !closed?.up ? o.backoff.next() : (action.delayMs ?? o.backoff.next())
+        nextDelay = delayAfter(action, closed?.up === true)
         attempt = undefined
         if (isOffline()) return setState('disconnected', 'offline')
         return setState('reconnecting', why ?? action.name, { retryInMs: nextDelay })

@@ -4,6 +4,8 @@ export {
   DEFAULTS as CORE_DEFAULTS,
   RealtimeError,
   ValidationError,
+  MAX_TIMER_MS,
+  clampDelay,
   createEmitter,
   createPool,
   createTokenProvider,

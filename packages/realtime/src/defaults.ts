@@ -7,7 +7,7 @@ import { CORE_DEFAULTS as CORE } from './core.js'
 /** Appended to the realtime service base URL. */
 export const WS_PATH = '/v1/ws'
 /** Full jitter; the attempt count resets once a connection has stayed up for `stableMs`. */
-export const BACKOFF = { baseMs: 500, capMs: 20_000, stableMs: 10_000 } as const
+export const BACKOFF = { baseMs: 500, capMs: 20_000, stableMs: 10_000, serverMaxMs: 300_000 } as const
 /** WebSocket open, then open → `connected`: a link that cannot finish either is dead. */
 export const OPEN_TIMEOUT_MS = 10_000
 export const HANDSHAKE_TIMEOUT_MS = 10_000
@@ -23,6 +23,8 @@ export const MAX_QUEUED = 100
 export const MAX_MESSAGE_BYTES = 65_536
 /** Server frames can legitimately exceed maxMessageBytes (subscribe replies carry `missed`). */
 export const MAX_INBOUND_CHARS = 2 ** 24 // 16 MiB
+/** The heartbeat a server announces is held within these (a 0 would make every tick a dead link). */
+export const HEARTBEAT = { minMs: 100, maxMs: 300_000, defaultMs: 15_000 } as const
 /** Heartbeat grace is min(this, heartbeatMs). */
 export const MAX_GRACE_MS = 10_000
 /** Same rule as core's token provider: refresh ahead by max(30 s, 10 %), never more than half. */
@@ -49,6 +51,7 @@ export const DEFAULTS = {
   maxMessageBytes: MAX_MESSAGE_BYTES,
   maxInboundChars: MAX_INBOUND_CHARS,
   maxGraceMs: MAX_GRACE_MS,
+  heartbeat: HEARTBEAT,
   refreshMarginMs: REFRESH_MARGIN_MS,
   refreshMarginRatio: REFRESH_MARGIN_RATIO,
   refreshRetryMs: REFRESH_RETRY_MS,

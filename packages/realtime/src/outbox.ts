@@ -11,6 +11,8 @@ export interface Op {
   /** Connection seq it was last sent on: an op sent on an older connection goes again, same frame, same idempotency key. */
   sentOn?: number
   notBefore?: number
+  /** Times the service refused it for its rate limit. */
+  refusals?: number
   timer?: ReturnType<typeof setTimeout>
   /** Wakes the outbox once `notBefore` has passed. */
   retry?: ReturnType<typeof setTimeout>

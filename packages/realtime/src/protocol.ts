@@ -78,19 +78,19 @@ export type Reply = Extract<ServerFrame, { id: Id }> | FrameOf<'error'>
 /** What the client sends (requests carry an `id`, added when sent). */
 export type ClientFrame = { type: string; [field: string]: unknown }
 
-// Required fields per server frame type, by kind: typeof, except that arrays are `array`.
-// Anything else that arrives is reported, never trusted.
+// Required fields per server frame type, by kind: typeof, except that arrays are `array`, `offset`
+// is a positive safe integer and `count` a non-negative one. Anything else is reported, never trusted.
 const SHAPES: Record<FrameType, string> = {
-  connected: 'connectionId:string heartbeatMs:number maxMessageBytes:number expiresIn:number',
+  connected: 'connectionId:string heartbeatMs:number maxMessageBytes:count expiresIn:number',
   subscribed: 'channels:array',
   unsubscribed: 'channels:array',
-  ack: 'offset:number epoch:string messageId:string',
+  ack: 'offset:offset epoch:string messageId:string',
   ok: '',
   'presence.members': 'members:array',
-  history: 'epoch:string offset:number messages:array complete:boolean',
+  history: 'epoch:string offset:count messages:array complete:boolean',
   authed: 'expiresIn:number',
   pong: '',
-  message: 'channel:string event:string offset:number epoch:string messageId:string',
+  message: 'channel:string event:string offset:offset epoch:string messageId:string',
   'presence.event': 'channel:string action:string member:object',
   heartbeat: '',
   error: 'error:object',
@@ -106,6 +106,10 @@ export function matches(value: unknown, shape: string): boolean {
   if (!fields) parsed.set(shape, (fields = shape ? shape.split(' ').map((f) => f.split(':')) : []))
   for (const [name, kind] of fields) {
     const v = (value as Record<string, unknown>)[name!]
+    if (kind === 'offset' || kind === 'count') {
+      if (!Number.isSafeInteger(v) || (v as number) < (kind === 'offset' ? 1 : 0)) return false
+      continue
+    }
     const actual = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v
     if (actual !== kind || (kind === 'number' && !Number.isFinite(v))) return false
   }
@@ -165,29 +169,29 @@ export interface CloseAction {
   /** fatal: stop; reauth: drop the token, then reconnect; retry: reconnect. */
   kind: 'fatal' | 'reauth' | 'retry'
   name: string
-  /** A delay the server asked for (`rate_limited`), or 0 for "at once" (`token_expired`). */
-  delayMs?: number
+  /** `token_expired`: reconnect at once with a fresh token (when the session had lasted). */
+  atOnce: boolean
+  /** The wait a `rate_limited` close asked for, as sent: to be clamped before any use. */
+  retryAfterMs?: unknown
 }
+
+const CLOSE_NAMES = new Map<number, string>(Object.entries(CLOSE).map(([name, code]) => [code, name]))
 
 /** What a close code asks of the client (docs/protocol.md, "Close codes"): 40xx fatal, 41xx reauth, else retry. */
 export function closeAction(code: number, reason: string): CloseAction {
+  const kind = code < 4000 || code >= 4200 ? 'retry' : code < 4100 ? 'fatal' : 'reauth'
   let parsed: { code?: unknown; retryAfterMs?: unknown } = {}
   try {
     parsed = Object(JSON.parse(reason) as unknown) as typeof parsed
   } catch {
     // A reason we cannot parse: the code decides.
   }
-  // The reason names the code (`{"code":"token_revoked"}`); without one, the number does.
-  const name = typeof parsed.code === 'string' ? parsed.code : `close_${code}`
-  const after = parsed.retryAfterMs
+  // A fatal close is named by its number alone: a reason cannot make it read as temporary.
+  const named = kind !== 'fatal' && typeof parsed.code === 'string' ? parsed.code : undefined
   return {
-    kind: code < 4000 || code >= 4200 ? 'retry' : code < 4100 ? 'fatal' : 'reauth',
-    name,
-    delayMs:
-      code === CLOSE.token_expired
-        ? 0
-        : code === CLOSE.rate_limited && typeof after === 'number' && after >= 0
-          ? after
-          : undefined,
+    kind,
+    name: named ?? CLOSE_NAMES.get(code) ?? `close_${code}`,
+    atOnce: code === CLOSE.token_expired,
+    retryAfterMs: code === CLOSE.rate_limited ? parsed.retryAfterMs : undefined,
   }
 }

@@ -2,10 +2,18 @@ import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/co
 import { createBackoff, type BackoffOptions } from './backoff.js'
 import { createChannel, type ChannelImpl } from './channel.js'
 import { createConnection } from './connection.js'
-import { ValidationError, createEmitter, createTokenProvider, type RealtimeError } from './core.js'
+import {
+  ValidationError,
+  clampDelay,
+  createEmitter,
+  createTokenProvider,
+  fullJitter,
+  type RealtimeError,
+} from './core.js'
 import {
   BACKOFF,
   HANDSHAKE_TIMEOUT_MS,
+  HEARTBEAT,
   MAX_GRACE_MS,
   MAX_INBOUND_CHARS,
   MAX_MESSAGE_BYTES,
@@ -89,6 +97,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const fromClient = 'client' in source
   const auth = fromClient ? source.client.auth : createTokenProvider(source.auth)
   const events = createEmitter<RealtimeEvents>()
+  const backoffOptions = { ...BACKOFF, ...options.backoff }
   const channels = new Map<string, ChannelImpl>()
   /** What the service told us of this session (`connected`); the id outlives attempts, for resume. */
   const session = {
@@ -108,7 +117,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     url: toWsUrl(fromClient ? source.client.baseUrls.realtime : source.url),
     auth,
     WebSocket: options.WebSocket,
-    backoff: createBackoff({ ...BACKOFF, ...options.backoff }, options.random),
+    backoff: createBackoff(backoffOptions, options.random),
     events,
     log,
     opened: handshake,
@@ -131,6 +140,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     maxBytes: () => session.maxBytes,
     maxQueued: options.maxQueued ?? MAX_QUEUED,
     timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    retryFloor: (n) => fullJitter(n - 1, backoffOptions.baseMs, backoffOptions.capMs, options.random),
+    serverMaxMs: backoffOptions.serverMaxMs,
   })
   const call: typeof requests.call = (frame, ...rest) => {
     log(`-> ${frame.type}`) // the type only: frames carry tokens and app data
@@ -157,6 +168,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
         onReply(reply)
       }),
     error,
+    backoff: createBackoff(backoffOptions, options.random),
   })
 
   /** The socket is open: `connect` with the attempt's token (and our last connection id, to resume). */
@@ -174,9 +186,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
         if (reply.type !== 'connected') return error(toError(reply.type === 'error' ? reply.error : undefined)) // the close that follows decides
         session.connectionId = reply.connectionId
         session.maxBytes = reply.maxMessageBytes
-        session.graceMs = Math.min(MAX_GRACE_MS, reply.heartbeatMs)
+        // Clamped: a server's 0 would make every watchdog tick a dead link, 1e12 none ever.
+        const heartbeatMs = clampDelay(reply.heartbeatMs, HEARTBEAT.minMs, HEARTBEAT.maxMs) ?? HEARTBEAT.defaultMs
+        session.graceMs = Math.min(MAX_GRACE_MS, heartbeatMs)
         session.resumed = reply.resumed === true
-        watchdog.start(reply.heartbeatMs, session.graceMs)
+        watchdog.start(heartbeatMs, session.graceMs)
         refresher.schedule(reply.expiresIn)
         conn.transition({ type: 'connected', resumed: session.resumed })
         subscriptions.sync()

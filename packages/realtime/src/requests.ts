@@ -1,5 +1,5 @@
 import type { RealtimeError } from '@tandem/core'
-import { ValidationError } from './core.js'
+import { ValidationError, clampDelay } from './core.js'
 import { createOutbox, type Op } from './outbox.js'
 import { rtError, toError, type ClientFrame, type FrameOf, type Reply } from './protocol.js'
 
@@ -14,6 +14,10 @@ export interface RequestsOptions {
   maxBytes: () => number
   maxQueued: number
   timeoutMs: number
+  /** The least wait before resending a request the service refused for its rate limit the `n`th time. */
+  retryFloor: (n: number) => number
+  /** The longest wait a server may ask for. */
+  serverMaxMs: number
 }
 
 export interface Requests {
@@ -78,11 +82,13 @@ export function createRequests(o: RequestsOptions): Requests {
 
   function settle(op: Op, reply: Reply) {
     const error = reply.type === 'error' ? toError(reply.error) : undefined
-    const after = (error?.details as { retryAfterMs?: number } | undefined)?.retryAfterMs
+    const after = (error?.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs
     if (error?.temporary && after !== undefined) {
-      // rate_limited: the same frame (same idempotency key) goes again once the bucket refills.
+      // rate_limited: the same frame (same idempotency key) goes again once the bucket refills;
+      // never sooner than a backoff that grows with each refusal, nor later than `serverMaxMs`.
+      const floor = o.retryFloor((op.refusals = (op.refusals ?? 0) + 1))
       op.sentOn = undefined
-      op.notBefore = Date.now() + after
+      op.notBefore = Date.now() + Math.max(clampDelay(after, 0, o.serverMaxMs) ?? floor, floor)
       return flushAt(op)
     }
     outbox.remove(op)

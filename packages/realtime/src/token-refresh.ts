@@ -1,4 +1,6 @@
 import type { RealtimeError, TokenProvider } from '@tandem/core'
+import type { Backoff } from './backoff.js'
+import { MAX_TIMER_MS, clampDelay } from './core.js'
 import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from './defaults.js'
 import { asError, toError, type Reply } from './protocol.js'
 
@@ -9,6 +11,8 @@ export interface TokenRefreshOptions {
   /** Sends `{ type: 'auth', token }`; false when not connected. */
   send: (token: string, onReply: (reply: Reply) => void) => boolean
   error(error: RealtimeError): void
+  /** Paces refreshes that come too soon (a server saying `expiresIn: 0`): its own instance. */
+  backoff: Backoff
 }
 
 export interface TokenRefresh {
@@ -58,8 +62,16 @@ export function createTokenRefresh(o: TokenRefreshOptions): TokenRefresh {
   function schedule(expiresIn: number) {
     const now = Date.now()
     // The provider's expiry is by our own clock; the server's by its clock. The earlier wins.
-    const expiry = Math.min(now + expiresIn * 1000, o.auth.expiresAt() ?? Infinity)
-    later(refreshDelay(expiry - now))
+    // A lifetime that is no number at all (Infinity, NaN, negative) counts as none: refresh soon.
+    const lifetime = clampDelay(expiresIn * 1000, 0, MAX_TIMER_MS) ?? 0
+    const wanted = refreshDelay(Math.min(now + lifetime, o.auth.expiresAt() ?? Infinity) - now)
+    // A healthy lifetime starts the pacing over; a short one (a slow backend clock, a hostile
+    // server) waits at least the backoff's next delay, so refreshes cannot spin.
+    if (wanted >= o.backoff.options.stableMs) {
+      o.backoff.reset()
+      return later(wanted)
+    }
+    later(Math.max(wanted, o.backoff.next()))
   }
 
   return {

@@ -1,3 +1,5 @@
+import { MAX_TIMER_MS } from './core.js'
+
 export interface Waiter {
   /** Resolves after `ms` (never, for Infinity) or as soon as `wake()` is called. */
   wait(ms: number): Promise<void>
@@ -11,7 +13,7 @@ export function createWaiter(): Waiter {
     wait(ms) {
       wake?.()
       return new Promise<void>((resolve) => {
-        const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined
+        const timer = Number.isFinite(ms) ? setTimeout(done, Math.min(ms, MAX_TIMER_MS)) : undefined
         function done() {
           clearTimeout(timer)
           if (wake === done) wake = undefined

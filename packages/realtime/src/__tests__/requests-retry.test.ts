@@ -20,6 +20,8 @@ describe('requests: a rate_limited refusal', () => {
       maxBytes: () => 65_536,
       maxQueued: 10,
       timeoutMs: 5_000,
+      retryFloor: () => 0,
+      serverMaxMs: 300_000,
     })
     requests.ready = true
     const done = requests.request({ type: 'publish', channel: 'c', event: 'e', data: 1, idempotencyKey: 'k1' })

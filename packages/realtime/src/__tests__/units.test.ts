@@ -14,16 +14,16 @@ afterEach(() => {
 
 describe('backoff', () => {
   it('full jitter: uniform in [0, min(cap, 500·2^n)), capped at 20 s', () => {
-    const top = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000 }, () => 0.999999)
+    const top = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000, serverMaxMs: 300_000 }, () => 0.999999)
     expect(Array.from({ length: 8 }, () => top.next())).toEqual([499, 999, 1999, 3999, 7999, 15999, 19999, 19999])
-    const bottom = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000 }, () => 0)
+    const bottom = createBackoff({ baseMs: 500, capMs: 20_000, stableMs: 10_000, serverMaxMs: 300_000 }, () => 0)
     expect(bottom.next()).toBe(0)
   })
 
   it('resets only after a connection stayed up for stableMs', () => {
     let now = 0
     const b = createBackoff(
-      { baseMs: 500, capMs: 20_000, stableMs: 10_000 },
+      { baseMs: 500, capMs: 20_000, stableMs: 10_000, serverMaxMs: 300_000 },
       () => 0.999999,
       () => now,
     )
@@ -41,20 +41,22 @@ describe('backoff', () => {
 describe('close codes', () => {
   const r = (code: string) => JSON.stringify({ code })
   it.each([
-    [1000, '', 'retry', undefined, 'close_1000'],
-    [1006, '', 'retry', undefined, 'close_1006'],
-    [4000, r('protocol_error'), 'fatal', undefined, 'protocol_error'],
-    [4003, '', 'fatal', undefined, 'close_4003'], // no readable reason: the code decides, and names it
-    [4009, r('frame_too_large'), 'fatal', undefined, 'frame_too_large'],
-    [4050, 'garbage', 'fatal', undefined, 'close_4050'],
-    [4100, r('token_expired'), 'reauth', 0, 'token_expired'],
-    [4101, r('token_invalid'), 'reauth', undefined, 'token_invalid'],
-    [4102, '', 'reauth', undefined, 'close_4102'],
-    [4200, r('server_restart'), 'retry', undefined, 'server_restart'],
-    [4290, '{"code":"rate_limited","retryAfterMs":2000}', 'retry', 2000, 'rate_limited'],
-    [4290, 'not json', 'retry', undefined, 'close_4290'],
-  ])('%i %s → %s', (code, reason, kind, delayMs, name) => {
-    expect(closeAction(code, reason)).toEqual({ kind, name, delayMs })
+    [1000, '', 'retry', false, undefined, 'close_1000'],
+    [1006, '', 'retry', false, undefined, 'close_1006'],
+    [4000, r('protocol_error'), 'fatal', false, undefined, 'protocol_error'],
+    [4000, r('connection_dropped'), 'fatal', false, undefined, 'protocol_error'], // a fatal code is named by its number
+    [4003, '', 'fatal', false, undefined, 'forbidden'], // no readable reason: the code decides, and names it
+    [4009, r('frame_too_large'), 'fatal', false, undefined, 'frame_too_large'],
+    [4050, 'garbage', 'fatal', false, undefined, 'close_4050'],
+    [4100, r('token_expired'), 'reauth', true, undefined, 'token_expired'],
+    [4101, r('token_invalid'), 'reauth', false, undefined, 'token_invalid'],
+    [4102, '', 'reauth', false, undefined, 'token_revoked'],
+    [4200, r('server_restart'), 'retry', false, undefined, 'server_restart'],
+    [4290, '{"code":"rate_limited","retryAfterMs":2000}', 'retry', false, 2000, 'rate_limited'],
+    [4290, '{"code":"rate_limited","retryAfterMs":1e400}', 'retry', false, Infinity, 'rate_limited'], // clamped by the caller
+    [4290, 'not json', 'retry', false, undefined, 'rate_limited'],
+  ])('%i %s → %s', (code, reason, kind, atOnce, retryAfterMs, name) => {
+    expect(closeAction(code, reason)).toEqual({ kind, name, atOnce, retryAfterMs })
   })
 })
 
