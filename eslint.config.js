@@ -20,6 +20,7 @@ export default tseslint.config(
       'docs/api/**',
       'playground/dist/**',
       'bench/.out/**',
+      '.tmp/**',
     ],
   },
   js.configs.recommended,

@@ -49,10 +49,23 @@ export interface ClientOptions {
    */
   retry?: Partial<RetryOptions> | false
   /**
-   * Per attempt, in ms.
-   * @default 15_000
+   * The deadline of each call, in ms: it covers the wait for a rate-limit slot, the token, every
+   * attempt and the backoff between them. A wait that would outlast it fails at once (a
+   * `RateLimitError` with the wait, or a `TimeoutError`). A call's own `timeoutMs` overrides it.
+   * @default none: a call may wait in the rate-limit queue as long as it takes
    */
   timeoutMs?: number
+  /**
+   * Each attempt's own limit, in ms (within the call's deadline).
+   * @default 15_000
+   */
+  attemptTimeoutMs?: number
+  /**
+   * The largest answer read, in bytes; past it the call fails with `ApiError` `response_too_large`
+   * (read as it arrives: memory stays flat).
+   * @default 3_000_000
+   */
+  maxResponseBytes?: number
   /**
    * Add an `Idempotency-Key` to every write so that retries apply once.
    * @default true
@@ -128,7 +141,7 @@ export function createClient(options: ClientOptions): TandemClient {
     baseUrls[service] = trimSlash(s.baseUrl ?? `${root}/${service}`)
     checkBaseUrl(baseUrls[service], s.baseUrl === undefined ? 'baseUrl' : `services.${service}.baseUrl`)
     const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
-    if (rate !== false) limiters[service] = createRateLimiter(normalizeRate(rate, service))
+    if (rate !== false) limiters[service] = createRateLimiter({ ...normalizeRate(rate, service), name: service })
   }
 
   const http = createHttp({
@@ -137,7 +150,9 @@ export function createClient(options: ClientOptions): TandemClient {
     baseUrls,
     limiters,
     retry: options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry },
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    timeoutMs: options.timeoutMs,
+    attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
     hooks: options.hooks,
     idempotency: options.idempotency ?? true,
     log: createLogger(options.logger, options.logLevel ?? DEFAULTS.logLevel),

@@ -3,7 +3,10 @@ import type { ServiceName } from './types.js'
 /** Every default of @tandem/core, in one place. */
 export const DEFAULTS = {
   baseUrl: 'https://api.tandem.dev',
-  timeoutMs: 15_000,
+  /** Each attempt's own limit; a call's deadline (`timeoutMs`) has no default. */
+  attemptTimeoutMs: 15_000,
+  /** The largest answer read: a few MB, 10× the largest the services give (a world map view, ~270 kB). */
+  maxResponseBytes: 3_000_000,
   retry: {
     limit: 2,
     baseDelayMs: 300,

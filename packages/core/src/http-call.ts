@@ -29,7 +29,8 @@ export interface Call {
   readonly retry: RetryOptions
   readonly limiter: RateLimiter | undefined
   readonly signal: AbortSignal | undefined
-  readonly timeoutMs: number
+  /** The whole call's deadline (undefined: none). */
+  readonly timeoutMs: number | undefined
   /** Attempts made so far (0 during the first). */
   attempt: number
   /** The one replay after a 401 has been spent. */
@@ -40,7 +41,7 @@ export interface PrepareContext {
   baseUrls: Record<ServiceName, string>
   limiters: Partial<Record<ServiceName, RateLimiter>>
   retry: RetryOptions | false
-  timeoutMs: number
+  timeoutMs: number | undefined
   idempotency: boolean
   randomId: () => string
 }

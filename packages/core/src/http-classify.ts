@@ -45,7 +45,8 @@ export type Outcome =
 
 export type Step =
   | { kind: 'done'; value: unknown }
-  | { kind: 'retry'; delayMs: number; reason: string; status?: number; requestId?: string }
+  /** `error` is what the call fails with if the retry cannot happen (past its deadline). */
+  | { kind: 'retry'; delayMs: number; reason: string; status?: number; requestId?: string; error: TandemError }
   | { kind: 'reauth' }
   | { kind: 'fail'; error: TandemError }
 
@@ -63,13 +64,16 @@ export function classify(call: Call, outcome: Outcome): Step {
   if (outcome.error) {
     const error = outcome.error
     return error instanceof NetworkError && canRetry(call)
-      ? { kind: 'retry', delayMs: jitter(call), reason: error.code }
+      ? { kind: 'retry', delayMs: jitter(call), reason: error.code, error }
       : { kind: 'fail', error }
   }
   const { response } = outcome
   const { status, headers } = response
   const requestId = headers.get('x-request-id') ?? undefined
   const data = response._data
+
+  // Redirects are never followed (`redirect: 'manual'`); in a browser the target is hidden (status 0).
+  if ((status >= 300 && status < 400) || response.type === 'opaqueredirect') return redirect(call, response, requestId)
 
   if (status >= 200 && status < 300) {
     // 204/205 and HEAD have no body (ofetch leaves `_data` unset); an empty DELETE is fine too.
@@ -93,7 +97,8 @@ export function classify(call: Call, outcome: Outcome): Step {
   const final = (retryAfterMs: number) =>
     status === 429 ? new RateLimitError(message, { ...init, retryAfterMs }) : new ApiError(message, init)
   try {
-    return { kind: 'retry', delayMs: retryDelay(call, status, headers, final), reason: code, status, requestId }
+    const delayMs = retryDelay(call, status, headers, final)
+    return { kind: 'retry', delayMs, reason: code, status, requestId, error: final(delayMs) }
   } catch (error) {
     return { kind: 'fail', error: error as TandemError }
   }
@@ -115,6 +120,21 @@ export function retryDelay(
   if (status === 429) call.limiter?.pause(Math.min(delay, call.retry.maxRetryAfterMs))
   if (RETRY_STATUS.has(status) && canRetry(call) && delay <= call.retry.maxRetryAfterMs) return delay
   throw final(delay)
+}
+
+/** A redirect: an `ApiError` naming where it pointed (the origin only: a path or query may hold anything). */
+function redirect(call: Call, response: Response, requestId: string | undefined): Step {
+  const { status } = response
+  let target = 'a target the browser hides'
+  try {
+    const location = response.headers.get('location')
+    const base = new URL(call.baseURL, (globalThis as { location?: { href?: string } }).location?.href)
+    if (location) target = new URL(location, base).origin
+  } catch {
+    target = 'an unreadable location'
+  }
+  const message = withRequestId(`${call.method} ${call.path}: ${status} redirect to ${target}, not followed`, requestId)
+  return { kind: 'fail', error: new ApiError(message, { code: 'unexpected_redirect', status, requestId }) }
 }
 
 function invalid(call: Call, status: number, requestId: string | undefined, cause: unknown): Step {

@@ -1,6 +1,8 @@
 import { createFetch, type $Fetch, type FetchContext, type FetchHook, type FetchHooks } from 'ofetch'
 import { abortError, attemptSignal, sleep, throwIfAborted, withSignal } from './backoff.js'
-import { NetworkError, TandemError, TimeoutError } from './errors.js'
+import { ResponseTooLarge, limitBody } from './body-limit.js'
+import { createDeadline, type Deadline } from './deadline.js'
+import { ApiError, NetworkError, RateLimitError, TandemError, TimeoutError, isAbortError } from './errors.js'
 import type { SafeEmitter } from './events.js'
 import { prepare, type Call } from './http-call.js'
 import { classify, parseJson, readRateLimit, type Outcome, type Step } from './http-classify.js'
@@ -22,7 +24,10 @@ export interface HttpOptions {
   baseUrls: Record<ServiceName, string>
   limiters: Partial<Record<ServiceName, RateLimiter>>
   retry: RetryOptions | false
-  timeoutMs: number
+  /** Each call's deadline (undefined: none). */
+  timeoutMs: number | undefined
+  attemptTimeoutMs: number
+  maxResponseBytes: number
   idempotency: boolean
   hooks?: ClientHooks
   log: LogFn
@@ -47,29 +52,35 @@ export function createHttp(options: HttpOptions): Http {
   const inflight: Record<ServiceName, number> = { maps: 0, support: 0, realtime: 0 }
   const $fetch: $Fetch = createFetch({
     // Without options.fetch, the global is looked up per request (MSW or a test may patch it later).
-    fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init),
+    // Every answer is read through the size cap.
+    fetch: async (input, init) =>
+      limitBody(await (options.fetch ?? globalThis.fetch)(input, init), options.maxResponseBytes),
     Headers: globalThis.Headers,
     AbortController: globalThis.AbortController,
   }).create({ retry: false, parseResponse: parseJson, ...wrapHooks(options.hooks) })
 
-  /** Step 2: a token, then a rate-limit slot, then the token again (the queue may have outlived a refresh). */
-  async function admit(call: Call): Promise<string> {
-    throwIfAborted(call.signal)
+  /**
+   * Step 2: a token, then a rate-limit slot, then the token again (the queue may have outlived a
+   * refresh), all within the call's deadline: a slot further away than that fails at once.
+   */
+  async function admit(call: Call, deadline: Deadline): Promise<string> {
+    const { signal } = deadline
+    throwIfAborted(signal)
     // Token first: a slot taken while a token is being fetched would be sent late, in a burst.
-    const token = await auth.getToken({ signal: call.signal })
-    const waited = call.limiter ? await call.limiter.acquire(call.signal) : 0
+    const token = await auth.getToken({ signal })
+    const waited = call.limiter ? await call.limiter.acquire(signal, deadline.remaining()) : 0
     if (waited === 0) return token
     emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued })
     log('debug', `rate limit: waited ${waited} ms`, { service: call.service })
-    return auth.getToken({ signal: call.signal }) // cached, unless the wait outlived a refresh
+    return auth.getToken({ signal }) // cached, unless the wait outlived a refresh
   }
 
   /** Step 3: one exchange through ofetch. Every failure comes back typed; an HTTP error status comes back as a response. */
-  async function attempt(call: Call, token: string): Promise<Outcome> {
+  async function attempt(call: Call, token: string, deadline: Deadline): Promise<Outcome> {
     const { service, method, path } = call
     const headers: Record<string, string> = { accept: JSON_TYPE, ...call.headers, authorization: `Bearer ${token}` }
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey
-    const guard = attemptSignal(call.signal, call.timeoutMs)
+    const guard = attemptSignal(deadline.signal, Math.min(options.attemptTimeoutMs, deadline.remaining()))
     const started = Date.now()
     inflight[service]++
     try {
@@ -80,6 +91,8 @@ export function createHttp(options: HttpOptions): Http {
         body: call.body as Record<string, unknown> | undefined,
         headers,
         signal: guard.signal,
+        // Never followed: the services do not redirect, so one is a misconfiguration or an attack (classify names it).
+        redirect: 'manual',
       })
       // The platform fetch honours its signal; a custom one might not, and must not hang us.
       const response = options.fetch ? await withSignal(exchange, guard.signal) : await exchange
@@ -93,10 +106,15 @@ export function createHttp(options: HttpOptions): Http {
         error.options?.headers?.delete?.('authorization')
         if (error.response) return { response: error.response, durationMs, cause: thrown }
       }
+      const tooLarge = [thrown, (thrown as { cause?: unknown }).cause].find((e) => e instanceof ResponseTooLarge)
       let typed: TandemError
-      if (thrown instanceof HookFailure)
+      if (tooLarge instanceof ResponseTooLarge) {
+        const { status, requestId, maxBytes } = tooLarge
+        const message = `${method} ${path}: ${status} with an answer larger than maxResponseBytes (${maxBytes})`
+        typed = new ApiError(message, { code: 'response_too_large', status, requestId })
+      } else if (thrown instanceof HookFailure)
         typed = new TandemError(`${method} ${path}: a hook failed`, { code: 'hook_failed', cause: thrown.cause })
-      else if (call.signal?.aborted) typed = abortError(call.signal)
+      else if (deadline.signal?.aborted) typed = abortError(deadline.signal)
       else if (guard.timedOut())
         typed = new TimeoutError(`${method} ${path} timed out`, { code: 'timeout', cause: thrown })
       else typed = new NetworkError(`${method} ${path}: network error`, { code: 'network_error', cause: thrown })
@@ -128,36 +146,67 @@ export function createHttp(options: HttpOptions): Http {
     })
   }
 
-  async function backoff(call: Call, step: Extract<Step, { kind: 'retry' }>, durationMs: number): Promise<void> {
+  /** The wait before the next attempt; one that would outlast the call's deadline fails at once instead. */
+  async function backoff(call: Call, step: RetryStep, durationMs: number, deadline: Deadline): Promise<void> {
     const { service, method, path, attempt } = call
-    const { delayMs, reason, status, requestId } = step
+    const { delayMs, reason, status, requestId, error } = step
+    if (delayMs >= deadline.remaining()) {
+      if (error instanceof RateLimitError) throw error
+      throw new TimeoutError(`${method} ${path}: the next attempt (in ${delayMs} ms) is past the call's deadline`, {
+        code: 'timeout',
+        status,
+        requestId,
+        cause: error,
+        details: { waitMs: delayMs },
+      })
+    }
     emitter.emit('retry', { service, method, path, attempt, delayMs, reason, durationMs, status, requestId })
     log('warn', `${method} ${path} retry in ${delayMs} ms (${reason})`, { service, attempt })
-    await sleep(delayMs, call.signal)
+    await sleep(delayMs, deadline.signal)
     call.attempt++
   }
 
-  return async function request<T>(req: RequestOptions): Promise<T> {
-    const call = prepare(req, { ...options, randomId })
+  async function run(call: Call, deadline: Deadline): Promise<unknown> {
     for (;;) {
-      const token = await admit(call)
-      const outcome = await attempt(call, token)
+      const token = await admit(call, deadline)
+      const outcome = await attempt(call, token, deadline)
       report(call, outcome)
       const step = classify(call, outcome)
-      if (step.kind === 'done') return step.value as T
+      if (step.kind === 'done') return step.value
       if (step.kind === 'reauth') {
         // Refresh once (this drops the token only if it is still the one we used) and replay once.
         call.replayedAfter401 = true
         auth.invalidate(token)
       } else if (step.kind === 'retry') {
-        await backoff(call, step, outcome.durationMs)
+        await backoff(call, step, outcome.durationMs, deadline)
       } else {
         if (!outcome.response) log('error', `${call.method} ${call.path} ${step.error.code}`, { service: call.service })
         throw step.error
       }
     }
   }
+
+  return async function request<T>(req: RequestOptions): Promise<T> {
+    const call = prepare(req, { ...options, randomId })
+    const deadline = createDeadline(call.signal, call.timeoutMs)
+    try {
+      return (await run(call, deadline)) as T
+    } catch (error) {
+      // The deadline, not the caller, cut it short (in the queue, waiting for a token, mid-attempt).
+      if (deadline.expired() && !call.signal?.aborted && (isAbortError(error) || error instanceof TimeoutError)) {
+        throw new TimeoutError(`${call.method} ${call.path} timed out after ${call.timeoutMs} ms`, {
+          code: 'timeout',
+          cause: error,
+        })
+      }
+      throw error
+    } finally {
+      deadline.dispose()
+    }
+  }
 }
+
+type RetryStep = Extract<Step, { kind: 'retry' }>
 
 /** The user's hooks, each wrapped so that its throw is known for what it is. */
 function wrapHooks(hooks: ClientHooks | undefined): ClientHooks {

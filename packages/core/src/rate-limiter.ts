@@ -1,5 +1,6 @@
 import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
+import { RateLimitError } from './errors.js'
 
 export interface RateLimiterOptions {
   /**
@@ -10,6 +11,8 @@ export interface RateLimiterOptions {
    * The window in which `limit` requests may go.
    */
   intervalMs: number
+  /** Named in errors (`support: …`). */
+  name?: string
   /**
    * Refill starts this much late after a burst, absorbing network jitter.
    * @default 200
@@ -28,12 +31,18 @@ export interface RateLimitHeaders {
 }
 
 export interface RateLimiter {
-  /** Resolves when a request may go; waits in FIFO order instead of failing. Returns the ms waited. */
-  acquire(signal?: AbortSignal): Promise<number>
+  /**
+   * Resolves when a request may go; waits in FIFO order instead of failing. Returns the ms waited.
+   * When the wait would outlast `maxWaitMs` (a call's deadline), rejects at once with a
+   * `RateLimitError` `rate_limit_wait` carrying the estimated wait.
+   */
+  acquire: (signal?: AbortSignal, maxWaitMs?: number) => Promise<number>
+  /** How long a request arriving now would wait for its slot, in ms (0: none). */
+  estimate: () => number
   /** Re-seeds from the service's `RateLimit-*` headers; `inflight` are requests it has not counted yet. */
-  update(headers: RateLimitHeaders, inflight: number): void
+  update: (headers: RateLimitHeaders, inflight: number) => void
   /** The service said 429: nothing goes for `ms`. */
-  pause(ms: number): void
+  pause: (ms: number) => void
   readonly queued: number
 }
 
@@ -77,6 +86,14 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     schedule(t)
   }
 
+  /** The wait of a request arriving at `t` behind everything queued: until the pause ends and its token has refilled. */
+  function estimate(t: number): number {
+    refill(t)
+    const missing = queue.length + 1 - tokens
+    const untilToken = missing <= 0 ? 0 : Math.max(0, last - t) + missing / perMs
+    return Math.ceil(Math.max(untilToken, pausedUntil - t, 0))
+  }
+
   function schedule(t: number): void {
     if (queue.length === 0 || timer) return
     const untilToken = tokens >= 1 ? 0 : Math.max(0, last - t) + (1 - tokens) / perMs
@@ -85,13 +102,19 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   }
 
   return {
-    acquire(signal) {
+    acquire(signal, maxWaitMs = Infinity) {
       if (signal?.aborted) return Promise.reject(abortError(signal))
       const t = now()
       refill(t)
       if (queue.length === 0 && t >= pausedUntil && tokens >= 1) {
         take(t)
         return Promise.resolve(0)
+      }
+      const wait = estimate(t)
+      if (wait > maxWaitMs) {
+        const name = options.name ? `${options.name}: ` : ''
+        const message = `${name}rate limited: the next slot is ~${wait} ms away, past this call's deadline`
+        return Promise.reject(new RateLimitError(message, { code: 'rate_limit_wait', retryAfterMs: wait }))
       }
       return new Promise<number>((resolve, reject) => {
         const go = (granted: number) => {
@@ -107,6 +130,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         schedule(t)
       })
     },
+    estimate: () => estimate(now()),
     update({ limit, remaining }, inflight) {
       const t = now()
       refill(t)

@@ -1,7 +1,10 @@
 import { attemptSignal, fullJitter, sleep, withSignal } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
 import { createEmitter } from './events.js'
+import { limitBody } from './body-limit.js'
 import { AuthError, NetworkError, TandemError } from './errors.js'
+
+const TOKEN_RESPONSE_MAX_BYTES = 65_536
 import type { Unsubscribe } from './types.js'
 
 export interface TokenResponse {
@@ -182,11 +185,20 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
           ...Object.fromEntries(new Headers(init?.headers)),
         },
         signal,
+        // A redirect (a session that expired, sent to a login page) is an answer, never followed.
+        redirect: 'manual',
       })
     } catch (cause) {
       throw new NetworkError('Token endpoint unreachable', { code: 'network_error', cause })
     }
     const requestId = response.headers.get('x-request-id') ?? undefined
+    if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+      throw new AuthError(`Token endpoint redirected (${response.status}), not followed`, {
+        code: 'token_endpoint_error',
+        status: response.status,
+        requestId,
+      })
+    }
     if (!response.ok) {
       // classify() decides final vs temporary from the status.
       throw new TandemError(`Token endpoint answered ${response.status}`, {
@@ -197,7 +209,8 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
     }
     let body: unknown
     try {
-      body = await response.json()
+      // A token answer is a few hundred bytes: the cap keeps a broken endpoint from filling memory.
+      body = await limitBody(response, TOKEN_RESPONSE_MAX_BYTES).json()
     } catch (cause) {
       throw new AuthError('Token endpoint answered non-JSON', {
         code: 'invalid_token_response',

@@ -62,7 +62,7 @@ export interface Logger {
 
 export interface CallOptions {
   signal?: AbortSignal
-  /** Per attempt. */
+  /** This call's deadline, in ms: the rate-limit wait, the token and every attempt (see `ClientOptions.timeoutMs`). */
   timeoutMs?: number
 }
 

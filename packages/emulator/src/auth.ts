@@ -24,7 +24,14 @@ export async function authenticate(
   const header = req.headers.authorization
   if (header !== undefined && header !== '') return verifyBearer(header, apps)
   const key = query.get('key')
-  if (key !== null) return verifyRawKey(key, req.headers.origin !== undefined, apps)
+  // A browser sends Origin on CORS requests, and fetch metadata (Sec-Fetch-Site, -Dest, -Mode, -User)
+  // on every request, even one without Origin (a same-origin GET, an image). Node's fetch (undici)
+  // sends Sec-Fetch-Mode too, on every request: only Site, Dest and User mark a browser.
+  const h = req.headers
+  const fromBrowser = [h.origin, h['sec-fetch-site'], h['sec-fetch-dest'], h['sec-fetch-user']].some(
+    (v) => v !== undefined,
+  )
+  if (key !== null) return verifyRawKey(key, fromBrowser, apps)
   return { ok: false, error: unauthorized('missing_token', 'Send Authorization: Bearer <token>.') }
 }
 

@@ -22,6 +22,9 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
 
 class PayloadTooLarge extends Error {}
 
+/** Methods the Fetch API refuses to put in a `Request`: a handler can never see them. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
@@ -109,9 +112,26 @@ async function writeResponse(
   else res.end(body)
 }
 
+/** 405 for a method no `Request` can carry, with the `Allow` the handler gives for OPTIONS (HTTP wants one). */
+async function methodNotAllowed(
+  handler: (request: Request) => Promise<Response>,
+  req: NodeLikeIncomingMessage,
+  res: NodeLikeServerResponse,
+): Promise<void> {
+  const empty = (async function* () {})()
+  const probe = await toRequest(
+    { method: 'OPTIONS', url: req.url, headers: req.headers, [Symbol.asyncIterator]: () => empty },
+    0,
+  )
+  const allow = (await handler(probe)).headers.get('allow')
+  if (allow) res.setHeader('Allow', allow)
+  sendJsonError(res, 405, 'method_not_allowed', `${String(req.method)} is not allowed here.`)
+}
+
 /**
  * Adapts a fetch-style handler to a `(req, res)` listener for node:http, connect or Vite.
- * Never throws: an oversized body answers 413, any other failure 500.
+ * Never throws: a method a `Request` cannot carry (TRACE, TRACK, CONNECT) answers 405, an
+ * oversized body 413, any other failure 500.
  */
 export function toNodeListener(
   handler: (request: Request) => Promise<Response>,
@@ -122,6 +142,7 @@ export function toNodeListener(
   return (req, res) => {
     const run = async (): Promise<void> => {
       try {
+        if (FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) return await methodNotAllowed(handler, req, res)
         const response = await handler(await toRequest(req, maxBytes))
         await writeResponse(res, response, req.method)
       } catch (error) {

@@ -65,7 +65,7 @@ class PayloadTooLarge extends Error {}
  * @example
  * ```ts
  * export const POST = createWebhookHandler({
- *   secret: process.env.TANDEM_WEBHOOK_SECRET!,
+ *   secret: webhookSecret, // from your server's environment
  *   on: { 'conversation.created': async (event) => notify(event.data) },
  * })
  * ```

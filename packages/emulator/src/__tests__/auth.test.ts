@@ -1,4 +1,5 @@
 import { mintToken } from '@tandem/server'
+import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { DEV_APP } from '../defaults.js'
 import { call, expectError, useEmulator } from './helpers.js'
@@ -140,6 +141,21 @@ describe('raw keys', () => {
     )
   })
 
+  it('refused with the fetch metadata a browser sends (no Origin), before the key is checked', async () => {
+    // Sec-Fetch-Mode alone is not a browser: Node's own fetch sends it on every request (see above).
+    for (const headers of [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Dest': 'image' },
+      { 'Sec-Fetch-User': '?1' },
+    ]) {
+      await expectError(
+        await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only', { headers }),
+        403,
+        'key_not_allowed_in_browser',
+      )
+    }
+  })
+
   it('a wrong key → 401 invalid_key, never echoed', async () => {
     for (const key of ['key_dev:wrong', 'nope:tandem_dev_secret_local_only', 'key_dev', '', ':']) {
       const res = await call(emu(), `/maps/v1/resources?key=${encodeURIComponent(key)}`)
@@ -153,5 +169,20 @@ describe('raw keys', () => {
     const text = await (await call(emu(), '/maps/v1/resources', { token })).text()
     expect(text).not.toContain(token)
     expect(text).not.toContain(token.split('.')[2] ?? '')
+  })
+})
+
+describe('the dev token endpoint', () => {
+  it('answers 405 with Allow to TRACE (a method no Request can carry), not 500', async () => {
+    // fetch() refuses to send TRACE: a raw node:http request does.
+    const { status, allow } = await new Promise<{ status: number; allow?: string }>((resolve, reject) => {
+      const req = request(`${emu().url}/dev/token`, { method: 'TRACE' }, (res) => {
+        res.resume()
+        resolve({ status: res.statusCode ?? 0, allow: res.headers.allow })
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect({ status, allow }).toEqual({ status: 405, allow: 'GET, POST, OPTIONS' })
   })
 })

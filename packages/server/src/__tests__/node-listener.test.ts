@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTokenHandler, toNodeListener, verifyToken, type AuthorizeResult } from '../index.js'
@@ -69,6 +69,20 @@ describe('toNodeListener on a real node:http server', () => {
     const wrong = await fetch(`${base}/api/tandem-token`, { method: 'DELETE' })
     expect(wrong.status).toBe(405)
     expect(wrong.headers.get('allow')).toBe('GET, POST, OPTIONS')
+  })
+
+  it('answers 405 (not 500) to TRACE, a method the Fetch API cannot carry', async () => {
+    // fetch() itself refuses these methods, so a raw node:http request sends them.
+    const send = (method: string) =>
+      new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const req = request(`${base}/api/tandem-token`, { method }, (res) => {
+          res.resume()
+          resolve({ status: res.statusCode ?? 0, allow: res.headers.allow })
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    await expect(send('TRACE')).resolves.toEqual({ status: 405, allow: 'GET, POST, OPTIONS' })
   })
 
   it('answers 413 for a body over 64 KiB, declared or streamed, without hanging the client', async () => {
