@@ -143,11 +143,12 @@ describe('raw keys', () => {
 
   it('refused with the fetch metadata a browser sends (no Origin), before the key is checked', async () => {
     // Sec-Fetch-Mode alone is not a browser: Node's own fetch sends it on every request (see above).
-    for (const headers of [
+    const browsers: Record<string, string>[] = [
       { 'Sec-Fetch-Site': 'cross-site' },
       { 'Sec-Fetch-Dest': 'image' },
       { 'Sec-Fetch-User': '?1' },
-    ]) {
+    ]
+    for (const headers of browsers) {
       await expectError(
         await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only', { headers }),
         403,
