@@ -7,7 +7,7 @@ import { spawnEmulator } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
 // Many short rounds: on a noisy VM, fine interleaving matters more than long runs.
-const ROUNDS = 25
+const ROUNDS = 40
 const SEQUENTIAL = 100
 const CONCURRENT = { total: 400, width: 32 }
 

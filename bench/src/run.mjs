@@ -9,6 +9,7 @@ const BENCHES = {
   realtime: () => import('./realtime.mjs'),
   counts: () => import('./counts.mjs'),
   browser: () => import('./browser.mjs'),
+  hostile: () => import('./hostile.mjs'),
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const names = wanted.length ? wanted : Object.keys(BENCHES)

@@ -4,12 +4,15 @@
 
 /** Thrown (into the body read, or by the fetch itself) when an answer is larger than allowed. */
 export class ResponseTooLarge extends Error {
+  readonly status: number
+  readonly requestId: string | undefined
   constructor(
     readonly maxBytes: number,
-    readonly status: number,
-    readonly requestId: string | undefined,
+    response: Response,
   ) {
     super(`the answer is larger than ${maxBytes} bytes`)
+    this.status = response.status
+    this.requestId = response.headers.get('x-request-id') ?? undefined
   }
 }
 
@@ -19,22 +22,21 @@ const NULL_BODY = new Set([101, 204, 205, 304])
 /** `response`, or one that reads at most `maxBytes` of its body. */
 export function limitBody(response: Response, maxBytes: number): Response {
   const { status, headers, body } = response
-  const requestId = headers.get('x-request-id') ?? undefined
   const declared = Number(headers.get('content-length') ?? NaN)
   if (declared > maxBytes) {
     void body?.cancel().catch(() => {})
-    throw new ResponseTooLarge(maxBytes, status, requestId)
+    throw new ResponseTooLarge(maxBytes, response)
   }
   // A declared length within the cap binds the body already (fetch refuses more), unless it is
   // the compressed length: then only counting the decoded bytes is safe.
-  const encoded = (headers.get('content-encoding') ?? 'identity') !== 'identity'
-  if (!body || (declared >= 0 && !encoded) || status < 200 || NULL_BODY.has(status)) return response
+  if (!body || status < 200 || NULL_BODY.has(status)) return response
+  if (declared >= 0 && (headers.get('content-encoding') ?? 'identity') === 'identity') return response
   let read = 0
   const counted = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         read += chunk.byteLength
-        if (read > maxBytes) controller.error(new ResponseTooLarge(maxBytes, status, requestId))
+        if (read > maxBytes) controller.error(new ResponseTooLarge(maxBytes, response))
         else controller.enqueue(chunk)
       },
     }),

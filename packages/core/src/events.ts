@@ -5,6 +5,8 @@ import type { Unsubscribe } from './types.js'
 export interface SafeEmitter<Events extends EventsMap> {
   on: <E extends keyof Events>(event: E, callback: Events[E]) => Unsubscribe
   emit: <E extends keyof Events>(event: E, ...args: Parameters<Events[E]>) => void
+  /** Someone listens to `event`: build its payload only then (hot paths). */
+  has: <E extends keyof Events>(event: E) => boolean
 }
 
 /**
@@ -17,6 +19,7 @@ export function createEmitter<Events extends EventsMap>(): SafeEmitter<Events> {
   const emitter = createNanoEvents<Events>()
   return {
     on: (event, callback) => emitter.on(event, callback),
+    has: (event) => (emitter.events[event]?.length ?? 0) > 0,
     emit(event, ...args) {
       // A copy: a listener may unsubscribe (itself or another) while we iterate.
       const callbacks = [...(emitter.events[event] ?? [])] as ((...a: typeof args) => void)[]

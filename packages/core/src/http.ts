@@ -130,20 +130,18 @@ export function createHttp(options: HttpOptions): Http {
     const { service, method, path, attempt } = call
     const { durationMs } = outcome
     if (outcome.error) {
-      emitter.emit('request', { service, method, path, attempt, durationMs, errorCode: outcome.error.code })
+      if (emitter.has('request'))
+        emitter.emit('request', { service, method, path, attempt, durationMs, errorCode: outcome.error.code })
       return
     }
     const { status, headers } = outcome.response
+    if (call.limiter) call.limiter.update(readRateLimit(headers), inflight[service])
+    const level = status < 400 ? 'info' : 'warn'
+    // Built only for a listener or a logger: this runs once per attempt.
+    if (!emitter.has('request') && !log.enabled(level)) return
     const requestId = headers.get('x-request-id') ?? undefined
-    call.limiter?.update(readRateLimit(headers), inflight[service])
     emitter.emit('request', { service, method, path, attempt, status, durationMs, requestId })
-    log(status < 400 ? 'info' : 'warn', `${method} ${path} ${status} ${durationMs}ms`, {
-      service,
-      status,
-      durationMs,
-      requestId,
-      attempt,
-    })
+    log(level, `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
   }
 
   /** The wait before the next attempt; one that would outlast the call's deadline fails at once instead. */

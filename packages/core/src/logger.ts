@@ -11,16 +11,20 @@ export function redact(text: string): string {
   return text.replace(BEARER, '$1 [redacted]').replace(JWT, '[redacted]').replace(SECRET_PARAM, '$1[redacted]')
 }
 
-export type LogFn = (level: Exclude<LogLevel, 'silent'>, message: string, data?: Record<string, unknown>) => void
+export type LogFn = ((level: Exclude<LogLevel, 'silent'>, message: string, data?: Record<string, unknown>) => void) & {
+  /** Whether `level` is written at all: skip building a line nobody reads (the request path runs per call). */
+  enabled: (level: Exclude<LogLevel, 'silent'>) => boolean
+}
 
 export function createLogger(logger: Logger | false | undefined, level: LogLevel): LogFn {
-  if (!logger) return () => {}
-  const threshold = LEVELS[level]
-  return (lvl, message, data) => {
-    if (LEVELS[lvl] < threshold) return
+  const threshold = logger ? LEVELS[level] : Infinity
+  const enabled = (lvl: Exclude<LogLevel, 'silent'>) => LEVELS[lvl] >= threshold
+  const log = (lvl: Exclude<LogLevel, 'silent'>, message: string, data?: Record<string, unknown>) => {
+    if (!logger || !enabled(lvl)) return
     const safe = data && redactValues(data)
     logger[lvl]?.(`[tandem] ${redact(message)}`, safe)
   }
+  return Object.assign(log, { enabled })
 }
 
 function redactValues(data: Record<string, unknown>): Record<string, unknown> {
