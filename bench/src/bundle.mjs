@@ -20,14 +20,14 @@ export const TANDEM = [
   {
     name: '@tandem/core (createClient + errors)',
     source: `export { createClient, isTandemError } from '@tandem/core'`,
-    budget: 16_200, // 15.75 kB measured on ofetch 1.5 (issue 13), + 3 %
+    budget: 17_500, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB with deadlines, size cap, redirects (issue 14), + 2.5 %
     target: 7_000,
   },
   {
     name: '@tandem/realtime (createRealtime; core external)',
     source: `export { createRealtime } from '@tandem/realtime'`,
     external: ['@tandem/core'],
-    budget: 9_700, // 9.43 kB measured on partysocket 1.3 (issue 13), + 3 %
+    budget: 10_100, // 9.43 kB on partysocket 1.3 (issue 13), 9.83 kB with clamps and frame checks (issue 14), + 2.7 %
     target: 6_000,
   },
   {
@@ -41,7 +41,7 @@ export const TANDEM = [
     name: 'whole SDK (createClient + createRealtime + bindLiveResources + the hooks; react external)',
     source: `export { createClient, isTandemError, bindLiveResources } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'; export { ${HOOKS} } from '@tandem/react'; export { ${RT_HOOKS} } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 28_700, // 27.91 kB measured (issue 13), + 3 %
+    budget: 30_400, // 27.91 kB (issue 13), 29.61 kB (issue 14), + 2.7 %
     target: 15_000,
   },
 ]

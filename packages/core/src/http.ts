@@ -1,5 +1,5 @@
 import { createFetch, type $Fetch, type FetchContext, type FetchHook, type FetchHooks } from 'ofetch'
-import { abortError, attemptSignal, sleep, throwIfAborted, withSignal } from './backoff.js'
+import { abortError, createAttemptSignals, sleep, throwIfAborted, withSignal } from './backoff.js'
 import { ResponseTooLarge, limitBody } from './body-limit.js'
 import { createDeadline, type Deadline } from './deadline.js'
 import { ApiError, NetworkError, RateLimitError, TandemError, TimeoutError, isAbortError } from './errors.js'
@@ -50,6 +50,7 @@ class HookFailure extends Error {}
 export function createHttp(options: HttpOptions): Http {
   const { auth, emitter, log } = options
   const inflight: Record<ServiceName, number> = { maps: 0, support: 0, realtime: 0 }
+  const attemptSignal = createAttemptSignals()
   const $fetch: $Fetch = createFetch({
     // Without options.fetch, the global is looked up per request (MSW or a test may patch it later).
     // Every answer is read through the size cap.

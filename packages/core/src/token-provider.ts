@@ -1,4 +1,4 @@
-import { attemptSignal, fullJitter, sleep, withSignal } from './backoff.js'
+import { createAttemptSignals, fullJitter, sleep, withSignal } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
 import { createEmitter } from './events.js'
 import { limitBody } from './body-limit.js'
@@ -92,6 +92,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
   const emitter = createEmitter<TokenEvents>()
   const cfg = DEFAULTS.token
 
+  const attemptSignal = createAttemptSignals({ share: false })
   let cached: Cached | undefined
   let flight: Promise<string> | undefined
   let failures = 0
