@@ -34,6 +34,15 @@ export async function run() {
       ky: () => api.get(url).json(),
       // As a user of ofetch would call it, and as Tandem does: ofetch joins the base URL and the query.
       ofetch: () => ofetch('/v1/resources', { baseURL: `${emu.url}/support`, query: { limit: 1 }, headers, retry: 0 }),
+      // The same with a per-request timeout, as Tandem's attempts have: any AbortSignal costs undici.
+      'ofetch + timeout': () =>
+        ofetch('/v1/resources', {
+          baseURL: `${emu.url}/support`,
+          query: { limit: 1 },
+          headers,
+          retry: 0,
+          timeout: 15_000,
+        }),
     }
     const modes = {
       sequential: async (fn) => {
@@ -97,7 +106,9 @@ export async function run() {
           ],
           rows,
         ) +
-        '\n\nGoal: `@tandem/core` ≥ 0.90× ofetch alone (Tandem is built on it and should add only its pipeline: token, rate limiter, retries, typed errors).',
+        '\n\nGoal: `@tandem/core` ≥ 0.90× ofetch alone (Tandem is built on it and should add only its pipeline: token, rate limiter, retries, typed errors). ' +
+        "Every Tandem attempt carries an AbortSignal (its timeout, the caller's signal, the call's deadline), and on Node any signal costs undici a per-request AbortController and a FinalizationRegistry entry: " +
+        '`ofetch + timeout` is ofetch with that same guarantee (its own `timeout` option), the fair floor under load.',
     }
   } finally {
     await emu.stop()

@@ -11,13 +11,16 @@ export interface Deadline {
   dispose: () => void
 }
 
+/** No deadline and no caller's signal: the common case, one object for every call. */
+const NONE: Deadline = { signal: undefined, remaining: () => Infinity, expired: () => false, dispose: () => {} }
+
 /**
  * A deadline that covers everything a call does: waiting for a rate-limit slot, for a token, each
  * attempt and each backoff between them. Without `timeoutMs` it is just the caller's signal.
  */
 export function createDeadline(caller: AbortSignal | undefined, timeoutMs: number | undefined): Deadline {
   if (timeoutMs === undefined || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    return { signal: caller, remaining: () => Infinity, expired: () => false, dispose: () => {} }
+    return caller ? { ...NONE, signal: caller } : NONE
   }
   const end = Date.now() + timeoutMs
   const controller = new AbortController()

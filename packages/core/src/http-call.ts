@@ -70,7 +70,8 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
     headers,
     idempotencyKey,
     retryable: !isWrite || idempotencyKey !== undefined,
-    retry: req.retry === false || ctx.retry === false ? NO_RETRY : { ...ctx.retry, ...req.retry },
+    retry:
+      req.retry === false || ctx.retry === false ? NO_RETRY : req.retry ? { ...ctx.retry, ...req.retry } : ctx.retry,
     limiter: ctx.limiters[service],
     signal: req.signal,
     timeoutMs: req.timeoutMs ?? ctx.timeoutMs,

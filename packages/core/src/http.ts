@@ -185,8 +185,9 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
+  const context = { ...options, randomId } // made once: prepare() runs per request
   return async function request<T>(req: RequestOptions): Promise<T> {
-    const call = prepare(req, { ...options, randomId })
+    const call = prepare(req, context)
     const deadline = createDeadline(call.signal, call.timeoutMs)
     try {
       return (await run(call, deadline)) as T
