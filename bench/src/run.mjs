@@ -29,6 +29,8 @@ const version = (p) => {
 }
 const PACKAGES = [
   'esbuild',
+  'partysocket',
+  'nanoevents',
   'pusher-js',
   'ably',
   'centrifuge',
@@ -44,29 +46,41 @@ const PACKAGES = [
   'playwright-core',
 ]
 const started = performance.now()
-const sections = []
+const fresh = new Map()
 for (const name of names) {
   console.log(`\n== ${name} ==`)
   const { title, body } = await (await BENCHES[name]()).run()
   console.log(`${title}\n\n${body}`)
-  sections.push(`## ${title}\n\n${body}`)
+  fresh.set(name, `<!-- bench:${name} -->\n\n## ${title}\n\n${body}`)
 }
+
+// A run of some benches replaces only their sections: the others keep their last full figures
+// (each section says when and by which command it was measured).
+const out = new URL('../RESULTS.md', import.meta.url)
+const previous = new Map()
+try {
+  const text = readFileSync(out, 'utf8')
+  for (const part of text.split(/(?=<!-- bench:)/).slice(1))
+    previous.set(/^<!-- bench:(\w+) -->/.exec(part)?.[1], part.trim())
+} catch {
+  // No results yet.
+}
+const stamp = `_Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` (wall time ${Math.round((performance.now() - started) / 1000)} s)._`
+const sections = Object.keys(BENCHES)
+  .map((name) => (fresh.has(name) ? `${fresh.get(name)}\n\n${stamp}` : previous.get(name)))
+  .filter(Boolean)
 
 const header = [
   '# Benchmark results',
   '',
-  `Command: \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` (from the repository root; builds first).`,
-  `Date: ${new Date().toISOString()}`,
+  'Command: `npm run bench` (from the repository root; builds first) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `hostile`), replacing only its section.',
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
   `Node ${process.version}. Versions: ${PACKAGES.map((p) => `${p} ${version(p)}`).join(', ')}.`,
-  '',
-  `Wall time of this run: ${Math.round((performance.now() - started) / 1000)} s.`,
   '',
   'Figures are medians over interleaved rounds with min–max; ratios are against the baseline of the same run, because these machines are noisy.',
   '',
 ].join('\n')
 // Formatted as the repository formats Markdown, so `npm run format:check` stays green after a run.
-const out = new URL('../RESULTS.md', import.meta.url)
 const prettier = await import('prettier')
 const options = { ...(await prettier.resolveConfig(out.pathname)), filepath: out.pathname }
 writeFileSync(out, await prettier.format(`${header}\n${sections.join('\n\n')}\n`, options))
