@@ -2,6 +2,8 @@
 // a consumer's app (test/consumer) type-checked against the built `dist` types with this
 // repository's TypeScript and with the oldest one we support (5.4: `NoInfer` in the public types).
 import { execFileSync } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 
 const PACKAGES = ['server', 'core', 'realtime', 'react', 'emulator']
 const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
@@ -30,6 +32,21 @@ for (const name of PACKAGES) {
     '--format',
     'table-flipped',
   ])
+}
+// ofetch's declarations import `undici`, which ofetch does not depend on: a public type that
+// reaches them breaks every consumer with skipLibCheck off (it broke CI once). Caught here by name,
+// whatever happens to be hoisted into node_modules on this machine.
+const LEAKY_TYPES = /from ['"](ofetch|partysocket)['"]/
+for (const name of PACKAGES) {
+  const dist = `packages/${name}/dist`
+  const leaks = readdirSync(dist, { recursive: true })
+    .filter((file) => String(file).endsWith('.d.ts'))
+    .filter((file) => LEAKY_TYPES.test(readFileSync(join(dist, String(file)), 'utf8')))
+  if (leaks.length === 0) console.log(`ok   @tandem/${name} public types import neither ofetch nor partysocket`)
+  else {
+    failed++
+    console.error(`FAIL @tandem/${name} public types import ofetch or partysocket: ${leaks.join(', ')}`)
+  }
 }
 check('consumer types (TypeScript of this repo)', 'npx', ['--no-install', 'tsc', '-p', 'test/consumer'])
 check('consumer types (TypeScript 5.4, the minimum)', 'node', [MIN_TYPESCRIPT, '-p', 'test/consumer'])

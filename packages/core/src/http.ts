@@ -1,7 +1,8 @@
-import { createFetch, type $Fetch, type FetchContext, type FetchHook, type FetchHooks } from 'ofetch'
+import { createFetch, type $Fetch, type FetchContext, type FetchHooks } from 'ofetch'
 import { abortError, createAttemptSignals, sleep, throwIfAborted, withSignal } from './backoff.js'
 import { ResponseTooLarge, limitBody } from './body-limit.js'
 import { createDeadline, type Deadline } from './deadline.js'
+import { HOOK_NAMES, type ClientHooks, type Hook } from './hooks.js'
 import { ApiError, NetworkError, RateLimitError, TandemError, TimeoutError, isAbortError } from './errors.js'
 import type { SafeEmitter } from './events.js'
 import { prepare, type Call } from './http-call.js'
@@ -10,12 +11,6 @@ import type { LogFn } from './logger.js'
 import type { RateLimiter } from './rate-limiter.js'
 import type { TokenProvider } from './token-provider.js'
 import type { ClientEvents, RequestOptions, RetryOptions, ServiceName } from './types.js'
-
-/**
- * Interceptors, as ofetch's hooks (a unjs or Nuxt user knows them): they run on every attempt,
- * with ofetch's context. A hook that throws fails the call with a `TandemError` `hook_failed`.
- */
-export type ClientHooks = Pick<FetchHooks, 'onRequest' | 'onRequestError' | 'onResponse' | 'onResponseError'>
 
 export interface HttpOptions {
   /** Looked up per request when absent, so a fetch patched after createClient (MSW, tests) is used. */
@@ -38,9 +33,6 @@ export type Http = <T = unknown>(options: RequestOptions) => Promise<T>
 
 const JSON_TYPE = 'application/json'
 
-/** A user hook's throw, told apart from the network's. */
-class HookFailure extends Error {}
-
 /**
  * The request pipeline around ofetch: prepare → (token, rate-limit slot) → attempt → classify →
  * retry. ofetch joins the URL, serialises the query and the JSON body, parses the answer strictly
@@ -58,7 +50,7 @@ export function createHttp(options: HttpOptions): Http {
       limitBody(await (options.fetch ?? globalThis.fetch)(input, init), options.maxResponseBytes),
     Headers: globalThis.Headers,
     AbortController: globalThis.AbortController,
-  }).create({ retry: false, parseResponse: parseJson, ...wrapHooks(options.hooks) })
+  }).create({ retry: false, parseResponse: parseJson, ...toFetchHooks(options.hooks) })
 
   /**
    * Step 2: a token, then a rate-limit slot, then the token again (the queue may have outlived a
@@ -208,21 +200,24 @@ export function createHttp(options: HttpOptions): Http {
 
 type RetryStep = Extract<Step, { kind: 'retry' }>
 
-/** The user's hooks, each wrapped so that its throw is known for what it is. */
-function wrapHooks(hooks: ClientHooks | undefined): ClientHooks {
-  const wrap = (hook: FetchHook<FetchContext>) => async (context: FetchContext) => {
+/** A user hook's throw, told apart from the network's. */
+class HookFailure extends Error {}
+
+/** The user's hooks as ofetch's, each wrapped so that its throw is known for what it is. */
+function toFetchHooks(hooks: ClientHooks | undefined): FetchHooks {
+  const wrap = (hook: Hook<never>) => async (context: FetchContext) => {
     try {
-      await hook(context)
+      await hook(context as never)
     } catch (cause) {
       throw new HookFailure('hook failed', { cause })
     }
   }
-  const out: ClientHooks = {}
-  for (const name of ['onRequest', 'onRequestError', 'onResponse', 'onResponseError'] as const) {
-    const hook = hooks?.[name] as FetchHook<FetchContext> | FetchHook<FetchContext>[] | undefined
+  const out: Partial<Record<(typeof HOOK_NAMES)[number], unknown>> = {}
+  for (const name of HOOK_NAMES) {
+    const hook = hooks?.[name]
     if (hook) out[name] = Array.isArray(hook) ? hook.map(wrap) : wrap(hook)
   }
-  return out
+  return out as FetchHooks
 }
 
 export function randomId(): string {

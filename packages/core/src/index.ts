@@ -12,7 +12,8 @@ export type {
 } from './token-provider.js'
 export { createRateLimiter } from './rate-limiter.js'
 export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
-export type { ClientHooks, Http } from './http.js'
+export type { Http } from './http.js'
+export type { ClientHooks, Hook, HookContext } from './hooks.js'
 export { createCollection, createPagePromise } from './collection.js'
 export type { Collection, ListParams, Page, PagePromise, Resource } from './collection.js'
 export {
