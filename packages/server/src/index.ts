@@ -23,4 +23,5 @@ export type {
   WebhookEventMap,
   WebhookHandlerOptions,
 } from './webhook-handler.js'
-export type { WebhookReplayStore } from './replay-store.js'
+export { createMemoryReplayStore } from './replay-store.js'
+export type { MemoryReplayStore, MemoryReplayStoreOptions, WebhookReplayStore } from './replay-store.js'

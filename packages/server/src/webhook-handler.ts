@@ -2,6 +2,7 @@ import { DEFAULTS } from './defaults.js'
 import { WebhookError } from './errors.js'
 import { errorResponse, jsonResponse } from './json-response.js'
 import { createMemoryReplayStore, type WebhookReplayStore } from './replay-store.js'
+import { createClaims, type ClaimOutcome } from './webhook-claims.js'
 import { verifyWebhook } from './verify-webhook.js'
 
 /** What Tandem POSTs to a webhook endpoint. */
@@ -42,10 +43,17 @@ export interface WebhookHandlerOptions<M extends WebhookEventMap = WebhookEventM
   /** Called for a type without a handler; the event is acknowledged (200) either way. */
   onUnhandled?: WebhookEventHandler
   /**
-   * Where accepted event ids are remembered.
+   * Where handled events are recorded, and each is claimed by one handler run. Several instances
+   * need a shared one (`createRedisReplayStore` from `@tandem/server/redis`).
    * @default bounded, in memory, this process only
    */
   replayStore?: WebhookReplayStore
+  /**
+   * How long a store call may take, in ms; past it the delivery gets 503 `replay_store_unavailable`
+   * (the sender retries), never an unguarded accept.
+   * @default 2_000
+   */
+  storeTimeoutMs?: number
   /**
    * Request body cap, in bytes.
    * @default 1_048_576
@@ -53,7 +61,35 @@ export interface WebhookHandlerOptions<M extends WebhookEventMap = WebhookEventM
   maxBodyBytes?: number
 }
 
-const HANDLER_DEFAULTS = { maxBodyBytes: 1024 * 1024, maxEventIdLength: 256 } as const
+const HANDLER_DEFAULTS = {
+  maxBodyBytes: 1024 * 1024,
+  maxEventIdLength: 256,
+  storeTimeoutMs: 2_000,
+  retryAfterSeconds: 5,
+} as const
+
+/** What each outcome of a delivery answers. 503s carry Retry-After: the sender must come back. */
+function answer(outcome: ClaimOutcome): Response {
+  const retry = { 'Retry-After': String(HANDLER_DEFAULTS.retryAfterSeconds) }
+  switch (outcome) {
+    case 'handled':
+      return jsonResponse(200, { received: true })
+    case 'duplicate':
+      return errorResponse(409, 'duplicate_delivery', 'This event was already handled.')
+    case 'in_flight':
+      return errorResponse(503, 'delivery_in_flight', 'This event is being handled; deliver it again later.', retry)
+    case 'unavailable':
+      return errorResponse(
+        503,
+        'replay_store_unavailable',
+        'The replay store did not answer; deliver it again later.',
+        retry,
+      )
+    case 'failed':
+      // Fixed message: whatever was thrown may quote data, a secret or a database URL.
+      return errorResponse(500, 'internal_error', 'The webhook handler failed.')
+  }
+}
 const ALLOW = 'POST'
 
 class PayloadTooLarge extends Error {}
@@ -88,15 +124,19 @@ export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap
   if (onUnhandled !== undefined && typeof onUnhandled !== 'function')
     throw new TypeError('onUnhandled must be a function')
   const store = options.replayStore ?? createMemoryReplayStore()
-  if (typeof store.seen !== 'function' || typeof store.remember !== 'function') {
-    throw new TypeError('replayStore needs seen() and remember()')
+  const claimable =
+    typeof store.claim === 'function' && typeof store.release === 'function' && typeof store.complete === 'function'
+  if (!claimable && (typeof store.seen !== 'function' || typeof store.remember !== 'function')) {
+    throw new TypeError(
+      'replayStore needs claim(), complete() and release() (or, for an older store, seen() and remember())',
+    )
   }
+  const storeTimeoutMs = options.storeTimeoutMs ?? HANDLER_DEFAULTS.storeTimeoutMs
+  if (!(storeTimeoutMs > 0)) throw new RangeError('storeTimeoutMs must be a positive number')
   // A signature stays valid until t + tolerance and t may lead our clock by the tolerance,
   // so twice the window covers every moment a captured request could still verify.
   const ttlSeconds = Math.max(1, Math.ceil(tolerance * 2))
-  // Two copies of one delivery racing each other would both pass seen(); this closes that
-  // gap within one instance.
-  const inFlight = new Set<string>()
+  const claims = createClaims(store, ttlSeconds, storeTimeoutMs)
 
   return async (request) => {
     if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', 'Use POST.', { Allow: ALLOW })
@@ -132,33 +172,12 @@ export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap
       return errorResponse(400, 'invalid_json', 'The webhook body is not valid JSON.')
     }
 
-    try {
-      if (inFlight.has(event.id) || (await store.seen(event.id))) {
-        return errorResponse(409, 'duplicate_delivery', 'This event was already received.')
-      }
-    } catch {
-      return errorResponse(500, 'internal_error', 'The webhook replay store failed.')
-    }
-
-    inFlight.add(event.id)
-    try {
-      const handler = Object.hasOwn(on, event.type) ? (on as Record<string, unknown>)[event.type] : undefined
+    const handler = Object.hasOwn(on, event.type) ? (on as Record<string, unknown>)[event.type] : undefined
+    const outcome = await claims.run(event.id, async () => {
       if (typeof handler === 'function') await (handler as WebhookEventHandler)(event, request)
       else await onUnhandled?.(event, request)
-    } catch {
-      // Not remembered, so Tandem's retry is accepted. Fixed message: whatever was thrown
-      // may quote data, a secret or a database URL.
-      return errorResponse(500, 'internal_error', 'The webhook handler failed.')
-    } finally {
-      inFlight.delete(event.id)
-    }
-
-    try {
-      await store.remember(event.id, ttlSeconds)
-    } catch {
-      // The event is handled; answering 500 now would make Tandem deliver it a second time.
-    }
-    return jsonResponse(200, { received: true })
+    })
+    return answer(outcome)
   }
 }
 

@@ -133,6 +133,30 @@ describe('emulator webhooks over HTTP', () => {
     for (const hit of r.hits) expect(logText).not.toContain(String(hit.headers['tandem-signature']).slice(-64))
   })
 
+  it('a slow handler that times out and then throws: the copy sent meanwhile is told to retry, and the event is handled once', async () => {
+    // Attempt 1 outlasts the sender's 500 ms; attempt 2 arrives while it still runs (503, retryable,
+    // never the 409 of a handled event); attempt 1 then throws and gives its claim back; attempt 3 lands.
+    const emu = await emulator({ webhooks: { retryDelaysMs: [100, 800, 800], timeoutMs: 500 } })
+    let runs = 0
+    let handled = 0
+    const onUpdated = vi.fn(async () => {
+      if (++runs === 1) {
+        await new Promise((resolve) => setTimeout(resolve, 900))
+        throw new Error('gave up')
+      }
+      handled++
+    })
+    const { receiver: r, mount } = await handlerReceiver({ 'conversation.updated': onUpdated })
+    const { secret } = emu.webhooks.register({ url: r.url, events: ['conversation.updated'] })
+    mount(secret)
+    const payload = emu.webhooks.send('conversation.updated', { conversationId: 'conv_1' })
+    const done = await emu.webhooks.waitFor((d) => d.eventId === payload.id && d.outcome !== 'retrying', { timeoutMs: 5_000 })
+    expect(done).toMatchObject({ outcome: 'delivered', status: 200 })
+    const log = emu.webhooks.deliveries.filter((d) => d.eventId === payload.id)
+    expect(log.map((d) => d.status)).toContain(503) // the copy during the slow run: retry, not "delivered"
+    expect(handled).toBe(1)
+  })
+
   it("treats a handler's 409 duplicate_delivery as delivered: the receiver already has the event", async () => {
     const emu = await emulator()
     const r = await receiver(answer(409))

@@ -87,6 +87,7 @@ describe('package hygiene', () => {
       'DEFAULTS',
       'TokenError',
       'WebhookError',
+      'createMemoryReplayStore',
       'createTokenHandler',
       'createWebhookHandler',
       'decodeToken',

@@ -118,7 +118,7 @@ describe('createWebhookHandler', () => {
     expect(onCreated).toHaveBeenCalledTimes(1)
   })
 
-  it('refuses a concurrent copy of a delivery still being handled', async () => {
+  it('a copy of a delivery still being handled gets a retryable 503 (never the 409 of a handled one)', async () => {
     let release = (): void => {}
     const gate = new Promise<void>((resolve) => (release = resolve))
     const onCreated = vi.fn(() => gate)
@@ -126,9 +126,82 @@ describe('createWebhookHandler', () => {
     const body = JSON.stringify(event())
     const slow = handler(await signed(body))
     await vi.waitFor(() => expect(onCreated).toHaveBeenCalledTimes(1), { timeout: 2_000 })
-    await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
+    const copy = await handler(await signed(body))
+    expect(copy.headers.get('retry-after')).toBe('5')
+    await expectError(copy, 503, 'delivery_in_flight')
     release()
     expect((await slow).status).toBe(200)
+    await expectError(await handler(await signed(body)), 409, 'duplicate_delivery')
+  })
+
+  it.each([
+    ['an older store (seen, then remember)', 'legacy'],
+    ['a claiming store', 'claim'],
+  ] as const)('50 concurrent copies with %s that answers in 5 ms: the handler runs once', async (_, kind) => {
+    const memory = createMemoryReplayStore()
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 5))
+    const store: WebhookReplayStore =
+      kind === 'legacy'
+        ? { seen: (id) => later(memory.seen(id)), remember: (id, ttl) => later(memory.remember(id, ttl)) }
+        : {
+            claim: (id, ttl) => later(memory.claim(id, ttl)),
+            complete: (id, ttl) => later(memory.complete(id, ttl)),
+            release: (id) => later(memory.release(id)),
+            completed: (id) => later(memory.completed(id)),
+          }
+    const onCreated = vi.fn(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      on: { 'conversation.created': onCreated },
+      replayStore: store,
+    })
+    const body = JSON.stringify(event())
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, async () => (await handler(await signed(body))).status),
+    )
+    expect(onCreated).toHaveBeenCalledTimes(1)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s !== 200 && s !== 503 && s !== 409)).toEqual([])
+  })
+
+  it('a store that never answers: 503 replay_store_unavailable within storeTimeoutMs, handler not run', async () => {
+    const onCreated = vi.fn()
+    const never = new Promise<never>(() => {})
+    for (const replayStore of [
+      { seen: () => never, remember: () => never },
+      { claim: () => never, complete: () => never, release: () => never },
+    ] as WebhookReplayStore[]) {
+      const handler = createWebhookHandler({
+        secret: SECRET,
+        on: { 'conversation.created': onCreated },
+        replayStore,
+        storeTimeoutMs: 100,
+      })
+      const started = performance.now()
+      await expectError(await handler(await signed(JSON.stringify(event()))), 503, 'replay_store_unavailable')
+      expect(performance.now() - started).toBeLessThan(1_000)
+    }
+    expect(onCreated).not.toHaveBeenCalled()
+  })
+
+  it('a claim whose completion fails still guards the event: a later copy is not handled again', async () => {
+    const memory = createMemoryReplayStore()
+    const store: WebhookReplayStore = {
+      claim: memory.claim,
+      release: memory.release,
+      completed: memory.completed,
+      complete: () => Promise.reject(new Error('redis went away')),
+    }
+    const onCreated = vi.fn()
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      on: { 'conversation.created': onCreated },
+      replayStore: store,
+    })
+    const body = JSON.stringify(event())
+    expect((await handler(await signed(body))).status).toBe(200)
+    await expectError(await handler(await signed(body)), 503, 'delivery_in_flight')
+    expect(onCreated).toHaveBeenCalledTimes(1)
   })
 
   it('answers 500 with a fixed message when a handler throws, and accepts the retry', async () => {
@@ -200,7 +273,7 @@ describe('createWebhookHandler', () => {
     }
   })
 
-  it('uses a pluggable replay store with a ttl covering the window, and 500s if it fails', async () => {
+  it('uses a pluggable (older) replay store with a ttl covering the window, and 503s if it fails', async () => {
     const seen = new Set<string>()
     const remember = vi.fn((id: string) => void seen.add(id))
     const store: WebhookReplayStore = { seen: async (id) => seen.has(id), remember }
@@ -214,7 +287,7 @@ describe('createWebhookHandler', () => {
       on: {},
       replayStore: { seen: () => Promise.reject(new Error('redis')), remember },
     })
-    await expectError(await broken(await signed(JSON.stringify(event()))), 500, 'internal_error')
+    await expectError(await broken(await signed(JSON.stringify(event()))), 503, 'replay_store_unavailable')
   })
 
   it('rejects bad options at creation with a TypeError or RangeError', () => {
