@@ -150,7 +150,9 @@ describe('emulator webhooks over HTTP', () => {
     const { secret } = emu.webhooks.register({ url: r.url, events: ['conversation.updated'] })
     mount(secret)
     const payload = emu.webhooks.send('conversation.updated', { conversationId: 'conv_1' })
-    const done = await emu.webhooks.waitFor((d) => d.eventId === payload.id && d.outcome !== 'retrying', { timeoutMs: 5_000 })
+    const done = await emu.webhooks.waitFor((d) => d.eventId === payload.id && d.outcome !== 'retrying', {
+      timeoutMs: 5_000,
+    })
     expect(done).toMatchObject({ outcome: 'delivered', status: 200 })
     const log = emu.webhooks.deliveries.filter((d) => d.eventId === payload.id)
     expect(log.map((d) => d.status)).toContain(503) // the copy during the slow run: retry, not "delivered"
