@@ -52,6 +52,10 @@ export default defineConfig({
     testTimeout: 15_000,
     hookTimeout: 15_000,
     projects: [
+      {
+        extends: true,
+        test: { name: 'contract', root: 'packages/contract', environment: 'node', typecheck: TYPECHECK },
+      },
       { extends: true, test: { name: 'server', root: 'packages/server', environment: 'node', typecheck: TYPECHECK } },
       { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node', typecheck: TYPECHECK } },
       {

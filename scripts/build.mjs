@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 
-const ORDER = ['server', 'core', 'realtime', 'react', 'emulator']
+const ORDER = ['contract', 'server', 'core', 'realtime', 'react', 'emulator']
 for (const name of ORDER) {
   const dir = `packages/${name}`
   rmSync(`${dir}/dist`, { recursive: true, force: true })

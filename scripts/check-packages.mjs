@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
-const PACKAGES = ['server', 'core', 'realtime', 'react', 'emulator']
+const PACKAGES = ['contract', 'server', 'core', 'realtime', 'react', 'emulator']
 const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
 let failed = 0
 

@@ -42,6 +42,31 @@ export function waitUntil(
   })
 }
 
+/**
+ * Resolves once `check()` holds, re-checked on every event of `on` only (no polling: for stores
+ * that notify); rejects after `timeoutMs`. The one `until` of every package's tests.
+ */
+export function until(
+  on: (cb: () => void) => () => void,
+  check: () => boolean,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve()
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))
+    }, timeoutMs)
+    const off = on(() => {
+      if (!check()) return
+      clearTimeout(timer)
+      off()
+      resolve()
+    })
+  })
+}
+
 /** A promise with a deadline: rejects with `what` when `promise` takes longer than `timeoutMs`. */
 export function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {

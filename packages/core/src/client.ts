@@ -1,6 +1,7 @@
+import type { CollectionName, CollectionPath, CreateOf, ItemOf, ParamsOf, UpdateOf } from '@tandem/contract'
 import { createResourceCache } from './cache/resource-cache.js'
 import type { CacheOptions, ResourceCache } from './cache/types.js'
-import { createCollection, type Collection, type Resource } from './collection.js'
+import { createCollection, type Collection } from './collection.js'
 import { DEFAULTS } from './defaults.js'
 import { ValidationError } from './errors.js'
 import { createEmitter } from './events.js'
@@ -88,9 +89,14 @@ export interface ClientOptions {
   cache?: CacheOptions
 }
 
+type PathOf<S extends ServiceName, N extends string> = `${S}/${N}` extends infer P extends CollectionPath ? P : never
+
+/** The registry's collection at `P`: its item, create and update bodies and list params. */
+export type TypedCollection<P extends CollectionPath> = Collection<ItemOf<P>, CreateOf<P>, UpdateOf<P>, ParamsOf<P>>
+
 export interface ServiceClient {
-  /** The generic `/v1/resources` collection. */
-  readonly resources: Collection<Resource>
+  /** The generic `/v1/resources` collection, typed by the contract. */
+  readonly resources: TypedCollection<'maps/resources'>
 }
 
 export interface TandemClient {
@@ -98,11 +104,11 @@ export interface TandemClient {
   readonly maps: ServiceClient & MapsService
   readonly support: ServiceClient & SupportService
   readonly realtime: ServiceClient & RealtimeService
-  /** Any collection of a service: `client.collection('support', 'resources')`. */
-  collection<T = Resource, Create = Partial<T>, Update = Partial<T>>(
-    service: ServiceName,
-    name: string,
-  ): Collection<T, Create, Update>
+  /**
+   * A collection of the contract's registry, typed from it: `client.collection('support',
+   * 'conversations')` lists `Conversation`s with the contract's filters.
+   */
+  collection<S extends ServiceName, N extends CollectionName<S>>(service: S, name: N): TypedCollection<PathOf<S, N>>
   /** The raw pipeline (auth, rate limit, retries, typed errors) for endpoints without a helper. */
   readonly request: Http
   /** The service base URLs in use. */

@@ -1,3 +1,4 @@
+import { MAX_ID, PAGE_MAX, PAGE_MIN } from '@tandem/contract'
 import { ApiError, ValidationError } from './errors.js'
 import type { Http } from './http.js'
 import { num, opt } from './validate.js'
@@ -52,10 +53,10 @@ export interface Resource {
   [key: string]: unknown
 }
 
-export interface Collection<T = Resource, Create = Partial<T>, Update = Partial<T>> {
+export interface Collection<T = Resource, Create = Partial<T>, Update = Partial<T>, Params = ListParams> {
   readonly service: ServiceName
   readonly name: string
-  list(params?: ListParams, options?: CallOptions): PagePromise<T>
+  list(params?: Params, options?: CallOptions): PagePromise<T>
   get(id: string, options?: CallOptions): Promise<T>
   create(body: Create, options?: WriteOptions): Promise<T>
   update(id: string, patch: Update, options?: WriteOptions): Promise<T>
@@ -66,15 +67,15 @@ const NAME = /^[a-z][a-z0-9_-]*(\/[a-z][a-z0-9_-]*)*$/
 
 export function validateId(id: unknown, field = 'id'): string {
   // '.' and '..' survive encodeURIComponent and would be resolved away by URL parsing.
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200 || id === '.' || id === '..') {
-    throw new ValidationError(field, 'must be a non-empty string of at most 200 characters (not "." or "..")')
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || id === '.' || id === '..') {
+    throw new ValidationError(field, `must be a non-empty string of at most ${MAX_ID} characters (not "." or "..")`)
   }
   return encodeURIComponent(id)
 }
 
 /** Page size: an integer from 1 to 100 when given. */
 export function validateLimit(limit: unknown): void {
-  opt(limit, (v) => num(v, 'limit', 1, 100, true))
+  opt(limit, (v) => num(v, 'limit', PAGE_MIN, PAGE_MAX, true))
 }
 
 function validateBody<B>(body: B): B {

@@ -1,4 +1,4 @@
-import type { ServiceName } from './types.js'
+import { PLANS } from '@tandem/contract'
 
 /** Every default of @tandem/core, in one place. */
 export const DEFAULTS = {
@@ -15,11 +15,7 @@ export const DEFAULTS = {
     maxRetryAfterMs: 60_000,
   },
   /** Client-side buckets mirror each service's plan (DESIGN.md §1). */
-  rateLimit: {
-    maps: { limit: 100, intervalMs: 60_000 },
-    support: { limit: 500, intervalMs: 60_000 },
-    realtime: { limit: 600, intervalMs: 60_000 },
-  } satisfies Record<ServiceName, { limit: number; intervalMs: number }>,
+  rateLimit: PLANS,
   /** The bucket starts refilling this much later than it could, to absorb latency jitter. */
   rateLimitSafetyMs: 200,
   token: {

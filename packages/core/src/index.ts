@@ -45,6 +45,7 @@ export { DEFAULTS } from './defaults.js'
 export { createResourceCache } from './cache/resource-cache.js'
 export type { ResourceCacheOptions } from './cache/resource-cache.js'
 export { hashQuery } from './cache/key.js'
+export { itemQuery, listQuery, parsePath } from './cache/query.js'
 export { createMutation } from './cache/mutation.js'
 export type { Mutation, MutationOptions, MutationSnapshot, MutationStatus } from './cache/mutation.js'
 export { replaceEqualDeep } from './cache/structural-sharing.js'
@@ -62,4 +63,20 @@ export { SERVICES } from './types.js'
 export type * from './services/maps.js'
 export type * from './services/support.js'
 export type * from './services/realtime.js'
-export type { LatLng } from './validate.js'
+// The contract: the registry of typed collections, the wire rules, the error codes.
+export type {
+  ApiErrorCode,
+  CollectionName,
+  CollectionPath,
+  Collections,
+  CollectionTypes,
+  CreateOf,
+  ItemOf,
+  LatLng,
+  OneOf,
+  ParamsOf,
+  RealtimeErrorCode,
+  ServiceResource,
+  ThreadsPath,
+  UpdateOf,
+} from '@tandem/contract'

@@ -1,3 +1,4 @@
+import { msUntil, refill as refillBucket } from '@tandem/contract'
 import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
 import { DEFAULTS } from './defaults.js'
 import { RateLimitError } from './errors.js'
@@ -64,7 +65,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   function refill(t: number): void {
     if (t > last) {
-      tokens = Math.min(capacity, tokens + (t - last) * perMs)
+      tokens = refillBucket(tokens, capacity, t - last, perMs)
       last = t
     }
   }
@@ -90,13 +91,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   function estimate(t: number): number {
     refill(t)
     const missing = queue.length + 1 - tokens
-    const untilToken = missing <= 0 ? 0 : Math.max(0, last - t) + missing / perMs
+    const untilToken = missing <= 0 ? 0 : Math.max(0, last - t) + msUntil(0, missing, perMs)
     return Math.ceil(Math.max(untilToken, pausedUntil - t, 0))
   }
 
   function schedule(t: number): void {
     if (queue.length === 0 || timer) return
-    const untilToken = tokens >= 1 ? 0 : Math.max(0, last - t) + (1 - tokens) / perMs
+    const untilToken = tokens >= 1 ? 0 : Math.max(0, last - t) + msUntil(tokens, 1, perMs)
     const wait = Math.max(untilToken, pausedUntil - t, 0)
     timer = setTimeout(drain, Math.min(Math.ceil(wait), MAX_TIMER_MS))
   }

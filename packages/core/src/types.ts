@@ -1,7 +1,8 @@
 // ---- Services ----------------------------------------------------------------
 
-export type ServiceName = 'maps' | 'support' | 'realtime'
-export const SERVICES: readonly ServiceName[] = ['maps', 'support', 'realtime']
+import type { ServiceName } from '@tandem/contract'
+
+export { SERVICES, type ServiceName } from '@tandem/contract'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 

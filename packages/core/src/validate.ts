@@ -1,3 +1,4 @@
+import type { LatLng } from '@tandem/contract'
 import { ValidationError } from './errors.js'
 
 // Compact input checks shared by the service clients: every refusal names the field.
@@ -28,11 +29,6 @@ export function num(value: unknown, field: string, min: number, max: number, int
 export function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
   if (!allowed.includes(value as T)) fail(field, `must be one of ${allowed.join(', ')}`)
   return value as T
-}
-
-export interface LatLng {
-  lat: number
-  lng: number
 }
 
 export function latLng(value: unknown, field: string): LatLng {

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { decodeToken, scopeAllows, TokenError, verifyToken } from '@tandem/server'
 import { HttpError } from './http-errors.js'
-import type { EmulatorApp, Service } from './types.js'
+import type { EmulatorApp, Service } from './shared-types.js'
 
 export interface Principal {
   app: string

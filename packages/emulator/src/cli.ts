@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util'
 import { DEFAULTS, DEV_APP } from './defaults.js'
 import { startEmulator } from './start.js'
-import { SERVICES, type AccessLogLine } from './types.js'
+import { SERVICES, type AccessLogLine } from './shared-types.js'
 
 const USAGE = `Usage: tandem-emulator [--port 8787] [--host 127.0.0.1] [--seed 1] [--quiet]`
 

@@ -1,5 +1,6 @@
 // Every tunable default of the emulator in one place.
-import type { EmulatorApp, PlanLimit, Service } from './types.js'
+import { LIMITS, PLANS } from '@tandem/contract'
+import type { EmulatorApp, PlanLimit, Service } from './shared-types.js'
 
 export const DEV_APP: EmulatorApp = Object.freeze({
   appId: 'app_dev',
@@ -13,7 +14,10 @@ export const DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   devTokenEndpoint: true,
   windowMs: 60_000,
-  plans: { maps: { limit: 100 }, support: { limit: 500 }, realtime: { limit: 600 } } as Record<Service, PlanLimit>,
+  /** The contract's default plans (limit per `intervalMs`). */
+  plans: Object.fromEntries(
+    Object.entries(PLANS).map(([service, plan]) => [service, { limit: plan.limit, windowMs: plan.intervalMs }]),
+  ) as Record<Service, PlanLimit>,
   /**
    * The client's bucket and ours start at slightly different instants (the first request's
    * latency), so a client that waits for exactly one token may arrive a hair early. We admit
@@ -22,9 +26,9 @@ export const DEFAULTS = {
   rateLimitToleranceMs: 50,
   rateLimitToleranceTokens: 0.1,
   seededPerService: 250,
-  listLimit: 20,
-  maxListLimit: 100,
-  maxNameLength: 200,
+  listLimit: LIMITS.page.default,
+  maxListLimit: LIMITS.page.max,
+  maxNameLength: LIMITS.resourceName,
   logSize: 1000,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   idempotencyMaxEntries: 10_000,

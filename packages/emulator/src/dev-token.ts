@@ -5,7 +5,7 @@ import { createTokenHandler, toNodeListener } from '@tandem/server'
 import { DEFAULTS } from './defaults.js'
 import { codeForStatus } from './http-errors.js'
 import { isJsonContentType, isPlainObject, JSON_TYPE } from './http-utils.js'
-import type { EmulatorApp } from './types.js'
+import type { EmulatorApp } from './shared-types.js'
 
 interface Grant {
   subject: string

@@ -1,24 +1,34 @@
 // createEmulator: the request entry point (routing by prefix, CORS, request ids, access log,
 // error boundary) around the per-service pipeline. No listening here, so it can be embedded.
+import { asyncapi, openapi } from '@tandem/contract/spec'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { mintToken } from '@tandem/server'
 import { DEFAULTS } from './defaults.js'
 import { createDevTokenEndpoint } from './dev-token.js'
 import { HttpError } from './http-errors.js'
-import { ClientGoneError, parseUrl, requestIdFor, sendError, sendPreflight, setCommonHeaders } from './http-utils.js'
+import {
+  ClientGoneError,
+  parseUrl,
+  requestIdFor,
+  sendError,
+  sendJson,
+  sendPreflight,
+  setCommonHeaders,
+} from './http-utils.js'
 import { handleServiceRequest, type ServiceRequest } from './service-pipeline.js'
 import { createState, resetState, type EmulatorState } from './state.js'
-import {
-  SERVICES,
-  type AccessLogLine,
-  type EmulatorCore,
-  type EmulatorOptions,
-  type MintOptions,
-  type Service,
-} from './types.js'
+import { type EmulatorCore, type EmulatorOptions, type MintOptions } from './types.js'
+import { SERVICES, type AccessLogLine, type Service } from './shared-types.js'
 
-type Target = { kind: 'service'; service: Service; path: string } | { kind: 'token' } | { kind: 'none' }
+type Target =
+  | { kind: 'service'; service: Service; path: string }
+  | { kind: 'token' }
+  | { kind: 'spec'; document: object }
+  | { kind: 'none' }
+
+/** The contract, served as it is published (the playground links to it). */
+const SPECS: Record<string, object> = { '/openapi.json': openapi, '/asyncapi.json': asyncapi }
 
 export function createEmulator(options: EmulatorOptions = {}): EmulatorCore {
   return createEmulatorWithState(options).core
@@ -60,11 +70,12 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
     const run = async (): Promise<void> => {
       if (req.method === 'OPTIONS') return sendPreflight(res, DEFAULTS.corsMaxAgeSeconds)
       if (target.kind === 'token' && devToken) return devToken(req, res, requestId, state.faults.takeTokenFault())
+      if (target.kind === 'spec') return sendJson(res, 200, target.document)
       if (sr) return handleServiceRequest(state, sr)
       throw new HttpError(
         404,
         'not_found',
-        'No such endpoint. Services live under /maps/v1, /support/v1 and /realtime/v1.',
+        'No such endpoint. Services live under /maps/v1, /support/v1 and /realtime/v1; the contract is /openapi.json and /asyncapi.json.',
       )
     }
     run().catch((err: unknown) => fail(res, requestId, err))
@@ -89,6 +100,8 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
 
 function classify(path: string, tokenEndpoint: boolean): Target {
   if (tokenEndpoint && path === DEFAULTS.devTokenPath) return { kind: 'token' }
+  const document = SPECS[path]
+  if (document) return { kind: 'spec', document }
   for (const service of SERVICES) {
     const prefix = `/${service}`
     if (path === prefix || path.startsWith(`${prefix}/`))

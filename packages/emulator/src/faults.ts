@@ -1,7 +1,7 @@
 // Scriptable, deterministic failure injection. Tests queue faults in-process; each queued
 // fault fires on the next matching service requests, first queued first.
 import { mulberry32, type Random } from './prng.js'
-import type { Service } from './types.js'
+import type { Service } from './shared-types.js'
 
 export interface Filter {
   service?: Service

@@ -1,7 +1,8 @@
 // Token buckets per (app, service): capacity = plan limit, continuous refill, starting full.
 import { performance } from 'node:perf_hooks'
+import { refill } from '@tandem/contract'
 import { DEFAULTS } from './defaults.js'
-import type { PlanLimit, Service } from './types.js'
+import type { PlanLimit, Service } from './shared-types.js'
 
 export interface RateDecision {
   allowed: boolean
@@ -50,7 +51,7 @@ export class RateLimiter {
     const key = `${app ?? ''}\u0000${service}`
     const existing = app === undefined ? undefined : this.buckets.get(key)
     const bucket = existing ?? { tokens: capacity, at: now }
-    bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs)
+    bucket.tokens = refill(bucket.tokens, capacity, now - bucket.at, perMs)
     bucket.at = now
     if (consume && app !== undefined && !existing) this.buckets.set(key, bucket)
 

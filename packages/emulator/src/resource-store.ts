@@ -2,7 +2,7 @@
 import { DEFAULTS } from './defaults.js'
 import { HttpError } from './http-errors.js'
 import { resourceId, seedResources } from './seed-data.js'
-import type { Resource, Service } from './types.js'
+import type { Resource, Service } from './shared-types.js'
 
 interface Entry {
   seq: number

@@ -1,7 +1,7 @@
 // Deterministic, realistic-looking resources for each service, derived from one seed.
 import { DEFAULTS } from './defaults.js'
 import { intBetween, mulberry32, pick, type Random } from './prng.js'
-import type { Resource, Service } from './types.js'
+import type { Resource, Service } from './shared-types.js'
 
 export const ID_PREFIX: Record<Service, string> = { maps: 'map', support: 'sup', realtime: 'rt' }
 

@@ -3,7 +3,7 @@
 import type { Server } from 'node:http'
 import type { RouteHandler } from './resource-routes.js'
 import type { Route } from './router.js'
-import type { EmulatorApp } from './types.js'
+import type { EmulatorApp } from './shared-types.js'
 import type { WebhookModule } from './webhooks/module.js'
 
 export interface ServiceModule {

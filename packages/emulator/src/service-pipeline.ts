@@ -16,7 +16,7 @@ import {
 } from './http-utils.js'
 import type { RouteResult } from './resource-routes.js'
 import type { EmulatorState } from './state.js'
-import type { Service } from './types.js'
+import type { Service } from './shared-types.js'
 
 export interface ServiceRequest {
   req: IncomingMessage
@@ -49,6 +49,8 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
       dropAfter = true
       break
     case 'respond':
+      // Off-contract on purpose (HTML, truncated JSON): marked, so a conformance check can tell.
+      res.setHeader('X-Emulator-Fault', 'respond')
       return sendRaw(res, fault.status, fault.body, fault.contentType ?? JSON_TYPE)
     case 'fail': {
       const retry =

@@ -12,15 +12,8 @@ import type { ServiceModule } from './service-module.js'
 import { Sleeper } from './sleeper.js'
 import { createSupportModule } from './support/module.js'
 import { createWebhookModule, type WebhookModule } from './webhooks/module.js'
-import {
-  SERVICES,
-  type AccessLogLine,
-  type EmulatorApp,
-  type EmulatorOptions,
-  type EmulatorStats,
-  type PlanLimit,
-  type Service,
-} from './types.js'
+import { type EmulatorOptions, type EmulatorStats } from './types.js'
+import { SERVICES, type AccessLogLine, type EmulatorApp, type PlanLimit, type Service } from './shared-types.js'
 
 export interface EmulatorState {
   apps: EmulatorApp[]

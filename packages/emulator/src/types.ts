@@ -1,36 +1,13 @@
-// Public types of the emulator, kept apart so every module can import them without cycles.
+// Public types of the emulator. Modules import the leaf types from shared-types.ts, so this file
+// (which imports the modules' option types) is never part of a cycle.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Faults } from './faults.js'
 import type { RealtimeControls, RealtimeOptions } from './realtime/module.js'
 import type { WebhookControls, WebhookOptions } from './webhooks/module.js'
+import type { AccessLogLine, EmulatorApp, PlanLimit, Service } from './shared-types.js'
 
-export type Service = 'maps' | 'support' | 'realtime'
-
-export const SERVICES: readonly Service[] = ['maps', 'support', 'realtime']
-
-export interface EmulatorApp {
-  appId: string
-  keys: { id: string; secret: string }[]
-}
-
-export interface PlanLimit {
-  limit: number
-  /** Window over which `limit` requests refill; 60 000 ms when omitted. */
-  windowMs?: number
-}
-
-export interface AccessLogLine {
-  time: string
-  requestId: string
-  method: string
-  /** Path only: the query string is never logged (it may hold a raw key). */
-  path: string
-  /** 0 when the response was never sent (dropped socket, client gone). */
-  status: number
-  durationMs: number
-  service?: Service
-  app?: string
-}
+export { SERVICES } from './shared-types.js'
+export type { AccessLogLine, EmulatorApp, PlanLimit, Resource, Service } from './shared-types.js'
 
 export interface EmulatorOptions {
   /**
@@ -121,13 +98,4 @@ export interface Emulator extends EmulatorCore {
   port: number
   server: Server
   close(): Promise<void>
-}
-
-export interface Resource {
-  id: string
-  name: string
-  service: Service
-  attributes: Record<string, unknown>
-  createdAt: string
-  updatedAt: string
 }

@@ -1,7 +1,6 @@
-import type { ItemSnapshot, Resource } from '@tandem/core'
+import { itemQuery, type CollectionPath, type ItemSnapshot, type OneOf, type Resource } from '@tandem/core'
 import { useEntry, type EntryOptions, type EntryResult } from './use-entry.js'
 import { useLive } from './use-live.js'
-import { parsePath, type CollectionPath } from './use-resources.js'
 
 export interface UseResourceOptions<T = Resource, R = T> extends EntryOptions<T, R> {
   /** Shown (as fetched now) until the first fetch. */
@@ -24,13 +23,13 @@ export type ResourceResult<T = Resource, R = T> = Omit<EntryResult<ItemSnapshot<
  * const { data: conversation, status } = useResource('support/conversations', id, { live: true })
  * ```
  */
-export function useResource<T = Resource, R = T>(
-  path: CollectionPath,
+export function useResource<P extends CollectionPath, R = OneOf<P>>(
+  path: P,
   id: string,
-  options: UseResourceOptions<T, R> = {},
-): ResourceResult<T, R> {
+  options: UseResourceOptions<OneOf<P>, R> = {},
+): ResourceResult<OneOf<P>, R> {
   const { live = false, ...rest } = options
-  const { result, entry } = useEntry<ItemSnapshot<T>, R>({ ...parsePath(path), id }, rest)
+  const { result, entry } = useEntry<ItemSnapshot<OneOf<P>>, R>(itemQuery(path, id), rest)
   useLive(entry, live && rest.enabled !== false)
   return result
 }

@@ -1,9 +1,17 @@
-import type { ListData, ListParams, ListSnapshot, Page, Resource, ServiceName } from '@tandem/core'
+import {
+  listQuery,
+  type CollectionPath,
+  type ItemOf,
+  type ListData,
+  type ListSnapshot,
+  type Page,
+  type ParamsOf,
+  type Resource,
+} from '@tandem/core'
 import { useEntry, type EntryOptions, type EntryResult } from './use-entry.js'
 import { useLive } from './use-live.js'
 
-/** A collection as `'service/collection'`: `'support/conversations'`, `'maps/resources'`. */
-export type CollectionPath = `${ServiceName}/${string}`
+export type { CollectionPath }
 
 export interface UseResourcesOptions<T = Resource, R = ListData<T>> extends EntryOptions<ListData<T>, R> {
   /** Shown (as fetched now) until the first fetch: a page from the server, e.g. `await collection.list()`. */
@@ -17,12 +25,6 @@ export interface UseResourcesOptions<T = Resource, R = ListData<T>> extends Entr
 
 export type ResourcesResult<T = Resource, R = ListData<T>> = EntryResult<ListSnapshot<T>, R>
 
-/** `'support/conversations'` → `{ service, collection }`. */
-export function parsePath(path: CollectionPath): { service: ServiceName; collection: string } {
-  const i = path.indexOf('/')
-  return { service: path.slice(0, i) as ServiceName, collection: path.slice(i + 1) }
-}
-
 /**
  * A cached, deduplicated, revalidating list: `data` is `{ pages }` (or what `select` makes of it),
  * `items` every loaded page's items, in order.
@@ -32,17 +34,17 @@ export function parsePath(path: CollectionPath): { service: ServiceName; collect
  * const { items, status, fetchNextPage, hasNextPage } = useResources('support/conversations', { limit: 25 }, { live: true })
  * ```
  */
-export function useResources<T = Resource, R = ListData<T>>(
-  path: CollectionPath,
-  params?: ListParams,
-  options: UseResourcesOptions<T, R> = {},
-): ResourcesResult<T, R> {
+export function useResources<P extends CollectionPath, R = ListData<ItemOf<P>>>(
+  path: P,
+  params?: ParamsOf<P>,
+  options: UseResourcesOptions<ItemOf<P>, R> = {},
+): ResourcesResult<ItemOf<P>, R> {
   const { initialData, live = false, ...rest } = options
   // The cache keys entries by content: a new `params` object each render finds the same entry.
-  const { result, entry } = useEntry<ListSnapshot<T>, R>(
-    { ...parsePath(path), params },
-    { ...rest, initialData: initialData && { pages: [initialData] } },
-  )
+  const { result, entry } = useEntry<ListSnapshot<ItemOf<P>>, R>(listQuery(path, params), {
+    ...rest,
+    initialData: initialData && { pages: [initialData] },
+  })
   useLive(entry, live && rest.enabled !== false)
   return result
 }

@@ -1,22 +1,11 @@
+import { CLOSE } from '@tandem/contract'
 import { RealtimeError } from './core.js'
 import type { Member, Message } from './types.js'
 
 // The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
 // each checked before anything reads it), and what a close asks of the client.
 
-/** Close codes the service uses (docs/protocol.md, "Close codes"). */
-export const CLOSE = {
-  protocol_error: 4000,
-  forbidden: 4003,
-  frame_too_large: 4009,
-  token_expired: 4100,
-  token_invalid: 4101,
-  token_revoked: 4102,
-  server_restart: 4200,
-  connection_dropped: 4201,
-  handshake_timeout: 4203,
-  rate_limited: 4290,
-} as const
+export { CLOSE }
 
 /** An `Error` object as the service sends it. */
 export interface ErrorBody {

@@ -1,3 +1,4 @@
+import { CHANNEL_NAME_RULE, isChannelName } from '@tandem/contract'
 import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/core'
 import { createBackoff, type BackoffOptions } from './backoff.js'
 import { createChannel, type ChannelImpl } from './channel.js'
@@ -81,9 +82,6 @@ export interface Realtime {
   close: () => void
   on: <E extends keyof RealtimeEvents>(event: E, callback: RealtimeEvents[E]) => Unsubscribe
 }
-
-/** As the service: `[A-Za-z0-9_:.@-]{1,200}`, not `.` or `..` (unusable in a REST path). */
-const CHANNEL_NAME = /^(?!\.\.?$)[A-Za-z0-9_:.@-]{1,200}$/
 
 /**
  * @example
@@ -247,8 +245,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return session.connectionId
     },
     channel(name) {
-      if (typeof name !== 'string' || !CHANNEL_NAME.test(name))
-        throw new ValidationError('channel', `must match ${CHANNEL_NAME}`)
+      if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) channels.set(name, (ch = createChannel(name, { request, changed, error })))
       return ch

@@ -51,6 +51,16 @@ export function App({ session }: { session: Session }) {
             <a className="small" href={`/vanilla.html?user=${encodeURIComponent(session.user)}`}>
               Vanilla page
             </a>
+            <a
+              className="small"
+              href="/openapi.json"
+              title="The services' REST contract (OpenAPI 3.1), served by the emulator"
+            >
+              API contract
+            </a>
+            <a className="small" href="/asyncapi.json" title="The realtime socket's contract (AsyncAPI 3)">
+              Socket contract
+            </a>
           </header>
           <main className="content" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
             {/* Panels stay mounted (hidden), so the chat keeps its history and the lists their pages. */}

@@ -1,4 +1,4 @@
-import type { Conversation, ConversationStatus, ListData, Thread } from '@tandem/core'
+import type { ConversationStatus, ListData, Thread } from '@tandem/core'
 import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { dateTime, describeError } from '../lib/format.js'
@@ -15,10 +15,10 @@ interface Props {
 export function ConversationView({ id, agentNames, mailboxNames }: Props) {
   const { client } = useTandem()
   const { user } = useSession()
-  const threadsPath = `conversations/${id}/threads`
+  const threadsPath = `conversations/${id}/threads` as const
   // Live: a reply or status change made elsewhere patches this item through `support:conversations`.
-  const conversation = useResource<Conversation>('support/conversations', id, { live: true })
-  const threads = useResources<Thread>(`support/${threadsPath}`, THREAD_PARAMS)
+  const conversation = useResource('support/conversations', id, { live: true })
+  const threads = useResources(`support/${threadsPath}`, THREAD_PARAMS)
   const c = conversation.data
 
   // Threads have no channel of their own: when the live item says there are more, fetch them.

@@ -1,4 +1,4 @@
-import type { Agent, Conversation, ConversationStatus, Mailbox } from '@tandem/core'
+import type { ConversationStatus } from '@tandem/core'
 import { useResources } from '@tandem/react'
 import { useMemo, useState } from 'react'
 import { dateTime, describeError } from '../lib/format.js'
@@ -20,15 +20,15 @@ export function SupportPanel() {
   const [selected, setSelected] = useState<string>()
   const [composing, setComposing] = useState(false)
 
-  const mailboxes = useResources<Mailbox>('support/mailboxes', { limit: 50 }, { staleTime: 60_000 })
-  const agents = useResources<Agent>('support/agents', { limit: 100 }, { staleTime: 60_000 })
+  const mailboxes = useResources('support/mailboxes', { limit: 50 }, { staleTime: 60_000 })
+  const agents = useResources('support/agents', { limit: 100 }, { staleTime: 60_000 })
   const agentNames = useMemo(() => new Map(agents.items.map((a) => [a.id, a.name])), [agents.items])
   const mailboxNames = useMemo(() => new Map(mailboxes.items.map((m) => [m.id, m.name])), [mailboxes.items])
 
   // Live: the list follows the `support:conversations` channel. A new conversation is
   // prepended to an unfiltered list without a request; a filtered one asks the service again.
   const params = { limit: PAGE, ...(mailboxId ? { mailboxId } : {}), ...(status !== 'all' ? { status } : {}) }
-  const list = useResources<Conversation>('support/conversations', params, { live: true, keepPreviousData: true })
+  const list = useResources('support/conversations', params, { live: true, keepPreviousData: true })
   const live = useChannelState('support:conversations')
 
   return (

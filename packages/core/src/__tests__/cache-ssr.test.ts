@@ -28,7 +28,8 @@ describe('resource cache without a browser or React', () => {
   it('a cache works with any collection source (createResourceCache on its own)', async () => {
     const { client } = await setup()
     const cache = (await import('../index.js')).createResourceCache({
-      collection: client.collection,
+      // The registry's paths only, typed; a source of its own takes any name.
+      collection: (service, name) => client.collection(service, name as 'resources'),
       focusManager: { subscribe: () => () => {} },
     })
     const s = await cache.fetch({ service: 'maps', collection: 'resources', params: { limit: 1 } })

@@ -53,7 +53,7 @@ describe('collections', () => {
 
   it('a generic collection works for any service', async () => {
     const { client } = await setup()
-    const col = client.collection<Resource>('realtime', 'resources')
+    const col = client.collection('realtime', 'resources')
     expect((await col.list({ limit: 2 })).data).toHaveLength(2)
   })
 

@@ -117,8 +117,11 @@ describe('HTTP pipeline against the emulator', () => {
   it('every error from a response carries the X-Request-Id', async () => {
     const { emu, client } = await setup()
     emu.faults.failNext(1, { status: 404, code: 'not_found' })
-    const error = await client.support.resources.get('res_x').catch((e: { requestId?: string }) => e)
-    expect(error.requestId).toMatch(/\S+/)
+    const error = await client.support.resources.get('res_x').then(
+      () => ({ requestId: 'resolved' }),
+      (e: { requestId?: string }) => e,
+    )
+    expect(error.requestId).toMatch(/^(?!resolved$)\S+/)
     expect(emu.log.some((line: { requestId: string }) => line.requestId === error.requestId)).toBe(true)
   })
 

@@ -1,27 +1,11 @@
 // The observer a UI binding sits on, driven with no UI at all: React is mocked away (as zustand's
 // vanilla tests do), so importing or running anything here that needed it would fail.
+import { until } from '../../../../test/utils/wait.js'
 import { describe, expect, it, vi } from 'vitest'
 import { createEntryObserver, type ListSnapshot, type ResourceEntry } from '../index.js'
 import { setup } from './helpers.js'
 
 vi.mock('react', () => ({}))
-
-/** Resolves once `check()` holds, re-checked on each observer notification; rejects after `ms`. */
-function until(subscribe: (cb: () => void) => () => void, check: () => boolean, ms = 5_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve()
-    const timer = setTimeout(() => {
-      off()
-      reject(new Error('timed out'))
-    }, ms)
-    const off = subscribe(() => {
-      if (!check()) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
-}
 
 describe('entry observer (no React)', () => {
   it('React is mocked away here: any use of it would throw', async () => {

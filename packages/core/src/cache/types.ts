@@ -4,23 +4,31 @@ import type { OnlineManager, Trigger } from './triggers.js'
 
 // ---- Keys --------------------------------------------------------------------
 
-/** A list of a collection: its pages for these params. */
-export interface ListQuery {
+/** Type only (never set): what a query's data holds, so the cache's methods infer it. */
+declare const ITEM: unique symbol
+
+/**
+ * A list of a collection: its pages for these params. Build it with `listQuery(path, params)`
+ * to have `T` (and the params) typed from the contract's registry.
+ */
+export interface ListQuery<T = Resource> {
   service: ServiceName
   collection: string
   params?: ListParams
   id?: undefined
+  readonly [ITEM]?: T
 }
 
-/** One item of a collection, by id. */
-export interface ItemQuery {
+/** One item of a collection, by id: `itemQuery(path, id)` types it. */
+export interface ItemQuery<T = Resource> {
   service: ServiceName
   collection: string
   id: string
   params?: undefined
+  readonly [ITEM]?: T
 }
 
-export type CacheQuery = ListQuery | ItemQuery
+export type CacheQuery = ListQuery<unknown> | ItemQuery<unknown>
 
 /** Matches by prefix: every field given must match; `params` matches list entries whose params include these. */
 export interface CacheFilter {
@@ -136,21 +144,21 @@ export interface DehydratedState {
 }
 
 export interface ResourceCache {
-  get<T = Resource>(query: ListQuery, options?: GetOptions<ListData<T>>): ResourceEntry<ListSnapshot<T>>
-  get<T = Resource>(query: ItemQuery, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
+  get<T = Resource>(query: ListQuery<T>, options?: GetOptions<ListData<T>>): ResourceEntry<ListSnapshot<T>>
+  get<T = Resource>(query: ItemQuery<T>, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
   /** Subscribe with a listener that gets the snapshot: now, then on every change. */
-  watch<T = Resource>(query: ListQuery, listener: (s: ListSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
-  watch<T = Resource>(query: ItemQuery, listener: (s: ItemSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
+  watch<T = Resource>(query: ListQuery<T>, listener: (s: ListSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
+  watch<T = Resource>(query: ItemQuery<T>, listener: (s: ItemSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
   /** Fetch unless fresh; rejects with the fetch error. */
-  fetch<T = Resource>(query: ListQuery, options?: { staleTime?: number }): Promise<ListSnapshot<T>>
-  fetch<T = Resource>(query: ItemQuery, options?: { staleTime?: number }): Promise<ItemSnapshot<T>>
+  fetch<T = Resource>(query: ListQuery<T>, options?: { staleTime?: number }): Promise<ListSnapshot<T>>
+  fetch<T = Resource>(query: ItemQuery<T>, options?: { staleTime?: number }): Promise<ItemSnapshot<T>>
   /** `fetch` that never rejects (SSR, hover). */
   prefetch(query: CacheQuery, options?: { staleTime?: number }): Promise<void>
   /** Mark matching entries stale; refetch those with subscribers. */
   invalidate(filter?: CacheFilter): Promise<void>
   /** Replace an entry's data (optimistic update). `rollback()` restores it, or refetches if it changed since. */
-  setData<T = Resource>(query: ListQuery, updater: Updater<ListData<T>>): () => void
-  setData<T = Resource>(query: ItemQuery, updater: Updater<T>): () => void
+  setData<T = Resource>(query: ListQuery<T>, updater: Updater<ListData<T>>): () => void
+  setData<T = Resource>(query: ItemQuery<T>, updater: Updater<T>): () => void
   /** Patch matching entries from a realtime event, without a request. */
   applyEvent<T = Resource>(filter: CacheFilter, event: CacheEvent<T>): void
   dehydrate(): DehydratedState

@@ -2,127 +2,76 @@ import { listPages, type PagePromise } from '../collection.js'
 import { ApiError, ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import type { CallOptions, Query } from '../types.js'
-import { arr, latLng, num, obj, oneOf, str, type LatLng } from '../validate.js'
+import {
+  MAX_ADDRESS_LINE,
+  MAX_ADDRESS_LINES,
+  MAX_PERSON_NAME,
+  MAX_POSTAL_CODE,
+  MAX_QUERY,
+  MAX_RADIUS_METERS,
+  MAX_WAYPOINTS,
+  PAGE_MAX,
+  PAGE_MIN,
+  ZOOM_MAX,
+  ZOOM_MIN,
+  PLACE_TYPES,
+  TRAVEL_MODES,
+  type AddressComponent,
+  type AddressRequest,
+  type AddressValidation,
+  type BBox,
+  type GeocodeRequest,
+  type LatLng,
+  type MapFeature,
+  type MapView,
+  type Place,
+  type PlaceSearchQuery,
+  type PlaceType,
+  type Route,
+  type RouteLeg,
+  type RouteRequest,
+  type TravelMode,
+  type Waypoint,
+} from '@tandem/contract'
+import { arr, latLng, num, obj, oneOf, str } from '../validate.js'
 
 // Typed client of the maps service, attached to the client as `client.maps`. REST shapes:
 // docs/services/maps.md. Inputs are checked here, before anything is sent (and inside the async
 // functions, so a bad input rejects rather than throws).
 
-/** GeoJSON order: west, south, east, north (west > east crosses the antimeridian). */
-export type BBox = [west: number, south: number, east: number, north: number]
-
-export type GeocodeParams = { query: string } | { location: LatLng }
-
-export interface GeocodeResult {
-  name: string
-  formattedAddress: string
-  location: LatLng
-  /** ISO 3166-1 alpha-2. */
-  countryCode: string
-  /** Usable as a route endpoint: `{ placeId }`. */
-  placeId: string
-  /** `city`, `capital`, `country`. */
-  types: string[]
-  population?: number
-  /** From the point asked about (reverse geocoding) or from `near` (places). */
-  distanceMeters?: number
+export type {
+  AddressComponent,
+  AddressValidation,
+  BBox,
+  MapFeature,
+  MapView,
+  Place,
+  PlaceType,
+  RouteLeg,
+  TravelMode,
+  Waypoint,
 }
 
-export type Place = GeocodeResult
+export type GeocodeParams = GeocodeRequest
 
-export type TravelMode = 'drive' | 'walk' | 'bicycle'
-export type Waypoint = LatLng | { placeId: string }
+/** A geocoding answer: a place (with `distanceMeters` from the point asked about, when reverse). */
+export type GeocodeResult = Place
 
-export interface RouteParams {
-  origin: Waypoint
-  destination: Waypoint
-  /** Intermediate stops, at most 25: one leg per stop, plus one. */
-  waypoints?: Waypoint[]
-  mode: TravelMode
-}
+export type RouteParams = RouteRequest
 
-export interface RouteLeg {
-  distanceMeters: number
-  durationSeconds: number
-  start: LatLng
-  end: LatLng
-}
-
-export interface ComputedRoute {
-  mode: TravelMode
-  distanceMeters: number
-  durationSeconds: number
-  /** Google encoded polyline (precision 5). */
-  polyline: string
+export interface ComputedRoute extends Route {
   /** `polyline`, decoded. */
   coordinates: LatLng[]
-  legs: RouteLeg[]
-  bounds: BBox
 }
 
-export type PlaceType = 'city' | 'capital'
+/** The contract's search, with `near` as a point (sent as `lat,lng`). */
+export type PlaceSearchParams = Omit<PlaceSearchQuery, 'near'> & { near?: LatLng }
 
-export interface PlaceSearchParams {
-  /** Any word prefix of the name, case- and diacritic-insensitive. */
-  query?: string
-  near?: LatLng
-  /** With `near`; default 50 000, at most 1 000 000. */
-  radiusMeters?: number
-  type?: PlaceType
-  limit?: number
-  cursor?: string
-}
+export type AddressParams = AddressRequest
 
-export interface AddressParams {
-  /** ISO 3166-1 alpha-2, e.g. `PT`. */
-  regionCode: string
-  addressLines: string[]
-  locality?: string
-  postalCode?: string
-}
-
-export type AddressConfirmation = 'confirmed' | 'unconfirmed' | 'fixed' | 'missing'
-
-export interface AddressComponent {
-  type: 'address_line' | 'locality' | 'postal_code' | 'country'
-  /** As corrected when `fixed`. */
-  text: string
-  confirmation: AddressConfirmation
-  issue?: string
-}
-
-export interface AddressValidation {
-  verdict: { complete: boolean; hasUnconfirmedComponents: boolean; needsFixes: boolean }
-  address: { formattedAddress: string; components: AddressComponent[] }
-  /** Where the locality is, when it was found. */
-  geocode?: { location: LatLng; placeId: string }
-}
+export type AddressConfirmation = AddressComponent['confirmation']
 
 export type MapViewParams = { center: LatLng; zoom: number } | { bbox: BBox }
-
-export interface MapFeature {
-  type: 'Feature'
-  id: string
-  properties: {
-    kind: 'country' | 'city'
-    name: string
-    countryCode: string
-    placeId?: string
-    population?: number
-    capital?: boolean
-  }
-  geometry:
-    | { type: 'Point'; coordinates: [number, number] }
-    | { type: 'Polygon'; coordinates: number[][][] }
-    | { type: 'MultiPolygon'; coordinates: number[][][][] }
-}
-
-export interface MapView {
-  bounds: BBox
-  zoom: number
-  /** Country boundaries crossing the view, then its biggest cities (at most 200). */
-  features: { type: 'FeatureCollection'; features: MapFeature[] }
-}
 
 export interface MapsService {
   /** Forward (`{ query }`) or reverse (`{ location }`) geocoding. */
@@ -199,8 +148,8 @@ export function createMapsService(http: Http): MapsService {
       const body = shape(params, {
         origin: waypoint,
         destination: waypoint,
-        waypoints: o((v, f) => arr(v, f, 25, waypoint)),
-        mode: (v, f) => oneOf(v, f, ['drive', 'walk', 'bicycle']),
+        waypoints: o((v, f) => arr(v, f, MAX_WAYPOINTS, waypoint)),
+        mode: (v, f) => oneOf(v, f, TRAVEL_MODES),
       })
       const route = await post<ComputedRoute>('routes:compute', body, options)
       if (typeof route?.polyline !== 'string')
@@ -211,11 +160,11 @@ export function createMapsService(http: Http): MapsService {
     searchPlaces(params = {}, options) {
       return listPages<Place>(http, 'maps', options, () => {
         const { near, cursor, ...rest } = shape(params, {
-          query: o(str),
+          query: o((v, f) => str(v, f, MAX_QUERY)),
           near: o(latLng),
-          radiusMeters: o((v, f) => num(v, f, 1, 1e6)),
-          type: o((v, f) => oneOf(v, f, ['city', 'capital'])),
-          limit: o((v, f) => num(v, f, 1, 100, true)),
+          radiusMeters: o((v, f) => num(v, f, 1, MAX_RADIUS_METERS)),
+          type: o((v, f) => oneOf(v, f, PLACE_TYPES)),
+          limit: o((v, f) => num(v, f, PAGE_MIN, PAGE_MAX, true)),
           cursor: o(str),
         })
         if (rest.radiusMeters !== undefined && !near) throw new ValidationError('near', 'is required with radiusMeters')
@@ -226,9 +175,9 @@ export function createMapsService(http: Http): MapsService {
     async validateAddress(params, options) {
       const body = shape(params, {
         regionCode: (v, f) => str(v, f, 2),
-        addressLines: (v, f) => arr(v, f, 5, str),
-        locality: o(str),
-        postalCode: o(str),
+        addressLines: (v, f) => arr(v, f, MAX_ADDRESS_LINES, (x, g) => str(x, g, MAX_ADDRESS_LINE)),
+        locality: o((v, f) => str(v, f, MAX_PERSON_NAME)),
+        postalCode: o((v, f) => str(v, f, MAX_POSTAL_CODE)),
       })
       return post('addresses:validate', body, options)
     },
@@ -236,7 +185,11 @@ export function createMapsService(http: Http): MapsService {
     async getMapView(params, options) {
       const p = obj(params, 'params')
       if (p.bbox === undefined)
-        return get('views', { center: point(latLng(p.center, 'center')), zoom: num(p.zoom, 'zoom', 0, 20) }, options)
+        return get(
+          'views',
+          { center: point(latLng(p.center, 'center')), zoom: num(p.zoom, 'zoom', ZOOM_MIN, ZOOM_MAX) },
+          options,
+        )
       const b = arr(p.bbox, 'bbox', 4, (v, f) => num(v, f, -180, 180))
       const [, south = 0, , north = 0] = b
       if (b.length < 4 || !(south < north && south >= -90 && north <= 90))

@@ -1,55 +1,33 @@
-import { createCollection, createPagePromise, type ListParams, type PagePromise } from '../collection.js'
+import { createCollection, createPagePromise, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
+import {
+  CHANNEL_NAME_RULE,
+  HISTORY_MAX,
+  HISTORY_MIN,
+  MAX_EVENT_NAME,
+  MAX_QUERY,
+  isChannelName,
+  type ChannelInfo,
+  type ChannelListQuery,
+  type HistoryResult,
+  type PresenceMember,
+  type PublishResult,
+  type RealtimeMessage,
+} from '@tandem/contract'
 import type { CallOptions, WriteOptions } from '../types.js'
 import { num, obj, opt, str } from '../validate.js'
 
 // Realtime over REST (docs/services/realtime-rest.md): publish, history, presence, channel list.
 // The live side (subscribe, presence events) is @tandem/realtime's WebSocket.
 
-export interface PublishResult {
-  offset: number
-  epoch: string
-  messageId: string
-  duplicate: boolean
-}
-export interface RealtimeMessage {
-  channel: string
-  event: string
-  data: unknown
-  offset: number
-  epoch: string
-  messageId: string
-  clientId: string
-  ts: number
-}
-export interface HistoryResult {
-  epoch: string
-  offset: number
-  messages: RealtimeMessage[]
-  complete: boolean
-}
-export interface PresenceMember {
-  clientId: string
-  connectionId: string
-  data: unknown
-}
-export interface ChannelInfo {
-  name: string
-  epoch: string
-  offset: number
-  subscribers: number
-  members: number
-}
+export type { ChannelInfo, HistoryResult, PresenceMember, PublishResult, RealtimeMessage }
+
 export interface HistoryOptions extends CallOptions {
   since?: { epoch: string; offset: number }
   limit?: number
 }
-export interface ChannelListParams {
-  prefix?: string
-  limit?: number
-  cursor?: string
-}
+export type ChannelListParams = ChannelListQuery
 
 export interface RealtimeService {
   /** Stored once per `idempotencyKey` (a repeat returns the first result). */
@@ -60,11 +38,8 @@ export interface RealtimeService {
   channels(params?: ChannelListParams, options?: CallOptions): PagePromise<ChannelInfo>
 }
 
-/** As the service: `[A-Za-z0-9_:.@-]{1,200}`, not `.` or `..`. */
 const path = (channel: unknown, rest: string) => {
-  if (typeof channel !== 'string' || !/^(?!\.\.?$)[\w:.@-]{1,200}$/.test(channel)) {
-    throw new ValidationError('channel', 'must be 1-200 characters of A-Z a-z 0-9 _ : . @ -')
-  }
+  if (!isChannelName(channel)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
   return `/v1/channels/${encodeURIComponent(channel)}/${rest}`
 }
 
@@ -82,7 +57,7 @@ export function createRealtimeService(http: Http): RealtimeService {
         service,
         method: 'POST',
         path: path(channel, 'messages'),
-        body: { event: str(event, 'event', 200), data },
+        body: { event: str(event, 'event', MAX_EVENT_NAME), data },
       })
     },
     async history(channel, options) {
@@ -96,7 +71,7 @@ export function createRealtimeService(http: Http): RealtimeService {
         query: {
           sinceEpoch: since && str(since.epoch, 'since.epoch', 200),
           sinceOffset: since && num(since.offset, 'since.offset', 0, Number.MAX_SAFE_INTEGER, true),
-          limit: opt(limit, (v) => num(v, 'limit', 1, 1000, true)),
+          limit: opt(limit, (v) => num(v, 'limit', HISTORY_MIN, HISTORY_MAX, true)),
         },
       })
     },
@@ -106,9 +81,9 @@ export function createRealtimeService(http: Http): RealtimeService {
     // The generic collection pages and checks `limit`, `cursor` and the list's shape; `prefix` is ours.
     channels(params = {}, options = {}) {
       const p = params?.prefix
-      return p === undefined || (typeof p == 'string' && p.length <= 200)
-        ? channels.list(params as ListParams, options)
-        : rejectedPages(new ValidationError('prefix', 'must be a string of at most 200 characters'))
+      return p === undefined || (typeof p == 'string' && p.length <= MAX_QUERY)
+        ? channels.list(params, options)
+        : rejectedPages(new ValidationError('prefix', `must be a string of at most ${MAX_QUERY} characters`))
     },
   }
 }

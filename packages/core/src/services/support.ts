@@ -1,79 +1,50 @@
 import { listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
+import {
+  CONVERSATION_STATUSES,
+  MAX_EMAIL,
+  MAX_ID,
+  MAX_PERSON_NAME,
+  MAX_QUERY,
+  MAX_SUBJECT,
+  MAX_TAG,
+  MAX_TAGS,
+  MAX_TEXT,
+  type Agent,
+  type Article,
+  type ArticleListQuery,
+  type ArticleSummary,
+  type Conversation,
+  type ConversationCreate,
+  type ConversationListQuery,
+  type ConversationStatus,
+  type ConversationUpdate,
+  type Customer,
+  type DocCollection,
+  type Mailbox,
+  type NoteCreate,
+  type ReplyCreate,
+  type Thread,
+} from '@tandem/contract'
 import type { CallOptions, HttpMethod, Query, WriteOptions } from '../types.js'
 import { arr, obj, oneOf, opt, str } from '../validate.js'
 
 // Typed client of the support service, attached as `client.support` (docs/services/support.md).
 
-export type ConversationStatus = 'active' | 'pending' | 'closed'
-
-export interface Mailbox {
-  id: string
-  name: string
-  slug: string
-  email: string
-  createdAt: string
-  updatedAt: string
+export type {
+  Agent,
+  Article,
+  ArticleSummary,
+  Conversation,
+  ConversationCreate,
+  ConversationStatus,
+  ConversationUpdate,
+  Customer,
+  DocCollection,
+  Mailbox,
+  Thread,
 }
-export interface Agent {
-  id: string
-  name: string
-  email: string
-}
-export interface Customer {
-  email: string
-  name: string | null
-}
-
-export interface Conversation {
-  id: string
-  number: number
-  mailboxId: string
-  subject: string
-  /** The start of the latest customer message or reply. */
-  preview: string
-  status: ConversationStatus
-  customer: Customer
-  assigneeId: string | null
-  tags: string[]
-  threadCount: number
-  createdAt: string
-  modifiedAt: string
-  closedAt: string | null
-}
-
-export interface Thread {
-  id: string
-  conversationId: string
-  /** `reply` and `note` are written by agents (the caller, for ones you add); notes are internal. */
-  type: 'customer' | 'reply' | 'note'
-  author: { type: 'customer' | 'agent'; id: string | null; name: string | null; email: string | null }
-  text: string
-  createdAt: string
-}
-
-export interface DocCollection {
-  id: string
-  name: string
-  slug: string
-  description: string
-  articleCount: number
-}
-
-export interface Article {
-  id: string
-  collectionId: string
-  title: string
-  slug: string
-  keywords: string[]
-  text: string
-  createdAt: string
-  updatedAt: string
-}
-
-/** Lists and search give articles without `text`, with a short `excerpt`. */
-export type ArticleSummary = Omit<Article, 'text'> & { excerpt: string }
 
 /** Page size (1–100, default 20) and the `nextCursor` of the previous page. */
 export interface SupportPageParams {
@@ -81,41 +52,15 @@ export interface SupportPageParams {
   cursor?: string
 }
 
-export interface ConversationListParams extends SupportPageParams {
-  mailboxId?: string
-  status?: ConversationStatus
-  tag?: string
-  /** Words that must all occur in the subject, preview or customer (case-insensitive). */
-  query?: string
+/** The contract's filters; `modifiedSince` also takes a `Date`. */
+export type ConversationListParams = Omit<ConversationListQuery, 'modifiedSince'> & {
   /** Only conversations modified at or after this instant. */
   modifiedSince?: string | Date
 }
 
-export interface ConversationCreate {
-  mailboxId: string
-  subject: string
-  customer: { email: string; name?: string }
-  /** The customer's first message. */
-  text: string
-  tags?: string[]
-  status?: ConversationStatus
-  assigneeId?: string | null
-}
+export type ArticleListParams = Omit<ArticleListQuery, 'query'>
 
-export interface ConversationUpdate {
-  status?: ConversationStatus
-  /** null unassigns. */
-  assigneeId?: string | null
-  tags?: string[]
-}
-
-export interface ArticleListParams extends SupportPageParams {
-  collectionId?: string
-}
-
-export interface ArticleSearchParams extends ArticleListParams {
-  query: string
-}
+export type ArticleSearchParams = ArticleListParams & { query: string }
 
 export interface SupportService {
   mailboxes: {
@@ -131,9 +76,9 @@ export interface SupportService {
     update(id: string, patch: ConversationUpdate, options?: WriteOptions): Promise<Conversation>
     threads(id: string, params?: SupportPageParams, options?: CallOptions): PagePromise<Thread>
     /** Replying to a closed conversation reopens it (`active`), unless `status` says otherwise. */
-    reply(id: string, input: { text: string; status?: ConversationStatus }, options?: WriteOptions): Promise<Thread>
+    reply(id: string, input: ReplyCreate, options?: WriteOptions): Promise<Thread>
     /** An internal note; never changes the status. */
-    note(id: string, input: { text: string }, options?: WriteOptions): Promise<Thread>
+    note(id: string, input: NoteCreate, options?: WriteOptions): Promise<Thread>
   }
   docs: {
     /** By relevance: every word must occur in the title, keywords or text. */
@@ -145,12 +90,11 @@ export interface SupportService {
   }
 }
 
-const STATUSES: ConversationStatus[] = ['active', 'pending', 'closed']
-const status = (v: unknown) => opt(v, (s) => oneOf(s, 'status', STATUSES))
-const optId = (v: unknown, field: string) => opt(v, (s) => str(s, field, 200))
-const tags = (v: unknown) => opt(v, (t) => arr(t, 'tags', 20, (x, f) => str(x, f, 50)))
+const status = (v: unknown) => opt(v, (s) => oneOf(s, 'status', CONVERSATION_STATUSES))
+const optId = (v: unknown, field: string) => opt(v, (s) => str(s, field, MAX_ID))
+const tags = (v: unknown) => opt(v, (t) => arr(t, 'tags', MAX_TAGS, (x, f) => str(x, f, MAX_TAG)))
 /** Reply, note and create all carry the message as `text`. */
-const text = (input: unknown) => str(obj(input, 'input').text, 'text', 50_000)
+const text = (input: unknown) => str(obj(input, 'input').text, 'text', MAX_TEXT)
 const assignee = (v: unknown) => v === null || optId(v, 'assigneeId')
 const inCollection = (p: { collectionId?: string }) => ({ collectionId: optId(p.collectionId, 'collectionId') })
 
@@ -195,19 +139,19 @@ export function createSupportService(http: Http): SupportService {
         (p) => ({
           mailboxId: optId(p.mailboxId, 'mailboxId'),
           status: status(p.status),
-          tag: opt(p.tag, (t) => str(t, 'tag', 50)),
-          query: opt(p.query, (t) => str(t, 'query', 200)),
+          tag: opt(p.tag, (t) => str(t, 'tag', MAX_TAG)),
+          query: opt(p.query, (t) => str(t, 'query', MAX_QUERY)),
           modifiedSince: opt(p.modifiedSince, isoDate),
         }),
       ),
       get: get('conversations'),
       async create(input, options) {
         const c = obj(obj(input, 'input').customer, 'customer')
-        str(input.mailboxId, 'mailboxId', 200)
-        str(input.subject, 'subject', 255)
-        if (!/^\S+@\S+\.\S+$/.test(str(c.email, 'customer.email', 254)))
+        str(input.mailboxId, 'mailboxId', MAX_ID)
+        str(input.subject, 'subject', MAX_SUBJECT)
+        if (!/^\S+@\S+\.\S+$/.test(str(c.email, 'customer.email', MAX_EMAIL)))
           throw new ValidationError('customer.email', 'must be an email address')
-        opt(c.name, (n) => str(n, 'customer.name', 200))
+        opt(c.name, (n) => str(n, 'customer.name', MAX_PERSON_NAME))
         text(input)
         tags(input.tags)
         status(input.status)
@@ -233,7 +177,7 @@ export function createSupportService(http: Http): SupportService {
     docs: {
       search: pageOf<ArticleSummary, ArticleSearchParams>(
         () => 'docs/articles',
-        (p) => ({ ...inCollection(p), query: str(p.query, 'query', 200) }),
+        (p) => ({ ...inCollection(p), query: str(p.query, 'query', MAX_QUERY) }),
       ),
       list: pageOf<ArticleSummary, ArticleListParams>(() => 'docs/articles', inCollection),
       get: get('docs/articles'),

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { startEmulator } from '../start.js'
 import type { Emulator, EmulatorOptions } from '../types.js'
+import { conform } from './conformance.js'
 
 export interface ErrorJson {
   error: { code: string; message: string; status: number; requestId: string; details?: Record<string, unknown>[] }
@@ -33,11 +34,13 @@ export async function call(emu: Emulator, path: string, init: CallInit = {}): Pr
   const h = new Headers(headers)
   if (token) h.set('Authorization', `Bearer ${token}`)
   if (json !== undefined) h.set('Content-Type', 'application/json')
-  return fetch(`${emu.url}${path}`, {
+  const response = await fetch(`${emu.url}${path}`, {
     ...rest,
     headers: h,
     ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
   })
+  // Every answer is checked against the contract (conformance.ts).
+  return conform(rest.method ?? 'GET', path, response)
 }
 
 /** Call with a fresh default-scope token. */

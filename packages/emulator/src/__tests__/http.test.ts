@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { Agent, createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
@@ -10,6 +11,16 @@ const lines: AccessLogLine[] = []
 const emu = useEmulator({ onLog: (line) => lines.push(line), plans: { maps: { limit: 1000 } } })
 
 describe('headers', () => {
+  it('serves the contract it is checked against: /openapi.json and /asyncapi.json, no token needed', async () => {
+    const rest = await call(emu(), '/openapi.json')
+    expect(rest.status).toBe(200)
+    const published = JSON.parse(readFileSync(new URL('../../../contract/spec/openapi.json', import.meta.url), 'utf8'))
+    expect(await rest.json()).toEqual(published)
+    const socket = (await (await call(emu(), '/asyncapi.json')).json()) as { asyncapi: string; channels: object }
+    expect(socket.asyncapi).toBe('3.0.0')
+    expect(Object.keys(socket.channels)).toEqual(['socket'])
+  })
+
   it('X-Request-Id, RateLimit-* and CORS on successes and errors alike', async () => {
     const responses = [
       await authed(emu(), '/maps/v1/resources'),

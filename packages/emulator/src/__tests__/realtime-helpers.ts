@@ -1,4 +1,5 @@
 // A raw `ws` test client for the realtime hub: an inbox of frames and bounded waits (never sleeps).
+import { conformFrame } from './conformance.js'
 import WebSocket from 'ws'
 import type { Emulator } from '../types.js'
 
@@ -38,7 +39,9 @@ export class TestSocket {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.inbox.push(JSON.parse(String(data)) as Frame)
+      const frame = JSON.parse(String(data)) as Frame
+      conformFrame(frame) // checked against the contract's AsyncAPI
+      this.inbox.push(frame)
       this.wake()
     })
     this.closed = new Promise((resolve) => {

@@ -1,18 +1,10 @@
 // The place shape every maps answer shares (geocode results, places, route endpoints by id).
 import { cityByPlaceId, majorCities, type City } from './cities.js'
 import { bordered, countryByCode, countryName, type Country } from './countries.js'
-import type { LatLng } from './geo.js'
+import type { Place } from '@tandem/contract'
 
-export interface PlaceResult {
-  name: string
-  formattedAddress: string
-  location: LatLng
-  countryCode: string
-  placeId: string
-  types: string[]
-  population?: number
-  distanceMeters?: number
-}
+/** The contract's `Place`. */
+export type PlaceResult = Place
 
 const COUNTRY_PREFIX = 'country_'
 

@@ -1,3 +1,4 @@
+import { CLOSE } from '@tandem/contract'
 // Every tunable default of the realtime hub, and the protocol's fixed numbers (docs/protocol.md).
 
 export const DEFAULTS = {
@@ -30,24 +31,8 @@ export const DEFAULTS = {
   minPayloadCap: 1024 * 1024,
 } as const
 
-export const CLOSE = {
-  protocol_error: 4000,
-  forbidden: 4003,
-  frame_too_large: 4009,
-  token_expired: 4100,
-  token_invalid: 4101,
-  token_revoked: 4102,
-  server_restart: 4200,
-  connection_dropped: 4201,
-  handshake_timeout: 4203,
-  rate_limited: 4290,
-} as const
-
-export type CloseName = keyof typeof CLOSE
+export { CHANNEL_NAME, CLOSE, type CloseName } from '@tandem/contract'
 
 export const CLOSE_NAMES: Partial<Record<number, string>> = Object.fromEntries(
   Object.entries(CLOSE).map(([name, code]) => [code, name]),
 )
-
-/** `[A-Za-z0-9_:.@-]{1,200}`, and not `.` or `..` (a URL would resolve those away over REST). */
-export const CHANNEL_NAME = /^(?!\.\.?$)[\w:.@-]{1,200}$/

@@ -1,5 +1,6 @@
 // Reading client frames and shaping errors: every malformed input becomes an RtError, never a crash.
 import { randomBytes } from 'node:crypto'
+import { CHANNEL_NAME_RULE } from '@tandem/contract'
 import { CHANNEL_NAME, DEFAULTS } from './defaults.js'
 
 export type ErrorCode =
@@ -79,8 +80,7 @@ const bad = (message: string) => new RtError('bad_request', message)
 
 export function channelName(value: unknown, field = 'channel'): string {
   if (typeof value !== 'string') throw bad(`"${field}" must be a string.`)
-  if (!CHANNEL_NAME.test(value))
-    throw new RtError('invalid_channel', 'Channel names are 1–200 characters of [A-Za-z0-9_:.@-] (not "." or "..").')
+  if (!CHANNEL_NAME.test(value)) throw new RtError('invalid_channel', `Channel names ${CHANNEL_NAME_RULE}.`)
   return value
 }
 

@@ -1,3 +1,5 @@
+import { msUntil, refill } from '@tandem/contract'
+
 // A connection's publish bucket: `limit` tokens per `intervalMs`, holding at most `burst`.
 
 export class RateBucket {
@@ -17,12 +19,12 @@ export class RateBucket {
   /** 0 when a token was taken, else how long until one is available (ms, ≥ 1). */
   take(now = Date.now()): number {
     const rate = this.limit / this.intervalMs
-    this.tokens = Math.min(this.burst, this.tokens + (now - this.last) * rate)
+    this.tokens = refill(this.tokens, this.burst, now - this.last, rate)
     this.last = now
     if (this.tokens >= 1) {
       this.tokens -= 1
       return 0
     }
-    return Math.max(1, Math.ceil((1 - this.tokens) / rate))
+    return Math.max(1, Math.ceil(msUntil(this.tokens, 1, rate)))
   }
 }

@@ -1,6 +1,6 @@
 // Socket tokens are verified exactly like REST ones (the app's keys via decodeToken), plus revocation.
 import { decodeToken, TokenError, verifyToken } from '@tandem/server'
-import type { EmulatorApp } from '../types.js'
+import type { EmulatorApp } from '../shared-types.js'
 
 export interface Identity {
   app: string

@@ -1,86 +1,31 @@
-// The support service's resources as the REST API returns them (docs/services/support.md).
+// The support service's resources: the contract's types (@tandem/contract), and the seed's shape.
 
-export type ConversationStatus = 'active' | 'pending' | 'closed'
-export const STATUSES: readonly ConversationStatus[] = ['active', 'pending', 'closed']
+import {
+  CONVERSATION_STATUSES,
+  type Agent,
+  type Article,
+  type Conversation,
+  type ConversationStatus,
+  type DocCollection,
+  type Mailbox,
+  type Thread,
+} from '@tandem/contract'
 
-export interface Mailbox {
-  id: string
-  name: string
-  slug: string
-  email: string
-  createdAt: string
-  updatedAt: string
-}
+export type {
+  Agent,
+  Article,
+  ArticleSummary,
+  Conversation,
+  ConversationStatus,
+  Customer,
+  DocCollection,
+  Mailbox,
+  Thread,
+  ThreadAuthor,
+  ThreadType,
+} from '@tandem/contract'
 
-export interface Agent {
-  id: string
-  name: string
-  email: string
-}
-
-export interface Customer {
-  email: string
-  name: string | null
-}
-
-export interface Conversation {
-  id: string
-  /** Human-friendly, sequential per emulator. */
-  number: number
-  mailboxId: string
-  subject: string
-  /** The start of the latest customer message or reply (notes are internal). */
-  preview: string
-  status: ConversationStatus
-  customer: Customer
-  assigneeId: string | null
-  tags: string[]
-  threadCount: number
-  createdAt: string
-  modifiedAt: string
-  closedAt: string | null
-}
-
-export type ThreadType = 'customer' | 'reply' | 'note'
-
-export interface ThreadAuthor {
-  type: 'customer' | 'agent'
-  /** The agent id, or the token subject of the caller; null for customers. */
-  id: string | null
-  name: string | null
-  email: string | null
-}
-
-export interface Thread {
-  id: string
-  conversationId: string
-  type: ThreadType
-  author: ThreadAuthor
-  text: string
-  createdAt: string
-}
-
-export interface DocCollection {
-  id: string
-  name: string
-  slug: string
-  description: string
-  articleCount: number
-}
-
-export interface Article {
-  id: string
-  collectionId: string
-  title: string
-  slug: string
-  keywords: string[]
-  text: string
-  createdAt: string
-  updatedAt: string
-}
-
-/** Lists and search answer articles without their text, with a short excerpt instead. */
-export type ArticleSummary = Omit<Article, 'text'> & { excerpt: string }
+export const STATUSES: readonly ConversationStatus[] = CONVERSATION_STATUSES
 
 export interface SupportData {
   mailboxes: Mailbox[]

@@ -1,4 +1,5 @@
 // Shared test helpers: a real emulator on 127.0.0.1, a client with its requests counted, and a provider wrapper.
+import { until } from '../../../../test/utils/wait.js'
 import { createClient, type ClientOptions, type RequestEvent, type TandemClient } from '@tandem/core'
 import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emulator'
 import { createRealtime, type Realtime } from '@tandem/realtime'
@@ -57,27 +58,7 @@ export async function setup(
   return { emu, client, realtime, requests, gets, wrapper }
 }
 
-/** Resolves once `check()` holds, re-checking on every `on` event; rejects after `timeoutMs`. */
-export function until(
-  on: (cb: () => void) => () => void,
-  check: () => boolean,
-  timeoutMs = 5_000,
-  what = 'condition',
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve()
-    const timer = setTimeout(() => {
-      off()
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))
-    }, timeoutMs)
-    const off = on(() => {
-      if (!check()) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
-}
+export { until }
 
 /** Waits until the client has seen `n` requests matching `match`. */
 export const untilRequests = (

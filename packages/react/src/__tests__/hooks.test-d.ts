@@ -1,4 +1,4 @@
-import type { Conversation, ListData, MutationStatus, PublishResult, Resource } from '@tandem/core'
+import type { Conversation, ListData, MutationStatus, PublishResult, ServiceResource } from '@tandem/core'
 import type { ChannelState, ConnectionState, Member, Message, PublishAck } from '@tandem/realtime'
 import { describe, expectTypeOf, it } from 'vitest'
 import { useMutation, useResource, useResources } from '../index.js'
@@ -8,10 +8,10 @@ import { useChannel, useConnectionState, usePresence } from '../realtime.js'
 describe('hook results', () => {
   it('useResources and useResource', () => {
     const list = useResources('support/resources', { limit: 10 })
-    expectTypeOf(list.items).toEqualTypeOf<Resource[]>()
+    expectTypeOf(list.items).toEqualTypeOf<ServiceResource[]>()
     expectTypeOf(list.status).toEqualTypeOf<'pending' | 'success' | 'error'>()
     expectTypeOf(list.error).toEqualTypeOf<Error | null>()
-    expectTypeOf(list.data).toEqualTypeOf<ListData<Resource> | undefined>()
+    expectTypeOf(list.data).toEqualTypeOf<ListData<ServiceResource> | undefined>()
     expectTypeOf(list.hasNextPage).toEqualTypeOf<boolean>()
     expectTypeOf(list.isPlaceholderData).toEqualTypeOf<boolean>()
     expectTypeOf(list.fetchNextPage).returns.toEqualTypeOf<Promise<void>>()
@@ -19,11 +19,11 @@ describe('hook results', () => {
     const names = useResources('support/resources', {}, { select: (d) => d.pages.length })
     expectTypeOf(names.data).toEqualTypeOf<number | undefined>()
 
-    const typed = useResources<Conversation>('support/conversations')
+    const typed = useResources('support/conversations')
     expectTypeOf(typed.items[0]).toEqualTypeOf<Conversation | undefined>()
 
     const one = useResource('maps/resources', 'res_1')
-    expectTypeOf(one.data).toEqualTypeOf<Resource | undefined>()
+    expectTypeOf(one.data).toEqualTypeOf<ServiceResource | undefined>()
     expectTypeOf(one.refetch).returns.toEqualTypeOf<Promise<void>>()
     expectTypeOf(one).not.toHaveProperty('fetchNextPage')
   })

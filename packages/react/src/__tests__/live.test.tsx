@@ -1,4 +1,3 @@
-import type { Conversation } from '@tandem/core'
 import { renderHook, waitFor } from '@testing-library/react'
 import { StrictMode, type ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
@@ -59,13 +58,13 @@ describe('live: true', () => {
     const s = await setup({ realtime: true })
     const { result } = renderHook(
       () => ({
-        list: useResources<Conversation>('support/conversations', { status: 'active', limit: 10 }, { live: true }),
+        list: useResources('support/conversations', { status: 'active', limit: 10 }, { live: true }),
       }),
       { wrapper: s.wrapper },
     )
     await settled(s, 'support:conversations', () => result.current.list)
     const target = result.current.list.items[0]!
-    const item = renderHook(() => useResource<Conversation>('support/conversations', target.id, { live: true }), {
+    const item = renderHook(() => useResource('support/conversations', target.id, { live: true }), {
       wrapper: s.wrapper,
     })
     await waitFor(() => expect(item.result.current.status).toBe('success'))

@@ -1,4 +1,5 @@
 // Shared test helpers: a real emulator on 127.0.0.1:0, clients on `ws`, and bounded waits on events (no sleeps).
+import { until } from '../../../../test/utils/wait.js'
 import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emulator'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { WebSocket } from 'ws'
@@ -57,27 +58,7 @@ export function client(emu: Emulator, setup: ClientSetup = {}, options: Realtime
   return Object.assign(rt, { stats })
 }
 
-/** Resolves once `check()` holds, re-checking on every event of `on`; rejects after `timeoutMs`. */
-export function until(
-  on: (cb: () => void) => () => void,
-  check: () => boolean,
-  timeoutMs = 5_000,
-  what = 'condition',
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve()
-    const timer = setTimeout(() => {
-      off()
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))
-    }, timeoutMs)
-    const off = on(() => {
-      if (!check()) return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
-}
+export { until }
 
 export const untilState = (rt: Realtime, state: ConnectionState, timeoutMs = 5_000) =>
   until(

@@ -1,0 +1,215 @@
+// The realtime socket's contract, AsyncAPI 3.0: every frame each side sends, as JSON Schema.
+// `npm run generate` writes it out as spec/asyncapi.json (linted by @redocly/cli) and the frame types.
+import { CLOSE, LIMITS } from '../wire.js'
+import { anyJson, array, boolean, integer, object, realtime, ref, string, type Schema } from './schemas.js'
+
+const id: Schema = { type: ['string', 'number'], description: 'Chosen by the client; echoed by the reply.' }
+const frame = (type: string, fields: Record<string, Schema> = {}, optional: string[] = [], description?: string) =>
+  object({ type: string({ const: type }), ...fields }, optional, description ? { description } : {})
+const since = ref('Position')
+
+/** What a client sends. */
+const client = {
+  ConnectFrame: frame(
+    'connect',
+    { id, token: string({ minLength: 1 }), resume: object({ connectionId: string() }) },
+    ['resume'],
+    'The first frame, within 10 s of opening. No token ever travels in the URL.',
+  ),
+  SubscribeFrame: frame('subscribe', {
+    id,
+    channels: array(object({ channel: ref('ChannelName'), since }, ['since']), {
+      minItems: 1,
+      maxItems: LIMITS.subscribeChannels,
+    }),
+  }),
+  UnsubscribeFrame: frame('unsubscribe', { id, channels: array(ref('ChannelName'), { minItems: 1 }) }),
+  PublishFrame: frame(
+    'publish',
+    {
+      id,
+      channel: ref('ChannelName'),
+      event: string({ minLength: 1, maxLength: LIMITS.eventName }),
+      data: anyJson,
+      idempotencyKey: string({ pattern: `^[\\x21-\\x7E]{1,${LIMITS.idempotencyKey}}$` }),
+    },
+    ['data'],
+  ),
+  PresenceEnterFrame: frame('presence.enter', { id, channel: ref('ChannelName'), data: anyJson }, ['data']),
+  PresenceUpdateFrame: frame('presence.update', { id, channel: ref('ChannelName'), data: anyJson }, ['data']),
+  PresenceLeaveFrame: frame('presence.leave', { id, channel: ref('ChannelName') }),
+  PresenceGetFrame: frame('presence.get', { id, channel: ref('ChannelName') }),
+  HistoryRequestFrame: frame(
+    'history',
+    {
+      id,
+      channel: ref('ChannelName'),
+      since,
+      limit: integer({ minimum: LIMITS.history.min, maximum: LIMITS.history.max }),
+    },
+    ['since', 'limit'],
+  ),
+  AuthFrame: frame('auth', { id, token: string({ minLength: 1 }) }),
+  PingFrame: frame('ping', { id }),
+}
+
+const errorBody = object(
+  {
+    code: string({ description: 'bad_request, invalid_channel, forbidden, not_subscribed, rate_limited, …' }),
+    message: string(),
+    temporary: boolean,
+    retryAfterMs: integer({ minimum: 0 }),
+    requestId: string(),
+  },
+  ['temporary', 'retryAfterMs', 'requestId'],
+)
+
+/** What the server sends: replies (with the request's `id`) and pushes (without). */
+const server = {
+  ErrorBody: errorBody,
+  SubscribeResult: object(
+    {
+      channel: string(),
+      epoch: string(),
+      offset: integer({ minimum: 0 }),
+      recovered: boolean,
+      missed: array(ref('Message')),
+      error: ref('ErrorBody'),
+    },
+    ['epoch', 'offset', 'recovered', 'missed', 'error'],
+    { description: 'One channel of a `subscribed` reply: its position and what it missed, or its error.' },
+  ),
+  ConnectedFrame: frame(
+    'connected',
+    {
+      id,
+      connectionId: string(),
+      heartbeatMs: integer({ minimum: 1 }),
+      maxMessageBytes: integer({ minimum: 1 }),
+      expiresIn: integer({ description: "The token's remaining lifetime, in seconds, by the server's clock." }),
+      resumed: boolean,
+    },
+    ['resumed'],
+  ),
+  SubscribedFrame: frame('subscribed', { id, channels: array(ref('SubscribeResult')) }),
+  UnsubscribedFrame: frame('unsubscribed', { id, channels: array(string()) }),
+  AckFrame: frame(
+    'ack',
+    {
+      id,
+      channel: string(),
+      offset: integer({ minimum: 1 }),
+      epoch: string(),
+      messageId: string(),
+      duplicate: boolean,
+    },
+    ['channel', 'duplicate'],
+  ),
+  OkFrame: frame('ok', { id }),
+  PresenceMembersFrame: frame('presence.members', { id, channel: string(), members: array(ref('Member')) }, [
+    'channel',
+  ]),
+  HistoryFrame: frame(
+    'history',
+    {
+      id,
+      channel: string(),
+      epoch: string(),
+      offset: integer({ minimum: 0 }),
+      messages: array(ref('Message')),
+      complete: boolean,
+    },
+    ['channel'],
+  ),
+  AuthedFrame: frame('authed', { id, expiresIn: integer() }),
+  PongFrame: frame('pong', { id }),
+  MessageFrame: {
+    ...frame('message', {
+      channel: string(),
+      event: string(),
+      data: anyJson,
+      offset: integer({ minimum: 1 }),
+      epoch: string(),
+      messageId: string(),
+      clientId: string(),
+      ts: integer({ minimum: 0 }),
+    }),
+    required: ['type', 'channel', 'event', 'offset', 'epoch', 'messageId', 'ts'],
+  },
+  PresenceEventFrame: frame('presence.event', {
+    channel: string(),
+    action: string({ enum: ['enter', 'update', 'leave'] }),
+    member: ref('Member'),
+    ts: integer({ minimum: 0 }),
+  }),
+  HeartbeatFrame: frame('heartbeat', { ts: integer({ minimum: 0 }) }, ['ts']),
+  ErrorFrame: frame('error', { id, error: ref('ErrorBody') }, ['id'], 'A failed request (with its `id`), or a push.'),
+}
+
+const CLIENT_FRAMES = Object.keys(client)
+const SERVER_FRAMES = Object.keys(server).filter((name) => name.endsWith('Frame'))
+const messages = (names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { name, contentType: 'application/json', payload: ref(name) }]))
+const messageRefs = (names: string[]) => names.map((name) => ({ $ref: `#/channels/socket/messages/${name}` }))
+
+export const asyncapi: Schema = {
+  asyncapi: '3.0.0',
+  info: {
+    title: 'Tandem realtime socket',
+    version: '1.0.0',
+    description:
+      'One WebSocket per client carries every channel; frames are JSON text, one object each. Close codes ' +
+      '(4000–4099 fatal, 4100–4199 re-authenticate, 4200–4299 reconnect) are in `x-close-codes`; the prose is ' +
+      'docs/protocol.md.',
+    license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+  },
+  'x-close-codes': CLOSE,
+  defaultContentType: 'application/json',
+  servers: {
+    emulator: { host: '127.0.0.1:4010', protocol: 'ws', description: 'The local emulator (any port).' },
+  },
+  channels: {
+    socket: {
+      address: '/realtime/v1/ws',
+      title: 'The socket',
+      messages: messages([...CLIENT_FRAMES, ...SERVER_FRAMES]),
+    },
+  },
+  operations: {
+    sendFrame: {
+      action: 'receive',
+      title: 'What a client sends',
+      channel: { $ref: '#/channels/socket' },
+      security: [{ $ref: '#/components/securitySchemes/token' }],
+      messages: messageRefs(CLIENT_FRAMES),
+    },
+    receiveFrame: {
+      action: 'send',
+      title: 'What the server sends',
+      channel: { $ref: '#/channels/socket' },
+      security: [{ $ref: '#/components/securitySchemes/token' }],
+      messages: messageRefs(SERVER_FRAMES),
+    },
+  },
+  components: {
+    securitySchemes: {
+      token: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          "The short-lived token, sent in the `connect` frame's `token` (renewed with `auth`): never in the URL.",
+      },
+    },
+    schemas: {
+      ChannelName: realtime.ChannelName,
+      Position: realtime.Position,
+      Message: realtime.Message,
+      Member: realtime.Member,
+      ...client,
+      ...server,
+      ClientFrame: { oneOf: CLIENT_FRAMES.map(ref) },
+      ServerFrame: { oneOf: SERVER_FRAMES.map(ref) },
+    },
+  },
+}

@@ -1,0 +1,3 @@
+// The two documents, as objects: the emulator serves them, the generator writes them out.
+export { asyncapi } from './asyncapi.js'
+export { openapi } from './openapi.js'

@@ -1,0 +1,344 @@
+// The REST contract of the three services, OpenAPI 3.1. Written by hand as a module (helpers
+// keep 30 operations' repeated parts, the standard headers and the error answers, in one place);
+// `npm run generate` writes it out as spec/openapi.json, which @redocly/cli lints in `npm test`.
+import { LIMITS } from '../wire.js'
+import { common, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
+
+const header = (description: string, schema: Schema = integer({ minimum: 0 })) => ({ description, schema })
+const HEADERS = {
+  'X-Request-Id': header('Quote it when reporting a problem (echoes a valid `X-Request-Id` sent).', string()),
+  'RateLimit-Limit': header("The bucket's size: requests per window of the caller's plan."),
+  'RateLimit-Remaining': header('Requests left before the bucket is empty.'),
+  'RateLimit-Reset': header('Seconds until the bucket is full again.'),
+  'Retry-After': header('Seconds to wait before retrying.'),
+}
+const headerRefs = (names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
+/** On every answer, success or error. */
+const STANDARD_HEADERS = headerRefs(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+
+const json = (schema: Schema) => ({ 'application/json': { schema } })
+const ok = (schema: string, description: string) => ({
+  description,
+  headers: STANDARD_HEADERS,
+  content: json(ref(schema)),
+})
+
+const ERROR_RESPONSES = {
+  default: { $ref: '#/components/responses/Error' },
+  429: { $ref: '#/components/responses/RateLimited' },
+}
+
+/** One operation: its answers (status → schema name, or null for no body) and the error answers. */
+interface Operation {
+  /** Status → the schema of its body, or null for none. */
+  answers: Record<number, string | null>
+  parameters?: Schema[]
+  body?: string
+  /** Takes an `Idempotency-Key`. */
+  write?: boolean
+  description?: string
+}
+
+function op(
+  operationId: string,
+  tag: string,
+  summary: string,
+  { answers, parameters = [], body, write = false, description }: Operation,
+): Schema {
+  const responses: Record<string, Schema> = {}
+  for (const [status, schema] of Object.entries(answers)) {
+    responses[status] =
+      schema === null ? { description: 'Done.', headers: STANDARD_HEADERS } : ok(schema, `${summary} (${status})`)
+  }
+  return {
+    operationId,
+    tags: [tag],
+    summary,
+    ...(description ? { description } : {}),
+    parameters: [...parameters, ...(write ? [{ $ref: '#/components/parameters/idempotencyKey' }] : [])],
+    ...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
+    responses: { ...responses, ...ERROR_RESPONSES },
+  }
+}
+
+/** The socket's schemas that REST does not use. */
+const without = (schemas: Record<string, Schema>, ...names: string[]) =>
+  Object.fromEntries(Object.entries(schemas).filter(([name]) => !names.includes(name)))
+
+const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` })
+const query = (name: string, schema: Schema, description?: string, required = false): Schema => ({
+  name,
+  in: 'query',
+  required,
+  schema,
+  ...(description ? { description } : {}),
+})
+const pathParam = (name: string, schema: Schema = string({ minLength: 1 })): Schema => ({
+  name,
+  in: 'path',
+  required: true,
+  schema,
+})
+const PAGE = [p('limit'), p('cursor')]
+
+export const openapi: Schema = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Tandem services',
+    version: '1.0.0',
+    summary: "The REST interface of Tandem's maps, support and realtime services.",
+    description:
+      "One contract for the three services: @tandem/core's types, @tandem/react's typed collections and " +
+      '@tandem/emulator all come from it (and from asyncapi.json for the realtime socket). Every path is below its ' +
+      "service's prefix (`/maps`, `/support`, `/realtime`) of one base URL. Every answer carries `X-Request-Id` and " +
+      "the caller's `RateLimit-*` headers; errors are `{ error: { code, message, status, requestId, details? } }`.",
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  servers: [
+    {
+      url: '{baseUrl}',
+      description: 'Tandem, or the local emulator',
+      variables: { baseUrl: { default: 'http://127.0.0.1:4010' } },
+    },
+  ],
+  security: [{ bearerToken: [] }],
+  tags: [
+    { name: 'resources', description: 'The generic collection every service offers.' },
+    { name: 'maps', description: 'Geocoding, routes, places, address validation, map views.' },
+    { name: 'support', description: 'Mailboxes, agents, conversations with threads, docs.' },
+    { name: 'realtime', description: "The realtime service's REST face (the socket: asyncapi.json)." },
+  ],
+  paths: {
+    '/{service}/v1/resources': {
+      parameters: [p('service')],
+      get: op('listResources', 'resources', 'List resources, oldest first', {
+        parameters: PAGE,
+        answers: { 200: 'ResourcePage' },
+      }),
+      post: op('createResource', 'resources', 'Create a resource', {
+        body: 'ResourceCreate',
+        write: true,
+        answers: { 201: 'Resource' },
+      }),
+    },
+    '/{service}/v1/resources/{id}': {
+      parameters: [p('service'), p('id')],
+      get: op('getResource', 'resources', 'One resource', { answers: { 200: 'Resource' } }),
+      patch: op('updateResource', 'resources', "Change a resource's name or attributes (attributes are merged)", {
+        body: 'ResourceUpdate',
+        write: true,
+        answers: { 200: 'Resource' },
+      }),
+      delete: op('deleteResource', 'resources', 'Delete a resource', { write: true, answers: { 204: null } }),
+    },
+
+    '/maps/v1/geocode': {
+      post: op('geocode', 'maps', 'Forward or reverse geocoding', {
+        body: 'GeocodeRequest',
+        write: true,
+        answers: { 200: 'GeocodeResponse' },
+      }),
+    },
+    '/maps/v1/routes:compute': {
+      post: op('computeRoute', 'maps', 'A route through the stops', {
+        body: 'RouteRequest',
+        write: true,
+        answers: { 200: 'Route' },
+      }),
+    },
+    '/maps/v1/places': {
+      get: op('searchPlaces', 'maps', 'Search places', {
+        parameters: [
+          query(
+            'query',
+            string({ maxLength: LIMITS.query }),
+            'Any word prefix of the name; case- and diacritic-insensitive.',
+          ),
+          query('near', string({ pattern: '^-?[0-9.]+,-?[0-9.]+$' }), '`lat,lng`: nearest first.'),
+          query(
+            'radiusMeters',
+            integer({ minimum: 1, maximum: LIMITS.placesRadiusMeters.max, default: LIMITS.placesRadiusMeters.default }),
+            'With `near`.',
+          ),
+          query('type', ref('PlaceType')),
+          ...PAGE,
+        ],
+        answers: { 200: 'PlacePage' },
+      }),
+    },
+    '/maps/v1/addresses:validate': {
+      post: op('validateAddress', 'maps', 'Validate an address', {
+        body: 'AddressRequest',
+        write: true,
+        answers: { 200: 'AddressValidation' },
+      }),
+    },
+    '/maps/v1/views': {
+      get: op('getMapView', 'maps', 'What a map shows', {
+        description: 'Either `center` and `zoom` (a 1024×768 viewport), or `bbox`.',
+        parameters: [
+          query('center', string({ pattern: '^-?[0-9.]+,-?[0-9.]+$' }), '`lat,lng`, with `zoom`.'),
+          query('zoom', integer({ minimum: LIMITS.zoom.min, maximum: LIMITS.zoom.max })),
+          query('bbox', string(), '`west,south,east,north`.'),
+        ],
+        answers: { 200: 'MapView' },
+      }),
+    },
+
+    '/support/v1/mailboxes': {
+      get: op('listMailboxes', 'support', 'Mailboxes', { parameters: PAGE, answers: { 200: 'MailboxPage' } }),
+    },
+    '/support/v1/mailboxes/{id}': {
+      parameters: [p('id')],
+      get: op('getMailbox', 'support', 'One mailbox', { answers: { 200: 'Mailbox' } }),
+    },
+    '/support/v1/agents': {
+      get: op('listAgents', 'support', 'Agents', { parameters: PAGE, answers: { 200: 'AgentPage' } }),
+    },
+    '/support/v1/conversations': {
+      get: op('listConversations', 'support', 'Conversations, most recently modified first', {
+        parameters: [
+          query('mailboxId', string()),
+          query('status', ref('ConversationStatus'), 'All statuses when absent.'),
+          query('tag', string({ maxLength: LIMITS.tag }), 'One tag, case-insensitive.'),
+          query(
+            'query',
+            string({ maxLength: LIMITS.query }),
+            'Every word in the subject, preview, customer or a message.',
+          ),
+          query('modifiedSince', string({ format: 'date-time' }), 'Modified at or after this instant.'),
+          ...PAGE,
+        ],
+        answers: { 200: 'ConversationPage' },
+      }),
+      post: op('createConversation', 'support', 'Open a conversation', {
+        body: 'ConversationCreate',
+        write: true,
+        answers: { 201: 'Conversation' },
+      }),
+    },
+    '/support/v1/conversations/{id}': {
+      parameters: [p('id')],
+      get: op('getConversation', 'support', 'One conversation', { answers: { 200: 'Conversation' } }),
+      patch: op('updateConversation', 'support', 'Change status, assignee or tags', {
+        description: 'Statuses: active ↔ pending, and either → closed. A closed conversation reopens only by a reply.',
+        body: 'ConversationUpdate',
+        write: true,
+        answers: { 200: 'Conversation' },
+      }),
+    },
+    '/support/v1/conversations/{id}/threads': {
+      parameters: [p('id')],
+      get: op('listThreads', 'support', "A conversation's threads, oldest first", {
+        parameters: PAGE,
+        answers: { 200: 'ThreadPage' },
+      }),
+    },
+    '/support/v1/conversations/{id}/reply': {
+      parameters: [p('id')],
+      post: op('replyToConversation', 'support', 'Reply (reopens a closed conversation)', {
+        body: 'ReplyCreate',
+        write: true,
+        answers: { 201: 'Thread' },
+      }),
+    },
+    '/support/v1/conversations/{id}/notes': {
+      parameters: [p('id')],
+      post: op('addNote', 'support', 'Add an internal note', {
+        body: 'NoteCreate',
+        write: true,
+        answers: { 201: 'Thread' },
+      }),
+    },
+    '/support/v1/docs/collections': {
+      get: op('listDocCollections', 'support', 'Help-centre collections', {
+        parameters: PAGE,
+        answers: { 200: 'DocCollectionPage' },
+      }),
+    },
+    '/support/v1/docs/articles': {
+      get: op('listArticles', 'support', 'Articles, or a search with `query`', {
+        parameters: [query('query', string({ maxLength: LIMITS.query })), query('collectionId', string()), ...PAGE],
+        answers: { 200: 'ArticleSummaryPage' },
+      }),
+    },
+    '/support/v1/docs/articles/{id}': {
+      parameters: [p('id')],
+      get: op('getArticle', 'support', 'One article, with its text', { answers: { 200: 'Article' } }),
+    },
+
+    '/realtime/v1/channels/{channel}/messages': {
+      parameters: [p('channel')],
+      post: op('publish', 'realtime', 'Publish a message', {
+        description: '201 when stored; 200 with `duplicate: true` for an idempotency key already used on the channel.',
+        body: 'PublishRequest',
+        write: true,
+        answers: { 200: 'PublishResult', 201: 'PublishResult' },
+      }),
+      get: op('history', 'realtime', "A channel's retained messages", {
+        parameters: [
+          query('sinceEpoch', string()),
+          query('sinceOffset', integer({ minimum: 0 })),
+          query(
+            'limit',
+            integer({ minimum: LIMITS.history.min, maximum: LIMITS.history.max, default: LIMITS.history.default }),
+          ),
+        ],
+        answers: { 200: 'HistoryResult' },
+      }),
+    },
+    '/realtime/v1/channels/{channel}/presence': {
+      parameters: [p('channel')],
+      get: op('presence', 'realtime', "A channel's members", { answers: { 200: 'PresenceResult' } }),
+    },
+    '/realtime/v1/channels': {
+      get: op('listChannels', 'realtime', 'Channels of the app', {
+        parameters: [query('prefix', string({ maxLength: LIMITS.query })), ...PAGE],
+        answers: { 200: 'ChannelPage' },
+      }),
+    },
+  },
+  components: {
+    securitySchemes: {
+      bearerToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "A short-lived token minted by the app's backend (@tandem/server), or a raw key on a server.",
+      },
+    },
+    headers: HEADERS,
+    parameters: {
+      service: pathParam('service', ref('ServiceName')),
+      id: pathParam('id'),
+      channel: pathParam('channel', ref('ChannelName')),
+      limit: query(
+        'limit',
+        integer({ minimum: LIMITS.page.min, maximum: LIMITS.page.max, default: LIMITS.page.default }),
+        'Page size.',
+      ),
+      cursor: query('cursor', string(), 'The `nextCursor` of the previous page.'),
+      idempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`).',
+        schema: string({ minLength: 1, maxLength: LIMITS.idempotencyKey }),
+      },
+    },
+    responses: {
+      Error: {
+        description: 'An error: 400 invalid input, 401 no or bad token, 403 scope, 404, 409, 413, 415, 422, 5xx.',
+        headers: STANDARD_HEADERS,
+        content: json(ref('Error')),
+      },
+      RateLimited: {
+        description: 'Over the plan: retry after `Retry-After` seconds.',
+        headers: { ...STANDARD_HEADERS, ...headerRefs(['Retry-After']) },
+        content: json(ref('Error')),
+      },
+    },
+    schemas: { ...common, ...maps, ...support, ...without(realtime, 'Position') },
+  },
+}

@@ -1,0 +1,74 @@
+// The services' data, named: each type is the generated one (src/generated/openapi.ts), so the
+// SDK, the hooks and the emulator all hold the shapes the contract states, and nothing else.
+import type { Frame as AnyFrame, ClientFrame, ServerFrame } from './generated/frames.js'
+import type { components, operations } from './generated/openapi.js'
+
+type Schemas = components['schemas']
+
+/** An operation's query parameters (what a list accepts), from the contract. */
+export type QueryOf<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>
+
+export type ApiErrorBody = Schemas['Error']
+export type ErrorDetail = Schemas['ErrorDetail']
+
+// Generic collection
+export type ServiceResource = Schemas['Resource']
+export type ResourceCreate = Schemas['ResourceCreate']
+export type ResourceUpdate = Schemas['ResourceUpdate']
+
+// Maps
+export type LatLng = Schemas['LatLng']
+export type BBox = [west: number, south: number, east: number, north: number]
+export type Place = Schemas['Place']
+export type GeocodeRequest = Schemas['GeocodeRequest']
+export type GeocodeResponse = Schemas['GeocodeResponse']
+export type TravelMode = Schemas['TravelMode']
+export type Waypoint = Schemas['Waypoint']
+export type RouteRequest = Schemas['RouteRequest']
+export type RouteLeg = Schemas['RouteLeg']
+/** The route as the service sends it (the SDK adds the decoded `coordinates`). */
+export type Route = Omit<Schemas['Route'], 'bounds'> & { bounds: BBox }
+export type PlaceType = Schemas['PlaceType']
+export type PlaceSearchQuery = QueryOf<'searchPlaces'>
+export type AddressRequest = Schemas['AddressRequest']
+export type AddressComponent = Schemas['AddressComponent']
+export type AddressValidation = Schemas['AddressValidation']
+export type MapFeature = Schemas['MapFeature']
+export type MapView = Omit<Schemas['MapView'], 'bounds'> & { bounds: BBox }
+
+// Support
+export type ConversationStatus = Schemas['ConversationStatus']
+export type Mailbox = Schemas['Mailbox']
+export type Agent = Schemas['Agent']
+export type Customer = Schemas['Customer']
+export type Conversation = Schemas['Conversation']
+export type ConversationCreate = Schemas['ConversationCreate']
+export type ConversationUpdate = Schemas['ConversationUpdate']
+export type ConversationListQuery = QueryOf<'listConversations'>
+export type ThreadType = Schemas['ThreadType']
+export type Thread = Schemas['Thread']
+export type ThreadAuthor = Thread['author']
+export type ReplyCreate = Schemas['ReplyCreate']
+export type NoteCreate = Schemas['NoteCreate']
+export type DocCollection = Schemas['DocCollection']
+export type Article = Schemas['Article']
+export type ArticleSummary = Schemas['ArticleSummary']
+export type ArticleListQuery = QueryOf<'listArticles'>
+
+// Realtime (REST)
+export type PublishRequest = Schemas['PublishRequest']
+export type PublishResult = Schemas['PublishResult']
+export type RealtimeMessage = Schemas['Message']
+export type HistoryResult = Schemas['HistoryResult']
+export type PresenceMember = Schemas['Member']
+export type ChannelInfo = Schemas['ChannelInfo']
+export type ChannelListQuery = QueryOf<'listChannels'>
+
+/** A list page, as every list answers. */
+export interface Page<T> {
+  data: T[]
+  nextCursor: string | null
+}
+
+// Realtime (socket frames, from asyncapi)
+export type { AnyFrame as Frame, ClientFrame, ServerFrame }

@@ -1,0 +1,152 @@
+// The wire rules every package shares: the SDK checks input with them, the emulator enforces
+// them, and the spec (src/spec) states them. Each is written here once.
+
+export type ServiceName = 'maps' | 'support' | 'realtime'
+export const SERVICES: readonly ServiceName[] = ['maps', 'support', 'realtime']
+
+/** Channel names: 1–200 of `[A-Za-z0-9_:.@-]`, and not `.` or `..` (a URL would resolve those away over REST). */
+export const CHANNEL_NAME = /^(?!\.\.?$)[\w:.@-]{1,200}$/
+/** The rule in words, for error messages. */
+export const CHANNEL_NAME_RULE = 'must be 1-200 characters of A-Z a-z 0-9 _ : . @ - (not "." or "..")'
+export const isChannelName = (value: unknown): value is string => typeof value === 'string' && CHANNEL_NAME.test(value)
+
+// Sizes and counts the services enforce (docs/services/*.md, docs/protocol.md). Each is a
+// top-level constant, so a bundler inlines the ones a package uses (a number, not an object
+// lookup); `LIMITS` groups them for readers and for the spec.
+export const PAGE_MIN = 1
+export const PAGE_MAX = 100
+export const PAGE_DEFAULT = 20
+export const HISTORY_MIN = 1
+export const HISTORY_MAX = 1000
+export const HISTORY_DEFAULT = 100
+export const MAX_ID = 200
+export const MAX_EMAIL = 254
+export const MAX_QUERY = 200
+export const MAX_SUBJECT = 255
+export const MAX_TEXT = 50_000
+export const MAX_PERSON_NAME = 200
+export const MAX_TAGS = 20
+export const MAX_TAG = 50
+export const MAX_EVENT_NAME = 200
+export const MAX_WAYPOINTS = 25
+export const MAX_ADDRESS_LINES = 5
+export const MAX_ADDRESS_LINE = 200
+export const MAX_POSTAL_CODE = 20
+export const MAX_RADIUS_METERS = 1_000_000
+export const ZOOM_MIN = 0
+export const ZOOM_MAX = 20
+
+export const LIMITS = {
+  /** `limit` of every REST list. */
+  page: { min: PAGE_MIN, max: PAGE_MAX, default: PAGE_DEFAULT },
+  /** `limit` of a history read. */
+  history: { min: HISTORY_MIN, max: HISTORY_MAX, default: HISTORY_DEFAULT },
+  /** Channels in one `subscribe` frame. */
+  subscribeChannels: 1000,
+  /** The default `maxMessageBytes` a socket announces. */
+  maxMessageBytes: 65_536,
+  /** An event name. */
+  eventName: MAX_EVENT_NAME,
+  /** An `Idempotency-Key` (printable ASCII). */
+  idempotencyKey: 255,
+  /** An id sent as a field or filter (`mailboxId`, `assigneeId`). */
+  id: MAX_ID,
+  email: MAX_EMAIL,
+  /** A resource's name. */
+  resourceName: 200,
+  /** Free-text search (`query`) and channel list `prefix`. */
+  query: MAX_QUERY,
+  subject: MAX_SUBJECT,
+  text: MAX_TEXT,
+  personName: MAX_PERSON_NAME,
+  tags: MAX_TAGS,
+  tag: MAX_TAG,
+  /** Route stops between origin and destination. */
+  waypoints: MAX_WAYPOINTS,
+  /** Address lines of one address. */
+  addressLines: MAX_ADDRESS_LINES,
+  addressLine: MAX_ADDRESS_LINE,
+  postalCode: MAX_POSTAL_CODE,
+  geocodeResults: 5,
+  placesRadiusMeters: { default: 50_000, max: MAX_RADIUS_METERS },
+  zoom: { min: ZOOM_MIN, max: ZOOM_MAX },
+} as const
+
+export const CONVERSATION_STATUSES = ['active', 'pending', 'closed'] as const
+export const TRAVEL_MODES = ['drive', 'walk', 'bicycle'] as const
+export const PLACE_TYPES = ['city', 'capital'] as const
+
+/** Requests per window of the default plan, per service (DESIGN.md §1: 100/min maps, 500/min support). */
+export const PLANS: Readonly<Record<ServiceName, { limit: number; intervalMs: number }>> = {
+  maps: { limit: 100, intervalMs: 60_000 },
+  support: { limit: 500, intervalMs: 60_000 },
+  realtime: { limit: 600, intervalMs: 60_000 },
+}
+
+/**
+ * A token bucket's level after `elapsedMs` of continuous refill at `perMs` tokens per ms, capped
+ * at `capacity`: the service's buckets, the emulator's and the SDK's client-side mirror all
+ * refill by this one rule, so the client never sends what the service would refuse.
+ */
+export const refill = (tokens: number, capacity: number, elapsedMs: number, perMs: number): number =>
+  elapsedMs > 0 ? Math.min(capacity, tokens + elapsedMs * perMs) : tokens
+
+/** How long until the bucket holds `needed` tokens (ms; 0 when it already does). */
+export const msUntil = (tokens: number, needed: number, perMs: number): number =>
+  tokens >= needed ? 0 : (needed - tokens) / perMs
+
+/** Close codes of the realtime socket (docs/protocol.md): 40xx fatal, 41xx re-authenticate, 42xx reconnect. */
+export const CLOSE = {
+  protocol_error: 4000,
+  forbidden: 4003,
+  frame_too_large: 4009,
+  token_expired: 4100,
+  token_invalid: 4101,
+  token_revoked: 4102,
+  server_restart: 4200,
+  connection_dropped: 4201,
+  handshake_timeout: 4203,
+  rate_limited: 4290,
+} as const
+export type CloseName = keyof typeof CLOSE
+
+/** Error codes a REST answer may carry (`error.code`); clients must still accept codes not listed. */
+export const API_ERROR_CODES = [
+  'invalid_parameter',
+  'invalid_cursor',
+  'invalid_body',
+  'invalid_json',
+  'invalid_channel',
+  'unauthorized',
+  'token_expired',
+  'token_invalid',
+  'insufficient_scope',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'message_too_large',
+  'unsupported_media_type',
+  'invalid_transition',
+  'unknown_assignee',
+  'unknown_mailbox',
+  'unknown_region',
+  'route_not_found',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+] as const
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number]
+
+/** Error codes of the realtime socket (`error.code` of an `error` frame). */
+export const REALTIME_ERROR_CODES = [
+  'bad_request',
+  'invalid_channel',
+  'forbidden',
+  'not_subscribed',
+  'message_too_large',
+  'rate_limited',
+  'token_invalid',
+  'internal',
+] as const
+export type RealtimeErrorCode = (typeof REALTIME_ERROR_CODES)[number]

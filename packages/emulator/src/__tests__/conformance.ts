@@ -1,0 +1,112 @@
+// The emulator against the contract, in every test that talks to it through the shared helpers:
+// each HTTP answer (`call`, `authed`) and each frame a test socket receives is validated with
+// ajv against @tandem/contract's OpenAPI and AsyncAPI documents. An answer the contract does not
+// allow (a field it does not name, a wrong type, an undeclared status) fails the test.
+import { asyncapi, openapi } from '@tandem/contract/spec'
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { afterEach, expect } from 'vitest'
+
+type Json = Record<string, unknown>
+
+/** A document's schemas as `$defs` of one schema, so ajv resolves every `$ref` among them. */
+function defs(id: string, document: Json): Json {
+  const schemas = (document.components as { schemas: Json }).schemas
+  return { $id: id, $defs: JSON.parse(JSON.stringify(schemas).replaceAll('#/components/schemas/', '#/$defs/')) as Json }
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true })
+addFormats(ajv)
+ajv.addSchema(defs('rest', openapi))
+ajv.addSchema(defs('frames', asyncapi))
+
+interface Operation {
+  pattern: RegExp
+  method: string
+  responses: Record<string, Json>
+}
+
+const METHODS = ['get', 'post', 'patch', 'put', 'delete']
+const operations: Operation[] = Object.entries(openapi.paths as Record<string, Json>).flatMap(([template, item]) => {
+  // `{id}` matches one encoded segment; `:` in `routes:compute` is literal.
+  const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`)
+  return METHODS.filter((m) => item[m]).map((m) => ({
+    pattern,
+    method: m.toUpperCase(),
+    responses: (item[m] as { responses: Record<string, Json> }).responses,
+  }))
+})
+const responses = (openapi.components as { responses: Record<string, Json> }).responses
+
+/** The schema a response with `status` must match, or a reason it may have none. */
+function schemaFor(operation: Operation, status: number): string | { none: string } | undefined {
+  let response = operation.responses[String(status)] ?? (status >= 400 ? operation.responses.default : undefined)
+  if (!response) return undefined
+  const ref = response.$ref as string | undefined
+  if (ref) response = responses[ref.split('/').pop()!]!
+  const content = response.content as Record<string, { schema: { $ref: string } }> | undefined
+  if (!content) return { none: 'no body' }
+  return content['application/json']!.schema.$ref.replace('#/components/schemas/', 'rest#/$defs/')
+}
+
+const explain = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ')
+
+/** Problems with one HTTP answer ([] when it conforms, or when the path is not the services' (dev token, …)). */
+export function checkResponse(method: string, path: string, status: number, body: unknown, requestId: string | null) {
+  const pathname = path.split('?')[0]!
+  const candidates = operations.filter((o) => o.pattern.test(pathname))
+  if (candidates.length === 0 || method === 'OPTIONS' || method === 'HEAD') return []
+  const problems: string[] = []
+  if (!requestId) problems.push('no X-Request-Id')
+  const operation = candidates.find((o) => o.method === method)
+  // A method the path does not have: only an error answer is allowed.
+  const schema = operation ? schemaFor(operation, status) : status >= 400 ? 'rest#/$defs/Error' : undefined
+  if (schema === undefined) return [...problems, `${method} ${pathname}: status ${status} is not in the contract`]
+  if (typeof schema === 'object') return body === undefined ? problems : [...problems, `${status} has a body`]
+  if (!ajv.validate(schema, body)) problems.push(`${method} ${pathname} ${status}: ${explain(ajv.errors)}`)
+  return problems
+}
+
+/** Problems with one server frame. */
+export function checkFrame(frame: unknown): string[] {
+  if (ajv.validate('frames#/$defs/ServerFrame', frame)) return []
+  const type = (frame as { type?: unknown } | null)?.type
+  // oneOf reports every branch: name the frame's own.
+  const own = ajv.errors?.filter((e) => !e.schemaPath.includes('oneOf') || e.instancePath !== '') ?? []
+  return [`frame ${String(type)}: ${explain(own.length ? own : ajv.errors)}`]
+}
+
+const violations: string[] = []
+
+/** Validates an answer: throws at once, with what broke the contract. */
+export async function conform(method: string, path: string, response: Response): Promise<Response> {
+  // `emu.faults.respondNext` answers off-contract bodies on purpose, and says so.
+  if (response.headers.get('x-emulator-fault') === 'respond') return response
+  const text = await response.clone().text()
+  let body: unknown
+  if (text) {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = text
+    }
+  }
+  const problems = checkResponse(method, path, response.status, body, response.headers.get('x-request-id'))
+  if (problems.length) throw new Error(`contract violation: ${problems.join('; ')}\n${text.slice(0, 500)}`)
+  return response
+}
+
+/** Records a frame's problems; every test ends by checking there were none. */
+export function conformFrame(frame: unknown): void {
+  try {
+    violations.push(...checkFrame(frame))
+  } catch (error) {
+    violations.push(`validator failed: ${String(error)}`) // never lose a frame to the check itself
+  }
+}
+
+afterEach(() => {
+  const found = violations.splice(0)
+  expect(found, 'frames the contract does not allow').toEqual([])
+})
