@@ -1,7 +1,7 @@
 import { MAX_ID, PAGE_MAX, PAGE_MIN } from '@tandem/contract'
 import { ApiError, ValidationError } from './errors.js'
 import type { Http } from './http.js'
-import { num, opt } from './validate.js'
+import { requireNumber, optional } from './validate.js'
 import type { CallOptions, HttpMethod, Query, ServiceName, WriteOptions } from './types.js'
 
 export interface Page<T> {
@@ -75,7 +75,7 @@ export function validateId(id: unknown, field = 'id'): string {
 
 /** Page size: an integer from 1 to 100 when given. */
 export function validateLimit(limit: unknown): void {
-  opt(limit, (v) => num(v, 'limit', PAGE_MIN, PAGE_MAX, true))
+  optional(limit, (v) => requireNumber(v, 'limit', PAGE_MIN, PAGE_MAX, true))
 }
 
 function validateBody<B>(body: B): B {

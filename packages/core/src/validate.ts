@@ -7,13 +7,13 @@ const fail = (field: string, message: string): never => {
   throw new ValidationError(field, message)
 }
 
-export function str(value: unknown, field: string, max = 1_000): string {
+export function requireString(value: unknown, field: string, max = 1_000): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > max)
     fail(field, `must be a non-empty string of at most ${max} characters`)
   return value as string
 }
 
-export function num(value: unknown, field: string, min: number, max: number, integer = false): number {
+export function requireNumber(value: unknown, field: string, min: number, max: number, integer = false): number {
   if (
     typeof value !== 'number' ||
     !Number.isFinite(value) ||
@@ -26,27 +26,32 @@ export function num(value: unknown, field: string, min: number, max: number, int
   return value as number
 }
 
-export function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
+export function requireOneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
   if (!allowed.includes(value as T)) fail(field, `must be one of ${allowed.join(', ')}`)
   return value as T
 }
 
-export function latLng(value: unknown, field: string): LatLng {
+export function requireLatLng(value: unknown, field: string): LatLng {
   if (typeof value !== 'object' || value === null) return fail(field, 'must be { lat, lng }')
   const v = value as Partial<LatLng>
-  return { lat: num(v.lat, `${field}.lat`, -90, 90), lng: num(v.lng, `${field}.lng`, -180, 180) }
+  return { lat: requireNumber(v.lat, `${field}.lat`, -90, 90), lng: requireNumber(v.lng, `${field}.lng`, -180, 180) }
 }
 
-export function arr<T>(value: unknown, field: string, max: number, each: (item: unknown, field: string) => T): T[] {
+export function requireArray<T>(
+  value: unknown,
+  field: string,
+  max: number,
+  each: (item: unknown, field: string) => T,
+): T[] {
   if (!Array.isArray(value) || value.length > max) fail(field, `must be an array of at most ${max} items`)
   return (value as unknown[]).map((item, i) => each(item, `${field}[${i}]`))
 }
 
-export function obj(value: unknown, field: string): Record<string, unknown> {
+export function requireObject(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object')
   return value as Record<string, unknown>
 }
 
 /** Runs `check` only when the value is present. */
-export const opt = <T>(value: unknown, check: (v: unknown) => T): T | undefined =>
+export const optional = <T>(value: unknown, check: (v: unknown) => T): T | undefined =>
   value === undefined ? undefined : check(value)

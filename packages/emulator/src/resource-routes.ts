@@ -1,7 +1,7 @@
 // The generic `/v1/resources` collection every service offers (DESIGN §4).
 import { DEFAULTS } from './defaults.js'
 import { HttpError } from './http-errors.js'
-import { isPlainObject } from './http-utils.js'
+import { requireBody, requireObject, requireText } from './validate.js'
 import { parseLimit, type ResourceStore } from './resource-store.js'
 import type { Principal } from './auth.js'
 import type { Route } from './router.js'
@@ -117,28 +117,12 @@ export const resourceRoutes: Route<RouteHandler>[] = [
   { method: 'DELETE', pattern: '/v1/resources/:id', handler: remove },
 ]
 
-function requireBody(body: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!body) throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object.')
-  return body
-}
-
-function invalid(field: string, message: string): HttpError {
-  return new HttpError(400, 'invalid_parameter', `Invalid ${field}: ${message}.`, [{ field, message }])
-}
-
+/** The name: required on create, optional on update. */
 function validName(value: unknown, required: boolean): string | undefined {
-  if (value === undefined && !required) return undefined
-  if (typeof value !== 'string' || value.trim() === '') throw invalid('name', 'must be a non-empty string')
-  if (value.length > DEFAULTS.maxNameLength)
-    throw invalid('name', `must be at most ${DEFAULTS.maxNameLength} characters`)
-  return value
+  return value === undefined && !required ? undefined : requireText(value, 'name', DEFAULTS.maxNameLength)
 }
 
-function validAttributes(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined
-  if (!isPlainObject(value)) throw invalid('attributes', 'must be a JSON object')
-  return value
-}
+const validAttributes = (value: unknown) => (value === undefined ? undefined : requireObject(value, 'attributes'))
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text

@@ -33,7 +33,7 @@ import {
   type TravelMode,
   type Waypoint,
 } from '@tandem/contract'
-import { arr, latLng, num, obj, oneOf, str } from '../validate.js'
+import { requireArray, requireLatLng, requireNumber, requireObject, requireOneOf, requireString } from '../validate.js'
 
 // Typed client of the maps service, attached to the client as `client.maps`. REST shapes:
 // docs/services/maps.md. Inputs are checked here, before anything is sent (and inside the async
@@ -112,18 +112,18 @@ type Check = (value: unknown, field: string) => unknown
 
 const point = (p: LatLng) => `${p.lat},${p.lng}`
 /** Skips the check when the value is absent. */
-const o =
+const ifPresent =
   (check: Check): Check =>
   (v, f) =>
     v === undefined ? v : check(v, f)
 const waypoint = (value: unknown, field: string): unknown => {
-  const v = obj(value, field)
-  return v.placeId === undefined ? latLng(v, field) : { placeId: str(v.placeId, `${field}.placeId`) }
+  const v = requireObject(value, field)
+  return v.placeId === undefined ? requireLatLng(v, field) : { placeId: requireString(v.placeId, `${field}.placeId`) }
 }
 
 /** The request from `params`: each key of `spec` checked under its own name, other keys dropped. */
 function shape(params: unknown, spec: Record<string, Check>): Record<string, unknown> {
-  const p = obj(params, 'params')
+  const p = requireObject(params, 'params')
   const out: Record<string, unknown> = {}
   for (const k in spec) out[k] = spec[k]?.(p[k], k)
   return out
@@ -139,7 +139,12 @@ export function createMapsService(http: Http): MapsService {
     async geocode(params, options) {
       return post(
         'geocode',
-        shape(params, obj(params, 'params').location === undefined ? { query: str } : { location: latLng }),
+        shape(
+          params,
+          requireObject(params, 'params').location === undefined
+            ? { query: requireString }
+            : { location: requireLatLng },
+        ),
         options,
       )
     },
@@ -148,8 +153,8 @@ export function createMapsService(http: Http): MapsService {
       const body = shape(params, {
         origin: waypoint,
         destination: waypoint,
-        waypoints: o((v, f) => arr(v, f, MAX_WAYPOINTS, waypoint)),
-        mode: (v, f) => oneOf(v, f, TRAVEL_MODES),
+        waypoints: ifPresent((v, f) => requireArray(v, f, MAX_WAYPOINTS, waypoint)),
+        mode: (v, f) => requireOneOf(v, f, TRAVEL_MODES),
       })
       const route = await post<ComputedRoute>('routes:compute', body, options)
       if (typeof route?.polyline !== 'string')
@@ -160,12 +165,12 @@ export function createMapsService(http: Http): MapsService {
     searchPlaces(params = {}, options) {
       return listPages<Place>(http, 'maps', options, () => {
         const { near, cursor, ...rest } = shape(params, {
-          query: o((v, f) => str(v, f, MAX_QUERY)),
-          near: o(latLng),
-          radiusMeters: o((v, f) => num(v, f, 1, MAX_RADIUS_METERS)),
-          type: o((v, f) => oneOf(v, f, PLACE_TYPES)),
-          limit: o((v, f) => num(v, f, PAGE_MIN, PAGE_MAX, true)),
-          cursor: o(str),
+          query: ifPresent((v, f) => requireString(v, f, MAX_QUERY)),
+          near: ifPresent(requireLatLng),
+          radiusMeters: ifPresent((v, f) => requireNumber(v, f, 1, MAX_RADIUS_METERS)),
+          type: ifPresent((v, f) => requireOneOf(v, f, PLACE_TYPES)),
+          limit: ifPresent((v, f) => requireNumber(v, f, PAGE_MIN, PAGE_MAX, true)),
+          cursor: ifPresent(requireString),
         })
         if (rest.radiusMeters !== undefined && !near) throw new ValidationError('near', 'is required with radiusMeters')
         return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
@@ -174,23 +179,23 @@ export function createMapsService(http: Http): MapsService {
 
     async validateAddress(params, options) {
       const body = shape(params, {
-        regionCode: (v, f) => str(v, f, 2),
-        addressLines: (v, f) => arr(v, f, MAX_ADDRESS_LINES, (x, g) => str(x, g, MAX_ADDRESS_LINE)),
-        locality: o((v, f) => str(v, f, MAX_PERSON_NAME)),
-        postalCode: o((v, f) => str(v, f, MAX_POSTAL_CODE)),
+        regionCode: (v, f) => requireString(v, f, 2),
+        addressLines: (v, f) => requireArray(v, f, MAX_ADDRESS_LINES, (x, g) => requireString(x, g, MAX_ADDRESS_LINE)),
+        locality: ifPresent((v, f) => requireString(v, f, MAX_PERSON_NAME)),
+        postalCode: ifPresent((v, f) => requireString(v, f, MAX_POSTAL_CODE)),
       })
       return post('addresses:validate', body, options)
     },
 
     async getMapView(params, options) {
-      const p = obj(params, 'params')
+      const p = requireObject(params, 'params')
       if (p.bbox === undefined)
         return get(
           'views',
-          { center: point(latLng(p.center, 'center')), zoom: num(p.zoom, 'zoom', ZOOM_MIN, ZOOM_MAX) },
+          { center: point(requireLatLng(p.center, 'center')), zoom: requireNumber(p.zoom, 'zoom', ZOOM_MIN, ZOOM_MAX) },
           options,
         )
-      const b = arr(p.bbox, 'bbox', 4, (v, f) => num(v, f, -180, 180))
+      const b = requireArray(p.bbox, 'bbox', 4, (v, f) => requireNumber(v, f, -180, 180))
       const [, south = 0, , north = 0] = b
       if (b.length < 4 || !(south < north && south >= -90 && north <= 90))
         throw new ValidationError('bbox', 'must be [west, south, east, north]')

@@ -16,7 +16,7 @@ import {
   type RealtimeMessage,
 } from '@tandem/contract'
 import type { CallOptions, WriteOptions } from '../types.js'
-import { num, obj, opt, str } from '../validate.js'
+import { requireNumber, requireObject, optional, requireString } from '../validate.js'
 
 // Realtime over REST (docs/services/realtime-rest.md): publish, history, presence, channel list.
 // The live side (subscribe, presence events) is @tandem/realtime's WebSocket.
@@ -57,21 +57,21 @@ export function createRealtimeService(http: Http): RealtimeService {
         service,
         method: 'POST',
         path: path(channel, 'messages'),
-        body: { event: str(event, 'event', MAX_EVENT_NAME), data },
+        body: { event: requireString(event, 'event', MAX_EVENT_NAME), data },
       })
     },
     async history(channel, options) {
       const { since: s, limit, ...call } = options ?? {}
-      const since = opt(s, (v) => obj(v, 'since'))
+      const since = optional(s, (v) => requireObject(v, 'since'))
       return http({
         ...call,
         service,
         method: 'GET',
         path: path(channel, 'messages'),
         query: {
-          sinceEpoch: since && str(since.epoch, 'since.epoch', 200),
-          sinceOffset: since && num(since.offset, 'since.offset', 0, Number.MAX_SAFE_INTEGER, true),
-          limit: opt(limit, (v) => num(v, 'limit', HISTORY_MIN, HISTORY_MAX, true)),
+          sinceEpoch: since && requireString(since.epoch, 'since.epoch', 200),
+          sinceOffset: since && requireNumber(since.offset, 'since.offset', 0, Number.MAX_SAFE_INTEGER, true),
+          limit: optional(limit, (v) => requireNumber(v, 'limit', HISTORY_MIN, HISTORY_MAX, true)),
         },
       })
     },

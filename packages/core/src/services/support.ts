@@ -28,7 +28,7 @@ import {
   type Thread,
 } from '@tandem/contract'
 import type { CallOptions, HttpMethod, Query, WriteOptions } from '../types.js'
-import { arr, obj, oneOf, opt, str } from '../validate.js'
+import { requireArray, requireObject, requireOneOf, optional, requireString } from '../validate.js'
 
 // Typed client of the support service, attached as `client.support` (docs/services/support.md).
 
@@ -90,11 +90,12 @@ export interface SupportService {
   }
 }
 
-const status = (v: unknown) => opt(v, (s) => oneOf(s, 'status', CONVERSATION_STATUSES))
-const optId = (v: unknown, field: string) => opt(v, (s) => str(s, field, MAX_ID))
-const tags = (v: unknown) => opt(v, (t) => arr(t, 'tags', MAX_TAGS, (x, f) => str(x, f, MAX_TAG)))
+const status = (v: unknown) => optional(v, (s) => requireOneOf(s, 'status', CONVERSATION_STATUSES))
+const optId = (v: unknown, field: string) => optional(v, (s) => requireString(s, field, MAX_ID))
+const tags = (v: unknown) =>
+  optional(v, (t) => requireArray(t, 'tags', MAX_TAGS, (x, f) => requireString(x, f, MAX_TAG)))
 /** Reply, note and create all carry the message as `text`. */
-const text = (input: unknown) => str(obj(input, 'input').text, 'text', MAX_TEXT)
+const text = (input: unknown) => requireString(requireObject(input, 'input').text, 'text', MAX_TEXT)
 const assignee = (v: unknown) => v === null || optId(v, 'assigneeId')
 const inCollection = (p: { collectionId?: string }) => ({ collectionId: optId(p.collectionId, 'collectionId') })
 
@@ -124,10 +125,10 @@ export function createSupportService(http: Http): SupportService {
       listPages<T>(http, 'support', options, () => {
         const p = `/v1/${path()}`
         // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
-        const params = obj(given ?? {}, 'params') as P
+        const params = requireObject(given ?? {}, 'params') as P
         const q = { ...query(params), limit: params.limit }
         validateLimit(params.limit)
-        return [p, { ...q, cursor: opt(params.cursor, (c) => str(c, 'cursor')) }]
+        return [p, { ...q, cursor: optional(params.cursor, (c) => requireString(c, 'cursor')) }]
       })
 
   return {
@@ -139,19 +140,19 @@ export function createSupportService(http: Http): SupportService {
         (p) => ({
           mailboxId: optId(p.mailboxId, 'mailboxId'),
           status: status(p.status),
-          tag: opt(p.tag, (t) => str(t, 'tag', MAX_TAG)),
-          query: opt(p.query, (t) => str(t, 'query', MAX_QUERY)),
-          modifiedSince: opt(p.modifiedSince, isoDate),
+          tag: optional(p.tag, (t) => requireString(t, 'tag', MAX_TAG)),
+          query: optional(p.query, (t) => requireString(t, 'query', MAX_QUERY)),
+          modifiedSince: optional(p.modifiedSince, isoDate),
         }),
       ),
       get: get('conversations'),
       async create(input, options) {
-        const c = obj(obj(input, 'input').customer, 'customer')
-        str(input.mailboxId, 'mailboxId', MAX_ID)
-        str(input.subject, 'subject', MAX_SUBJECT)
-        if (!/^\S+@\S+\.\S+$/.test(str(c.email, 'customer.email', MAX_EMAIL)))
+        const c = requireObject(requireObject(input, 'input').customer, 'customer')
+        requireString(input.mailboxId, 'mailboxId', MAX_ID)
+        requireString(input.subject, 'subject', MAX_SUBJECT)
+        if (!/^\S+@\S+\.\S+$/.test(requireString(c.email, 'customer.email', MAX_EMAIL)))
           throw new ValidationError('customer.email', 'must be an email address')
-        opt(c.name, (n) => str(n, 'customer.name', MAX_PERSON_NAME))
+        optional(c.name, (n) => requireString(n, 'customer.name', MAX_PERSON_NAME))
         text(input)
         tags(input.tags)
         status(input.status)
@@ -160,7 +161,7 @@ export function createSupportService(http: Http): SupportService {
       },
       async update(id, patch, options) {
         const path = at(id)
-        status(obj(patch, 'patch').status)
+        status(requireObject(patch, 'patch').status)
         assignee(patch.assigneeId)
         tags(patch.tags)
         return send('PATCH', path, patch, options)
@@ -177,7 +178,7 @@ export function createSupportService(http: Http): SupportService {
     docs: {
       search: pageOf<ArticleSummary, ArticleSearchParams>(
         () => 'docs/articles',
-        (p) => ({ ...inCollection(p), query: str(p.query, 'query', MAX_QUERY) }),
+        (p) => ({ ...inCollection(p), query: requireString(p.query, 'query', MAX_QUERY) }),
       ),
       list: pageOf<ArticleSummary, ArticleListParams>(() => 'docs/articles', inCollection),
       get: get('docs/articles'),

@@ -9,7 +9,8 @@ import { cityInCountry } from './cities.js'
 import { countryByCode } from './countries.js'
 import { DEFAULTS } from './defaults.js'
 import { fold } from './geo.js'
-import { invalid, requireBody, text } from './params.js'
+import { invalid, requireBody } from '../validate.js'
+import { trimmedText } from './params.js'
 
 type Confirmation = 'confirmed' | 'unconfirmed' | 'fixed' | 'missing'
 
@@ -24,7 +25,7 @@ export const validateAddress: RouteHandler = {
   write: true, // a POST with a body; nothing is stored
   run: ({ body }) => {
     const input = requireBody(body)
-    const regionCode = text(input.regionCode, 'regionCode', 2).toUpperCase()
+    const regionCode = trimmedText(input.regionCode, 'regionCode', 2).toUpperCase()
     if (!/^[A-Z]{2}$/.test(regionCode)) throw invalid('regionCode', 'must be an ISO 3166-1 alpha-2 code such as "PT"')
     const country = countryByCode(regionCode)
     if (!country) {
@@ -36,9 +37,9 @@ export const validateAddress: RouteHandler = {
     if (!Array.isArray(lines) || lines.length === 0 || lines.length > DEFAULTS.addressLines) {
       throw invalid('addressLines', `must be an array of 1 to ${DEFAULTS.addressLines} lines`)
     }
-    const components: Component[] = lines.map((line, i) => addressLine(text(line, `addressLines[${i}]`)))
+    const components: Component[] = lines.map((line, i) => addressLine(trimmedText(line, `addressLines[${i}]`)))
 
-    const localityText = input.locality === undefined ? undefined : text(input.locality, 'locality')
+    const localityText = input.locality === undefined ? undefined : trimmedText(input.locality, 'locality')
     const city = localityText === undefined ? undefined : cityInCountry(regionCode, fold(localityText))
     if (localityText === undefined)
       components.push({ type: 'locality', text: '', confirmation: 'missing', issue: 'no locality given' })
@@ -57,7 +58,7 @@ export const validateAddress: RouteHandler = {
       })
 
     const postal = postalCode(
-      input.postalCode === undefined ? undefined : text(input.postalCode, 'postalCode'),
+      input.postalCode === undefined ? undefined : trimmedText(input.postalCode, 'postalCode'),
       regionCode,
       country.name,
     )

@@ -7,7 +7,8 @@ import { citiesNamed, majorByName, majorCities, nearestCity } from './cities.js'
 import { countryAt, countryByCode } from './countries.js'
 import { DEFAULTS } from './defaults.js'
 import { fold, type LatLng } from './geo.js'
-import { invalid, latLng, requireBody, text } from './params.js'
+import { invalid, requireBody, requireLatLng } from '../validate.js'
+import { trimmedText } from './params.js'
 import { cityResult, countryResult, type PlaceResult } from './results.js'
 
 /** Folded country names and codes → alpha-2, for "City, Country" qualifiers and country queries. */
@@ -25,12 +26,12 @@ export const geocode: RouteHandler = {
     if (input.query !== undefined && input.location !== undefined)
       throw invalid('query', 'give either query or location, not both')
     if (input.location !== undefined)
-      return { status: 200, body: { results: reverse(latLng(input.location, 'location')) } }
+      return { status: 200, body: { results: reverse(requireLatLng(input.location, 'location')) } }
     if (input.query === undefined)
       throw new HttpError(400, 'invalid_parameter', 'Give query or location.', [
         { field: 'query', message: 'is required (or location)' },
       ])
-    return { status: 200, body: { results: forward(text(input.query, 'query')) } }
+    return { status: 200, body: { results: forward(trimmedText(input.query, 'query')) } }
   },
 }
 

@@ -7,7 +7,7 @@ import { majorCities } from './cities.js'
 import { bordered } from './countries.js'
 import { DEFAULTS } from './defaults.js'
 import { bboxContains, bboxesIntersect, round, type BBox, type LatLng } from './geo.js'
-import { invalid, latLngParam, numberParam } from './params.js'
+import { invalid, latLngParam, numberParam } from '../validate.js'
 
 const MAX_LAT = 85.05112878 // Web Mercator's edge
 const TILE = 256

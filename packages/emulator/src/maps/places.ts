@@ -8,7 +8,8 @@ import { parseLimit } from '../resource-store.js'
 import { majorCities, type City } from './cities.js'
 import { DEFAULTS } from './defaults.js'
 import { fold, meters, type LatLng } from './geo.js'
-import { invalid, latLngParam, numberParam, oneOf, text } from './params.js'
+import { invalid, latLngParam, numberParam, requireOneOf } from '../validate.js'
+import { trimmedText } from './params.js'
 import { cityResult } from './results.js'
 
 export const PLACE_TYPES = ['city', 'capital'] as const
@@ -17,7 +18,7 @@ export const searchPlaces: RouteHandler = {
   write: false,
   run: ({ query }) => {
     const limit = parseLimit(query.get('limit'))
-    const q = query.get('query') ? fold(text(query.get('query'), 'query')) : undefined
+    const q = query.get('query') ? fold(trimmedText(query.get('query'), 'query')) : undefined
     const nearRaw = query.get('near')
     const near = nearRaw ? latLngParam(nearRaw, 'near') : undefined
     const radiusRaw = query.get('radiusMeters')
@@ -25,7 +26,7 @@ export const searchPlaces: RouteHandler = {
     const radius = radiusRaw
       ? numberParam(radiusRaw, 'radiusMeters', 1, DEFAULTS.maxRadiusMeters)
       : DEFAULTS.placesRadiusMeters
-    const type = query.get('type') ? oneOf(query.get('type'), 'type', PLACE_TYPES) : 'city'
+    const type = query.get('type') ? requireOneOf(query.get('type'), 'type', PLACE_TYPES) : 'city'
     const search = JSON.stringify([q, near, near && radius, type])
     const offset = query.get('cursor') ? readCursor(query.get('cursor') as string, search) : 0
 

@@ -11,7 +11,8 @@ import { countryByCode, countryAt } from './countries.js'
 import { nearestCity } from './cities.js'
 import { DEFAULTS } from './defaults.js'
 import { meters, type BBox, type LatLng } from './geo.js'
-import { invalid, latLng, oneOf, requireBody, text } from './params.js'
+import { invalid, requireBody, requireLatLng, requireOneOf } from '../validate.js'
+import { trimmedText } from './params.js'
 import { findPlace } from './results.js'
 
 // The package's Node entry is UMD, which ESM named imports cannot see: load it as CommonJS.
@@ -37,7 +38,7 @@ export const computeRoute: RouteHandler = {
   write: true, // a POST with a body; nothing is stored
   run: ({ body }) => {
     const input = requireBody(body)
-    const mode = oneOf(input.mode, 'mode', MODES)
+    const mode = requireOneOf(input.mode, 'mode', MODES)
     const origin = waypoint(input.origin, 'origin')
     const destination = waypoint(input.destination, 'destination')
     const via = input.waypoints ?? []
@@ -49,8 +50,8 @@ export const computeRoute: RouteHandler = {
 }
 
 function waypoint(value: unknown, field: string): LatLng {
-  if (!isPlainObject(value) || value.placeId === undefined) return latLng(value, field)
-  const placeId = text(value.placeId, `${field}.placeId`)
+  if (!isPlainObject(value) || value.placeId === undefined) return requireLatLng(value, field)
+  const placeId = trimmedText(value.placeId, `${field}.placeId`)
   const place = findPlace(placeId)
   if (!place)
     throw new HttpError(404, 'not_found', `No place with id "${placeId.slice(0, 100)}".`, [

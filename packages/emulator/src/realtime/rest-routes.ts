@@ -1,14 +1,13 @@
 // Realtime REST (`/realtime/v1/channels…`): the same hub state as the WebSocket, so a REST publish
 // reaches socket subscribers. Handlers are synchronous (see RouteHandler) and throw HttpError.
+import { MAX_QUERY } from '@tandem/contract'
+import { invalid } from '../validate.js'
 import { HttpError } from '../http-errors.js'
 import { parseLimit } from '../resource-store.js'
 import type { RouteHandler } from '../resource-routes.js'
 import type { Route } from '../router.js'
 import { channelName, eventName, historyLimit, RtError, type Since } from './frames.js'
 import type { Hub } from './hub.js'
-
-const invalid = (field: string, message: string) =>
-  new HttpError(400, 'invalid_parameter', `Invalid ${field}: ${message}.`, [{ field, message }])
 
 /** RtError (shared validators) → the REST error shape. */
 function rest<T>(field: string, fn: () => T): T {
@@ -68,7 +67,7 @@ export function realtimeRoutes(hub: Hub): Route<RouteHandler>[] {
     run({ query, principal }) {
       const limit = parseLimit(query.get('limit'))
       const prefix = query.get('prefix') ?? ''
-      if (prefix.length > 200) throw invalid('prefix', 'must be at most 200 characters')
+      if (prefix.length > MAX_QUERY) throw invalid('prefix', `must be at most ${MAX_QUERY} characters`)
       const after = decodeCursor(query.get('cursor') || null)
       const names = hub
         .channelsOf(principal.app)

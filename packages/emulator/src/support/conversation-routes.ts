@@ -7,19 +7,8 @@ import type { WebhookModule } from '../webhooks/module.js'
 import type { ConversationFilter, ConversationStore, UpdateInput } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
 import { DEFAULTS } from './defaults.js'
-import {
-  email,
-  fail,
-  invalid,
-  notFound,
-  isoParam,
-  plainObject,
-  requireBody,
-  status,
-  tags,
-  text,
-  textParam,
-} from './params.js'
+import { fail, invalid, notFound, requireBody, requireObject, requireText, textParam } from '../validate.js'
+import { email, isoParam, status, tags } from './params.js'
 import type { Conversation, ThreadAuthor } from './types.js'
 
 export function conversationRoutes(store: ConversationStore, webhooks: WebhookModule): Route<RouteHandler>[] {
@@ -42,12 +31,12 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
   const list: RouteHandler = {
     write: false,
     run: ({ query }) => {
-      const q = textParam(query.get('query'), 'query')
-      const s = textParam(query.get('status'), 'status')
+      const q = textParam(query.get('query'), 'query', DEFAULTS.max.query)
+      const s = textParam(query.get('status'), 'status', DEFAULTS.max.query)
       const filter: ConversationFilter = {
-        mailboxId: textParam(query.get('mailboxId'), 'mailboxId'),
+        mailboxId: textParam(query.get('mailboxId'), 'mailboxId', DEFAULTS.max.query),
         status: s === undefined ? undefined : status(s),
-        tag: textParam(query.get('tag'), 'tag')?.trim().toLowerCase(),
+        tag: textParam(query.get('tag'), 'tag', DEFAULTS.max.query)?.trim().toLowerCase(),
         words: q?.toLowerCase().split(/\s+/).filter(Boolean),
         modifiedSince: isoParam(query.get('modifiedSince'), 'modifiedSince'),
       }
@@ -59,18 +48,18 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
     write: true,
     run: (ctx) => {
       const b = requireBody(ctx.body)
-      const mailboxId = text(b.mailboxId, 'mailboxId', 200)
-      const subject = text(b.subject, 'subject', DEFAULTS.max.subject)
-      const c = plainObject(b.customer, 'customer')
+      const mailboxId = requireText(b.mailboxId, 'mailboxId', 200)
+      const subject = requireText(b.subject, 'subject', DEFAULTS.max.subject)
+      const c = requireObject(b.customer, 'customer')
       const customer = {
         email: email(c.email, 'customer.email'),
-        name: c.name === undefined || c.name === null ? null : text(c.name, 'customer.name', DEFAULTS.max.name),
+        name: c.name === undefined || c.name === null ? null : requireText(c.name, 'customer.name', DEFAULTS.max.name),
       }
       const input = {
         mailboxId,
         subject,
         customer,
-        text: text(b.text, 'text', DEFAULTS.max.text),
+        text: requireText(b.text, 'text', DEFAULTS.max.text),
         tags: b.tags === undefined ? [] : tags(b.tags),
         status: b.status === undefined ? ('active' as const) : status(b.status),
         assigneeId: assignee(b.assigneeId) ?? null,
@@ -116,7 +105,7 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       const id = ctx.params.id ?? ''
       find(id)
       const b = requireBody(ctx.body)
-      const body = text(b.text, 'text', DEFAULTS.max.text)
+      const body = requireText(b.text, 'text', DEFAULTS.max.text)
       const next = type === 'reply' && b.status !== undefined ? status(b.status) : undefined
       if (type === 'note' && b.status !== undefined) throw invalid('status', 'notes never change the status')
       const { subject } = ctx.principal
