@@ -38,6 +38,16 @@ async function frameTypes() {
     $defs: defs,
   }
   for (const [name, def] of Object.entries(defs)) def.title ??= name
+  // "Any JSON value" (a schema with no type) is `unknown`, not an object type.
+  const anyJson = (node) => {
+    if (typeof node !== 'object' || node === null) return
+    for (const [key, value] of Object.entries(node)) {
+      if (value && typeof value === 'object' && !Array.isArray(value) && value.description === 'Any JSON value.')
+        node[key] = { ...value, tsType: 'unknown' }
+      else anyJson(value)
+    }
+  }
+  anyJson(defs)
   return compile(schema, 'Frame', {
     bannerComment: '',
     additionalProperties: false,

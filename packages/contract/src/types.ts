@@ -1,6 +1,6 @@
 // The services' data, named: each type is the generated one (src/generated/openapi.ts), so the
 // SDK, the hooks and the emulator all hold the shapes the contract states, and nothing else.
-import type { Frame as AnyFrame, ClientFrame, ServerFrame } from './generated/frames.js'
+import type { Frame as AnyFrame, ClientFrame, ErrorBody, ServerFrame } from './generated/frames.js'
 import type { components, operations } from './generated/openapi.js'
 
 type Schemas = components['schemas']
@@ -71,4 +71,4 @@ export interface Page<T> {
 }
 
 // Realtime (socket frames, from asyncapi)
-export type { AnyFrame as Frame, ClientFrame, ServerFrame }
+export type { AnyFrame as Frame, ClientFrame, ErrorBody, ServerFrame }

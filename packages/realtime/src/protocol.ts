@@ -1,63 +1,28 @@
-import { CLOSE } from '@tandem/contract'
+import { CLOSE, type ErrorBody as ContractErrorBody, type ServerFrame as ContractServerFrame } from '@tandem/contract'
 import { RealtimeError } from './core.js'
-import type { Member, Message } from './types.js'
+import type { Message } from './types.js'
 
 // The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
 // each checked before anything reads it), and what a close asks of the client.
 
 export { CLOSE }
 
-/** An `Error` object as the service sends it. */
-export interface ErrorBody {
-  code?: string
-  message?: string
-  temporary?: boolean
-  retryAfterMs?: number
-  requestId?: string
-}
+/** An `Error` object as the service sends it (the contract's `ErrorBody`). */
+export type ErrorBody = ContractErrorBody
 
 /** A channel's result in a `subscribed` reply. */
-export interface SubscribeResult {
-  channel: string
-  epoch?: string
-  offset?: number
-  recovered?: boolean
-  missed?: unknown[]
-  error?: ErrorBody
-}
+export type SubscribeResult = FrameOf<'subscribed'>['channels'][number]
 
 type Id = string | number
 
-/** Every frame a server sends; replies carry the `id` of their request, pushes none. */
-export type ServerFrame =
-  | {
-      type: 'connected'
-      id: Id
-      connectionId: string
-      heartbeatMs: number
-      maxMessageBytes: number
-      expiresIn: number
-      resumed?: boolean
-    }
-  | { type: 'subscribed'; id: Id; channels: SubscribeResult[]; error?: ErrorBody }
-  | { type: 'unsubscribed'; id: Id; channels: string[] }
-  | { type: 'ack'; id: Id; offset: number; epoch: string; messageId: string; duplicate?: boolean }
-  | { type: 'ok'; id: Id }
-  | { type: 'presence.members'; id: Id; members: unknown[] }
-  | { type: 'history'; id: Id; epoch: string; offset: number; messages: unknown[]; complete: boolean }
-  | { type: 'authed'; id: Id; expiresIn: number }
-  | { type: 'pong'; id: Id }
-  | ({ type: 'message'; id?: undefined } & Message)
-  | {
-      type: 'presence.event'
-      id?: undefined
-      channel: string
-      action: 'enter' | 'update' | 'leave'
-      member: Member
-      ts: number
-    }
-  | { type: 'heartbeat'; id?: undefined }
-  | { type: 'error'; id?: Id; error: ErrorBody }
+type WithId<F> = F extends unknown ? ('id' extends keyof F ? F : F & { id?: undefined }) : never
+
+/**
+ * Every frame a server sends, from the contract's AsyncAPI (`@tandem/contract`); pushes get
+ * `id?: undefined`, so a frame narrows to a reply by its `id`. Each is still checked at run time
+ * (`parseFrame`) before anything reads it.
+ */
+export type ServerFrame = WithId<ContractServerFrame>
 
 export type FrameType = ServerFrame['type']
 export type FrameOf<T extends FrameType> = Extract<ServerFrame, { type: T }>

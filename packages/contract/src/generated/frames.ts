@@ -86,9 +86,7 @@ export interface PublishFrame {
   /**
    * Any JSON value.
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   idempotencyKey: string
 }
 export interface PresenceEnterFrame {
@@ -101,9 +99,7 @@ export interface PresenceEnterFrame {
   /**
    * Any JSON value.
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
 }
 export interface PresenceUpdateFrame {
   type: 'presence.update'
@@ -115,9 +111,7 @@ export interface PresenceUpdateFrame {
   /**
    * Any JSON value.
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
 }
 export interface PresenceLeaveFrame {
   type: 'presence.leave'
@@ -200,9 +194,7 @@ export interface Message {
   /**
    * Any JSON value.
    */
-  data: {
-    [k: string]: unknown
-  }
+  data: unknown
   offset: number
   epoch: string
   messageId: string
@@ -261,9 +253,7 @@ export interface Member {
   /**
    * Any JSON value.
    */
-  data: {
-    [k: string]: unknown
-  }
+  data: unknown
 }
 export interface HistoryFrame {
   type: 'history'
@@ -299,9 +289,7 @@ export interface MessageFrame {
   /**
    * Any JSON value.
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data: unknown
   offset: number
   epoch: string
   messageId: string

@@ -134,7 +134,7 @@ const server = {
       clientId: string(),
       ts: integer({ minimum: 0 }),
     }),
-    required: ['type', 'channel', 'event', 'offset', 'epoch', 'messageId', 'ts'],
+    required: ['type', 'channel', 'event', 'data', 'offset', 'epoch', 'messageId', 'ts'],
   },
   PresenceEventFrame: frame('presence.event', {
     channel: string(),

@@ -100,7 +100,7 @@ describe('channel bookkeeping', () => {
 
   it('malformed results and messages are errors, never exceptions', () => {
     const { ch, hub, seen } = setup()
-    ch.subscribed({ channel: 'c', epoch: 'e1', offset: 0, recovered: true, missed: [{ offset: 'x' }] })
+    ch.subscribed({ channel: 'c', epoch: 'e1', offset: 0, recovered: true, missed: [{ offset: 'x' }] } as never) // malformed on purpose
     ch.message({ type: 'message', channel: 'c' } as never) // malformed on purpose
     expect(hub.error).toHaveBeenCalledTimes(2)
     expect(seen).toEqual([])

@@ -29,7 +29,7 @@ describe('requests: a rate_limited refusal', () => {
     requests.reply({
       type: 'error',
       id: sent[0]!.id,
-      error: { code: 'rate_limited', temporary: true, retryAfterMs: 30 },
+      error: { code: 'rate_limited', message: 'Slow down', temporary: true, retryAfterMs: 30 },
     })
     // From now on the wall clock lags the timers by 5 ms, as when a timer fires early.
     const real = Date.now.bind(Date)
