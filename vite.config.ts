@@ -58,6 +58,16 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'server', root: 'packages/server', environment: 'node', typecheck: TYPECHECK } },
       { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node', typecheck: TYPECHECK } },
+      // The same tests through the modular entries (__tests__/client-style.ts).
+      {
+        extends: true,
+        test: {
+          name: 'core-modular',
+          root: 'packages/core',
+          environment: 'node',
+          env: { TANDEM_CLIENT_STYLE: 'modular' },
+        },
+      },
       {
         extends: true,
         test: { name: 'realtime', root: 'packages/realtime', environment: 'node', typecheck: TYPECHECK },
@@ -65,6 +75,15 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'react', root: 'packages/react', environment: 'happy-dom', typecheck: TYPECHECK },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'react-modular',
+          root: 'packages/react',
+          environment: 'happy-dom',
+          env: { TANDEM_CLIENT_STYLE: 'modular' },
+        },
       },
       { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
       // The bundle size budgets (bench/src/bundle.mjs), measured from src.

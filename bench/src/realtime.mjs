@@ -103,6 +103,7 @@ export async function run() {
       for (const [key, fn] of order) (samples[key] ??= []).push(await fn())
     }
     const rows = []
+    const figures = {}
     for (const [g, cs] of Object.entries(groups)) {
       const base = samples[`${g}|${BASE}`]
       const floor = samples[`${g}|${FLOOR}`]
@@ -111,6 +112,7 @@ export async function run() {
         const s = summarize(got.map((x) => x.rate))
         const r = summarize(got.map((x, i) => x.rate / base[i].rate))
         const f = summarize(got.map((x, i) => x.rate / floor[i].rate))
+        if (name === '@tandem/realtime') figures[`receive, ${g}, vs partysocket floor`] = f.median
         const rss = summarize(got.map((x) => x.maxRssMiB))
         rows.push([
           g,
@@ -125,6 +127,7 @@ export async function run() {
     }
     const resub = await resubscribe1000()
     return {
+      figures: { ratios: figures, goal: 1 },
       title: `Realtime receive throughput (msgs/s, ${N.toLocaleString('en-US')} small JSON messages per run, ${ROUNDS} interleaved rounds), peak RSS, and resubscribe`,
       body:
         table(

@@ -74,7 +74,12 @@ export async function run() {
     }
     // Paired ratios: each round's figure over the baselines measured beside it, so drift cancels out.
     const rows = []
+    const figures = {}
     for (const mode of Object.keys(modes)) {
+      const tandem = samples[`${mode}|@tandem/core`]
+      const paired = (to) => summarize(tandem.map((v, i) => v / samples[`${mode}|${to}`][i])).median
+      figures[`REST ${mode}, vs ofetch`] = paired('ofetch')
+      figures[`REST ${mode}, vs ofetch + timeout`] = paired('ofetch + timeout')
       const base = samples[`${mode}|native fetch (baseline)`]
       const bare = samples[`${mode}|ofetch`]
       const timed = samples[`${mode}|ofetch + timeout`]
@@ -97,6 +102,7 @@ export async function run() {
       }
     }
     return {
+      figures: { ratios: figures, goal: 0.9 },
       title: `REST overhead (requests/s, ${ROUNDS} interleaved rounds; sequential ${SEQUENTIAL} requests, concurrent ${CONCURRENT.total} requests ${CONCURRENT.width} wide)`,
       body:
         table(

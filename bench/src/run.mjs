@@ -1,6 +1,7 @@
 // `npm run bench` runs every benchmark; `npm run bench -- rest` one of them. Writes bench/RESULTS.md.
 import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
+import { chart } from './chart.mjs'
 
 // Loaded on demand, so `npm run bench -- bundle` does not load socket.io or Chromium's driver.
 const BENCHES = {
@@ -47,9 +48,18 @@ const PACKAGES = [
 ]
 const started = performance.now()
 const fresh = new Map()
+// The chart's figures, kept per section like RESULTS.md: a partial run replaces only its own.
+const figuresFile = new URL('../figures.json', import.meta.url)
+let figures = {}
+try {
+  figures = JSON.parse(readFileSync(figuresFile, 'utf8'))
+} catch {
+  // No figures yet.
+}
 for (const name of names) {
   console.log(`\n== ${name} ==`)
-  const { title, body } = await (await BENCHES[name]()).run()
+  const { title, body, figures: got } = await (await BENCHES[name]()).run()
+  if (got) figures[name] = got
   console.log(`${title}\n\n${body}`)
   fresh.set(name, `<!-- bench:${name} -->\n\n## ${title}\n\n${body}`)
 }
@@ -79,9 +89,16 @@ const header = [
   '',
   'Figures are medians over interleaved rounds with min–max; ratios are against the baseline of the same run, because these machines are noisy.',
   '',
+  '![Bundle sizes per use case beside their peers, and the speed ratios against their floors](results.svg)',
+  '',
 ].join('\n')
 // Formatted as the repository formats Markdown, so `npm run format:check` stays green after a run.
 const prettier = await import('prettier')
 const options = { ...(await prettier.resolveConfig(out.pathname)), filepath: out.pathname }
 writeFileSync(out, await prettier.format(`${header}\n${sections.join('\n\n')}\n`, options))
-console.log('\nwrote bench/RESULTS.md')
+writeFileSync(
+  figuresFile,
+  await prettier.format(JSON.stringify(figures), { ...options, filepath: figuresFile.pathname, parser: 'json' }),
+)
+writeFileSync(new URL('../results.svg', import.meta.url), chart(figures))
+console.log('\nwrote bench/RESULTS.md, bench/figures.json and bench/results.svg')

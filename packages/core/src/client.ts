@@ -1,124 +1,31 @@
-import type { CollectionName, CollectionPath, CreateOf, ItemOf, ParamsOf, UpdateOf } from '@tandem/contract'
-import { createResourceCache } from './cache/resource-cache.js'
-import type { CacheOptions, ResourceCache } from './cache/types.js'
-import { createCollection, type Collection } from './collection.js'
-import { DEFAULTS } from './defaults.js'
-import { ValidationError } from './errors.js'
-import { createEmitter } from './events.js'
-import type { ClientHooks } from './hooks.js'
-import { createHttp, type Http } from './http.js'
-import { checkBaseUrl } from './http-call.js'
-import { createLogger } from './logger.js'
-import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
-import { createMapsService, type MapsService } from './services/maps.js'
-import { createRealtimeService, type RealtimeService } from './services/realtime.js'
-import { createSupportService, type SupportService } from './services/support.js'
-import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
+import { getCache, shareCache } from './cache/get-cache.js'
+import type { ResourceCache } from './cache/types.js'
 import {
-  SERVICES,
-  type ClientEvents,
-  type LogLevel,
-  type Logger,
-  type RateLimitOptions,
-  type RetryOptions,
-  type ServiceName,
-  type ServiceOptions,
-  type Unsubscribe,
-} from './types.js'
+  createClient as createBaseClient,
+  type Client,
+  type ClientOptions,
+  type ServiceClient,
+  type TypedCollection,
+} from './base-client.js'
+import { maps, type MapsService } from './services/maps.js'
+import { realtimeRest, type RealtimeService } from './services/realtime.js'
+import { support, type SupportService } from './services/support.js'
 
-export interface ClientOptions {
-  /**
-   * Where the services live; each service is at `{baseUrl}/{service}` unless `services` says otherwise.
-   * @default 'https://api.tandem.dev'
-   */
-  baseUrl?: string
-  /**
-   * Per service: its base URL and its client-side rate limit.
-   */
-  services?: Partial<Record<ServiceName, ServiceOptions>>
-  /** Your backend's token endpoint, a callback, or a shared `TokenProvider`. Never a raw key. */
-  auth: AuthOptions
-  /** A fetch to use instead of the global one (MSW, tests, a proxy); ofetch still runs the pipeline through it. */
-  fetch?: typeof globalThis.fetch
-  /**
-   * Interceptors: ofetch's `onRequest`, `onRequestError`, `onResponse`, `onResponseError`, with
-   * ofetch's context. They run on every attempt (a retried call runs them again). See the README.
-   */
-  hooks?: ClientHooks
-  /**
-   * Retries after the first attempt (reads, and writes with an idempotency key), with full-jitter backoff; `false` turns them off.
-   * @default { limit: 2, baseDelayMs: 300, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 }
-   */
-  retry?: Partial<RetryOptions> | false
-  /**
-   * The deadline of each call, in ms: it covers the wait for a rate-limit slot, the token, every
-   * attempt and the backoff between them. A wait that would outlast it fails at once (a
-   * `RateLimitError` with the wait, or a `TimeoutError`). A call's own `timeoutMs` overrides it.
-   * @default none: a call may wait in the rate-limit queue as long as it takes
-   */
-  timeoutMs?: number
-  /**
-   * Each attempt's own limit, in ms (within the call's deadline).
-   * @default 15_000
-   */
-  attemptTimeoutMs?: number
-  /**
-   * The largest answer read, in bytes; past it the call fails with `ApiError` `response_too_large`
-   * (read as it arrives: memory stays flat).
-   * @default 3_000_000
-   */
-  maxResponseBytes?: number
-  /**
-   * Add an `Idempotency-Key` to every write so that retries apply once.
-   * @default true
-   */
-  idempotency?: boolean
-  /**
-   * Where log lines go (anything console-shaped); `false` for none. Tokens are never logged.
-   * @default false
-   */
-  logger?: Logger | false
-  /**
-   * The lowest level logged.
-   * @default 'info'
-   */
-  logLevel?: LogLevel
-  /**
-   * Defaults and focus/online triggers of `client.cache`.
-   */
-  cache?: CacheOptions
-}
+// Everything on one object, for those who want it: the modular client with every service and
+// the cache attached. The same functions as the modular entries, composed.
 
-type PathOf<S extends ServiceName, N extends string> = `${S}/${N}` extends infer P extends CollectionPath ? P : never
-
-/** The registry's collection at `P`: its item, create and update bodies and list params. */
-export type TypedCollection<P extends CollectionPath> = Collection<ItemOf<P>, CreateOf<P>, UpdateOf<P>, ParamsOf<P>>
-
-export interface ServiceClient {
-  /** The generic `/v1/resources` collection, typed by the contract. */
-  readonly resources: TypedCollection<'maps/resources'>
-}
-
-export interface TandemClient {
-  readonly auth: TokenProvider
+export interface TandemClient extends Client {
   readonly maps: ServiceClient & MapsService
   readonly support: ServiceClient & SupportService
   readonly realtime: ServiceClient & RealtimeService
-  /**
-   * A collection of the contract's registry, typed from it: `client.collection('support',
-   * 'conversations')` lists `Conversation`s with the contract's filters.
-   */
-  collection<S extends ServiceName, N extends CollectionName<S>>(service: S, name: N): TypedCollection<PathOf<S, N>>
-  /** The raw pipeline (auth, rate limit, retries, typed errors) for endpoints without a helper. */
-  readonly request: Http
-  /** The service base URLs in use. */
-  readonly baseUrls: Readonly<Record<ServiceName, string>>
-  on: <E extends keyof ClientEvents>(event: E, callback: ClientEvents[E]) => Unsubscribe
-  /** Cached, deduplicated, revalidating lists and items (docs/cache.md). */
+  /** Cached, deduplicated, revalidating lists and items (docs/cache.md); created on first use. */
   readonly cache: ResourceCache
 }
 
 /**
+ * Every service on one client (`@tandem/core`). For a smaller bundle, compose only what you
+ * use from `@tandem/core/client`, `/maps`, `/support`, `/realtime-rest` and `/cache`.
+ *
  * @example
  * ```ts
  * const tandem = createClient({ auth: { url: '/api/tandem-token' } })
@@ -127,69 +34,17 @@ export interface TandemClient {
  * ```
  */
 export function createClient(options: ClientOptions): TandemClient {
-  if (typeof options !== 'object' || options === null) throw new ValidationError('options', 'must be an object')
-  if (typeof options.auth !== 'object' || options.auth === null) {
-    throw new ValidationError('auth', 'is required: { url }, { fetchToken } or a TokenProvider')
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function')
-    throw new ValidationError('fetch', 'must be a fetch function')
-  if (!options.fetch && typeof globalThis.fetch !== 'function')
-    throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
-  // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
-  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-  const root = trimSlash(options.baseUrl ?? DEFAULTS.baseUrl)
-  const emitter = createEmitter<ClientEvents>()
-  const auth = createTokenProvider(options.auth, { fetch: fetchImpl })
-
-  const baseUrls = {} as Record<ServiceName, string>
-  const limiters: Partial<Record<ServiceName, RateLimiter>> = {}
-  for (const service of SERVICES) {
-    const s = options.services?.[service] ?? {}
-    baseUrls[service] = trimSlash(s.baseUrl ?? `${root}/${service}`)
-    checkBaseUrl(baseUrls[service], s.baseUrl === undefined ? 'baseUrl' : `services.${service}.baseUrl`)
-    const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
-    if (rate !== false) limiters[service] = createRateLimiter({ ...normalizeRate(rate, service), name: service })
-  }
-
-  const http = createHttp({
-    fetch: options.fetch,
-    auth,
-    baseUrls,
-    limiters,
-    retry: options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry },
-    timeoutMs: options.timeoutMs,
-    attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
-    hooks: options.hooks,
-    idempotency: options.idempotency ?? true,
-    log: createLogger(options.logger, options.logLevel ?? DEFAULTS.logLevel),
-    emitter,
-  })
-
-  const resources = (name: ServiceName): ServiceClient => ({ resources: createCollection(http, name, 'resources') })
-  const collection = <T, C, U>(name: ServiceName, c: string) => createCollection<T, C, U>(http, name, c)
-  return {
-    auth,
-    maps: { ...resources('maps'), ...createMapsService(http) },
-    support: { ...resources('support'), ...createSupportService(http) },
-    realtime: { ...resources('realtime'), ...createRealtimeService(http) },
-    collection,
-    request: http,
-    baseUrls,
-    on: emitter.on,
-    cache: createResourceCache({ ...options.cache, collection }),
-  }
+  return withServices(createBaseClient(options))
 }
 
-function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: number; intervalMs: number } {
-  const { limit, intervalMs } =
-    'requestsPerMinute' in rate ? { limit: rate.requestsPerMinute, intervalMs: 60_000 } : rate
-  if (!(limit > 0) || !(intervalMs > 0))
-    throw new ValidationError(`services.${service}.rateLimit`, 'limit and interval must be positive')
-  return { limit, intervalMs }
+/** A modular client with every service and the cache attached (what `createClient` returns). */
+export function withServices(client: Client): TandemClient {
+  const full = Object.defineProperties(
+    { ...client, maps: maps(client), support: support(client), realtime: realtimeRest(client) },
+    { cache: { get: () => getCache(client), enumerable: true } },
+  ) as TandemClient
+  shareCache(full, client) // getCache(full) is client.cache
+  return full
 }
 
-function trimSlash(url: string): string {
-  if (typeof url !== 'string' || url.length === 0) throw new ValidationError('baseUrl', 'must be a non-empty string')
-  return url.replace(/\/+$/, '')
-}
+export type { Client, ClientOptions, ServiceClient, TypedCollection }

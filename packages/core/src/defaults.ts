@@ -1,5 +1,21 @@
 import { PLANS } from '@tandem/contract'
 
+/** The token provider's defaults (their own object, so an app with only a token provider ships only them). */
+export const TOKEN_DEFAULTS = {
+  refreshMarginMs: 30_000,
+  refreshMarginRatio: 0.1,
+  maxAttempts: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 10_000,
+  /** After a failed refresh, further calls fail fast for a growing while (no tight loop). */
+  cooldownBaseMs: 1_000,
+  cooldownMaxMs: 30_000,
+  timeoutMs: 10_000,
+} as const
+
+/** A released lease is let go this much later (see `DEFAULTS.leaseReleaseMs`). */
+export const LEASE_RELEASE_MS = 100
+
 /** Every default of @tandem/core, in one place. */
 export const DEFAULTS = {
   baseUrl: 'https://api.tandem.dev',
@@ -18,29 +34,19 @@ export const DEFAULTS = {
   rateLimit: PLANS,
   /** The bucket starts refilling this much later than it could, to absorb latency jitter. */
   rateLimitSafetyMs: 200,
-  token: {
-    refreshMarginMs: 30_000,
-    refreshMarginRatio: 0.1,
-    maxAttempts: 3,
-    baseDelayMs: 500,
-    maxDelayMs: 10_000,
-    /** After a failed refresh, further calls fail fast for a growing while (no tight loop). */
-    cooldownBaseMs: 1_000,
-    cooldownMaxMs: 30_000,
-    timeoutMs: 10_000,
-  },
+  token: TOKEN_DEFAULTS,
   logLevel: 'info',
   /**
    * A released lease (a channel held by a hook, a live binding) is let go this much later, and a new
    * lease meanwhile keeps it: React StrictMode's mount–unmount–mount neither resubscribes nor loses anything.
    */
-  leaseReleaseMs: 100,
+  leaseReleaseMs: LEASE_RELEASE_MS,
   /** The resource cache (docs/cache.md). */
   cache: {
     /** 0: data is stale at once, so every mount revalidates (TanStack Query's default). */
     staleTime: 0,
     /** Browser only; where there is no `window` entries are kept until `clear()`. */
-    gcTime: 5 * 60_000,
+    gcTime: 300_000, // 5 min (a literal: an expression here would keep this object in every bundle)
     refetchOnFocus: true,
     refetchOnReconnect: true,
     refetchInterval: false,

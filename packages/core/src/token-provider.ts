@@ -1,5 +1,5 @@
 import { createAttemptSignals, fullJitter, sleep, withSignal } from './backoff.js'
-import { DEFAULTS } from './defaults.js'
+import { TOKEN_DEFAULTS } from './defaults.js'
 import { createEmitter } from './events.js'
 import { limitBody } from './body-limit.js'
 import { AuthError, NetworkError, TandemError } from './errors.js'
@@ -90,7 +90,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
       ? auth.fetchToken
       : fromEndpoint(auth.url, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
   const emitter = createEmitter<TokenEvents>()
-  const cfg = DEFAULTS.token
+  const cfg = TOKEN_DEFAULTS
 
   const attemptSignal = createAttemptSignals({ share: false })
   let cached: Cached | undefined

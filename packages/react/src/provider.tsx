@@ -1,16 +1,39 @@
-import type { LiveSource, TandemClient } from '@tandem/core'
+import { TandemError, getCache, type Client, type LiveSource, type TandemClient } from '@tandem/core'
 import { useMemo, type ReactNode } from 'react'
 import { TandemContext } from './use-tandem.js'
 
 export interface TandemProviderProps {
-  client: TandemClient
+  /** `createClient` of `@tandem/core` (every service), or the modular one of `@tandem/core/client`. */
+  client: Client
   /** A `createRealtime(…)` connection, for `useChannel`, `usePresence`, `useConnectionState` and `live` lists. */
   realtime?: LiveSource
   children?: ReactNode
 }
 
+const SERVICES: Record<string, string> = { maps: 'maps', support: 'support', realtime: 'realtime-rest' }
+
 /**
- * Makes a client (and optionally a realtime connection) available to the hooks below it.
+ * A modular client as the hooks' `client`: reading a service it does not carry fails with a
+ * `TandemError` that says what to import, instead of an `undefined` that fails later.
+ */
+function forHooks(client: Client): TandemClient {
+  if ('maps' in client) return client as TandemClient
+  return new Proxy(client, {
+    get(target, name, receiver) {
+      const entry = typeof name === 'string' ? SERVICES[name] : undefined
+      if (entry && !(name in target))
+        throw new TandemError(
+          `client.${String(name)}: this client is modular (@tandem/core/client); call ${name === 'realtime' ? 'realtimeRest' : String(name)}(client) from @tandem/core/${entry}`,
+          { code: 'modular_client' },
+        )
+      return Reflect.get(target, name, receiver) as unknown
+    },
+  }) as TandemClient
+}
+
+/**
+ * Makes a client (and optionally a realtime connection) available to the hooks below it. The
+ * resource cache is the client's (`getCache(client)`), created here on first use.
  *
  * @example
  * ```ts
@@ -21,6 +44,6 @@ export interface TandemProviderProps {
  */
 export function TandemProvider({ client, realtime, children }: TandemProviderProps) {
   // A new value only when the client changes, so consumers do not re-render with the provider.
-  const value = useMemo(() => ({ client, realtime }), [client, realtime])
+  const value = useMemo(() => ({ client: forHooks(client), cache: getCache(client), realtime }), [client, realtime])
   return <TandemContext.Provider value={value}>{children}</TandemContext.Provider>
 }

@@ -31,10 +31,10 @@ export function useEntry<S extends Snapshot<unknown>, R>(
   query: CacheQuery,
   options: EntryOptions<never, R> & { initialData?: unknown },
 ): { result: EntryResult<S, R>; entry: ResourceEntry<S> } {
-  const { client } = useTandem()
+  const { cache } = useTandem()
   const { suspense, initialData, ...rest } = options
   // A Map lookup; calling it every render revives an entry that was garbage-collected meanwhile.
-  const entry = client.cache.get(query as ListQuery, {
+  const entry = cache.get(query as ListQuery, {
     initialData: initialData as ListData<unknown> | undefined,
   }) as unknown as ResourceEntry<S>
   const observed: ObserveOptions<never, R> = suspense
@@ -49,7 +49,7 @@ export function useEntry<S extends Snapshot<unknown>, R>(
   if (suspense && rest.enabled !== false && result.status !== 'success' && result.data === undefined) {
     if (result.status === 'error' && !result.isFetching && result.error) throw result.error
     // React retries the render when the promise settles; `prefetch` joins the fetch in flight.
-    throw client.cache.prefetch(query)
+    throw cache.prefetch(query)
   }
   return { result: observer.trackResult(result), entry }
 }

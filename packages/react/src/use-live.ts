@@ -4,14 +4,14 @@ import { useTandem } from './use-tandem.js'
 
 /** `live: true`: the binding (and its ref-counting) lives in @tandem/realtime; this only mounts it. */
 export function useLive(entry: ResourceEntry<unknown>, live: boolean): void {
-  const { client, realtime } = useTandem()
+  const { cache, realtime } = useTandem()
   if (live && !realtime)
     throw new Error(
       'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
     )
   // The entry is the key: one object per cached query, so a re-render with equal params binds nothing new.
   useEffect(
-    () => (live && realtime ? bindLiveResources(realtime, client.cache, entry.query) : undefined),
-    [live, realtime, client, entry],
+    () => (live && realtime ? bindLiveResources(realtime, cache, entry.query) : undefined),
+    [live, realtime, cache, entry],
   )
 }

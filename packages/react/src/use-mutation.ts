@@ -28,8 +28,8 @@ export function useMutation<V = void, R = unknown, C = unknown>(
   fn: (variables: V, client: TandemClient) => Promise<R>,
   options: UseMutationOptions<V, R, C> = {},
 ): MutationResult<V, R> {
-  const { client } = useTandem()
-  const [m] = useState(() => createMutation<V, R, C>(client.cache, (v) => fn(v, client), options))
+  const { client, cache } = useTandem()
+  const [m] = useState(() => createMutation<V, R, C>(cache, (v) => fn(v, client), options))
   // The latest closures; committed renders only (as TanStack does).
   useEffect(() => m.setOptions((v) => fn(v, client), options))
   const s = useSyncExternalStore(m.subscribe, m.getSnapshot, m.getSnapshot)

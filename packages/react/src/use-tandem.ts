@@ -1,8 +1,11 @@
-import type { LiveSource, TandemClient } from '@tandem/core'
+import type { LiveSource, ResourceCache, TandemClient } from '@tandem/core'
 import { createContext, useContext } from 'react'
 
 export interface TandemContextValue {
+  /** The provider's client; with a modular client, a service it lacks throws `modular_client`. */
   client: TandemClient
+  /** The client's resource cache (`getCache(client)`). */
+  cache: ResourceCache
   /** Set when `<TandemProvider realtime={…}>` was given one; the realtime hooks need it. */
   realtime: LiveSource | undefined
 }

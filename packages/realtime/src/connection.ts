@@ -1,4 +1,5 @@
-import type { SafeEmitter, TokenProvider } from '@tandem/core'
+import type { TokenProvider } from '@tandem/core'
+import type { SafeEmitter } from '@tandem/core/internal'
 import ReconnectingWebSocket from 'partysocket/ws'
 import type { Backoff } from './backoff.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'

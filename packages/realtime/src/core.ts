@@ -1,14 +1,15 @@
 // What this package uses of @tandem/core, imported in this one place: a bundler keeps one
-// `import` statement per importing file, so one file here means one in the bundle.
+// `import` statement per importing file, so one file here means one per entry in the bundle.
+// The token provider and the errors come from the modular client's entry, the helpers from
+// core's internal entry: neither pulls in the HTTP pipeline of `createClient`.
+export { RealtimeError, ValidationError, createTokenProvider } from '@tandem/core'
 export {
-  DEFAULTS as CORE_DEFAULTS,
-  RealtimeError,
-  ValidationError,
+  LEASE_RELEASE_MS,
   MAX_TIMER_MS,
+  TOKEN_DEFAULTS,
   clampDelay,
   createEmitter,
   createPool,
-  createTokenProvider,
   fullJitter,
   redact,
-} from '@tandem/core'
+} from '@tandem/core/internal'

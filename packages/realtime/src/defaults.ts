@@ -1,4 +1,4 @@
-import { CORE_DEFAULTS as CORE } from './core.js'
+import { LEASE_RELEASE_MS, TOKEN_DEFAULTS } from './core.js'
 
 // Every default of @tandem/realtime, in one place (docs/protocol.md gives the numbers). Each is its
 // own constant so that a bundle keeps only those it uses (by a short name); DEFAULTS gathers them
@@ -28,8 +28,8 @@ export const HEARTBEAT = { minMs: 100, maxMs: 300_000, defaultMs: 15_000 } as co
 /** Heartbeat grace is min(this, heartbeatMs). */
 export const MAX_GRACE_MS = 10_000
 /** Same rule as core's token provider: refresh ahead by max(30 s, 10 %), never more than half. */
-export const REFRESH_MARGIN_MS = CORE.token.refreshMarginMs
-export const REFRESH_MARGIN_RATIO = CORE.token.refreshMarginRatio
+export const REFRESH_MARGIN_MS = TOKEN_DEFAULTS.refreshMarginMs
+export const REFRESH_MARGIN_RATIO = TOKEN_DEFAULTS.refreshMarginRatio
 /** After a failed in-band refresh; the server's 4100 close is the backstop. */
 export const REFRESH_RETRY_MS = 5_000
 /**
@@ -37,7 +37,7 @@ export const REFRESH_RETRY_MS = 5_000
  * meanwhile keeps it: React StrictMode's mount–unmount–mount (and a component that moves)
  * neither resubscribes nor drops a message.
  */
-export const LEASE_RELEASE_MS = CORE.leaseReleaseMs
+export { LEASE_RELEASE_MS }
 
 export const DEFAULTS = {
   path: WS_PATH,

@@ -1,4 +1,5 @@
-import type { Pool, Unsubscribe } from '@tandem/core'
+import type { Unsubscribe } from '@tandem/core'
+import type { Pool } from '@tandem/core/internal'
 import { createPool } from './core.js'
 import { LEASE_RELEASE_MS } from './defaults.js'
 import type { Realtime } from './realtime.js'

@@ -1,4 +1,5 @@
-import { redact, type TandemClient } from '@tandem/core'
+import type { TandemClient } from '@tandem/core'
+import { redact } from '@tandem/core/internal' // the SDK's own token redaction, for the log panel
 import type { Realtime } from '@tandem/realtime'
 
 export type LogKind = 'request' | 'retry' | 'rate-limit' | 'token' | 'realtime' | 'error' | 'app'

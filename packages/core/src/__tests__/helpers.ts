@@ -1,6 +1,7 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emulator'
 import { afterEach } from 'vitest'
-import { createClient, type ClientOptions, type Logger, type TandemClient } from '../index.js'
+import type { ClientOptions, Logger, TandemClient } from '../index.js'
+import { createClientOfStyle } from './client-style.js'
 
 const open: Emulator[] = []
 afterEach(async () => {
@@ -16,7 +17,7 @@ export async function setup(
 ): Promise<{ emu: Emulator; client: TandemClient }> {
   const emu = await startEmulator(options.emulator)
   open.push(emu)
-  const client = createClient({
+  const { client } = createClientOfStyle({
     baseUrl: emu.url,
     auth: { url: `${emu.url}/dev/token` },
     retry: { baseDelayMs: 5, maxDelayMs: 20 },

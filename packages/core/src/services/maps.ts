@@ -1,3 +1,4 @@
+import type { Client, ServiceClient } from '../base-client.js'
 import { listPages, type PagePromise } from '../collection.js'
 import { ApiError, ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
@@ -202,4 +203,9 @@ export function createMapsService(http: Http): MapsService {
       return get('views', { bbox: b.join() }, options)
     },
   }
+}
+
+/** The maps service for a client, with its generic `resources` collection (`@tandem/core/maps`). */
+export function maps(client: Client): ServiceClient & MapsService {
+  return { resources: client.collection('maps', 'resources'), ...createMapsService(client.request) }
 }

@@ -1,3 +1,4 @@
+import type { Client, ServiceClient } from '../base-client.js'
 import { createCollection, createPagePromise, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
@@ -86,4 +87,9 @@ export function createRealtimeService(http: Http): RealtimeService {
         : rejectedPages(new ValidationError('prefix', `must be a string of at most ${MAX_QUERY} characters`))
     },
   }
+}
+
+/** The realtime service for a client, with its generic `resources` collection (`@tandem/core/realtime-rest`). */
+export function realtimeRest(client: Client): ServiceClient & RealtimeService {
+  return { resources: client.collection('realtime', 'resources'), ...createRealtimeService(client.request) }
 }

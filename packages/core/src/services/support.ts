@@ -1,3 +1,4 @@
+import type { Client, ServiceClient } from '../base-client.js'
 import { listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
@@ -185,4 +186,9 @@ export function createSupportService(http: Http): SupportService {
       collections: pageOf(() => 'docs/collections'),
     },
   }
+}
+
+/** The support service for a client, with its generic `resources` collection (`@tandem/core/support`). */
+export function support(client: Client): ServiceClient & SupportService {
+  return { resources: client.collection('support', 'resources'), ...createSupportService(client.request) }
 }

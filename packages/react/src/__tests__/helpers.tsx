@@ -1,6 +1,7 @@
 // Shared test helpers: a real emulator on 127.0.0.1, a client with its requests counted, and a provider wrapper.
 import { until } from '../../../../test/utils/wait.js'
-import { createClient, type ClientOptions, type RequestEvent, type TandemClient } from '@tandem/core'
+import type { ClientOptions, RequestEvent, TandemClient } from '@tandem/core'
+import { createClientOfStyle } from '../../../core/src/__tests__/client-style.js'
 import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emulator'
 import { createRealtime, type Realtime } from '@tandem/realtime'
 import { cleanup } from '@testing-library/react'
@@ -37,7 +38,12 @@ export async function setup(
   o: { emulator?: EmulatorOptions; client?: Partial<ClientOptions>; realtime?: boolean } = {},
 ): Promise<Setup> {
   const emu = await startEmulator({ host: '127.0.0.1', port: 0, ...o.emulator })
-  const client = createClient({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, retry: false, ...o.client })
+  const { client, base } = createClientOfStyle({
+    baseUrl: emu.url,
+    auth: { url: `${emu.url}/dev/token` },
+    retry: false,
+    ...o.client,
+  })
   const realtime = o.realtime
     ? createRealtime({ client }, { WebSocket, backoff: { baseMs: 20, capMs: 100 } })
     : undefined
@@ -51,7 +57,7 @@ export async function setup(
   const gets = (path?: string) =>
     requests.filter((r) => r.method === 'GET' && (!path || r.path === path) && r.errorCode !== 'aborted').length
   const wrapper = ({ children }: { children?: ReactNode }) => (
-    <TandemProvider client={client} realtime={realtime}>
+    <TandemProvider client={base} realtime={realtime}>
       {children}
     </TandemProvider>
   )

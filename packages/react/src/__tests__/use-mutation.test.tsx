@@ -1,4 +1,4 @@
-import type { ListQuery, Resource } from '@tandem/core'
+import { support, type ListQuery, type Resource } from '@tandem/core'
 import { act, renderHook, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { useMutation, useResources, useTandem } from '../index.js'
@@ -9,14 +9,15 @@ const Q: ListQuery = { service: 'support', collection: 'resources', params: { li
 const onError = vi.fn()
 
 function useRenameList() {
-  const { client } = useTandem()
+  const { cache } = useTandem()
   const list = useResources('support/resources', { limit: 5 }, { staleTime: Infinity })
+  // `support(client)` works with either client style (the tests run both).
   const rename = useMutation(
-    ({ id, name }: { id: string; name: string }, client) => client.support.resources.update(id, { name }),
+    ({ id, name }: { id: string; name: string }, client) => support(client).resources.update(id, { name }),
     {
       // Optimistic: the list shows the new name at once; the returned rollback runs if the call fails.
       onMutate: ({ id, name }) =>
-        client.cache.setData<Resource>(Q, (d) => ({
+        cache.setData<Resource>(Q, (d) => ({
           pages: d!.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === id ? { ...x, name } : x)) })),
         })),
       onError,
@@ -54,9 +55,15 @@ describe('useMutation', () => {
     const { result } = renderHook(
       () => ({
         list: useResources('support/resources', { limit: 5 }, { staleTime: Infinity }),
-        remove: useMutation((id: string, client) => client.support.resources.remove(id).then(() => id), {
-          invalidate: { service: 'support' },
-        }),
+        remove: useMutation(
+          (id: string, client) =>
+            support(client)
+              .resources.remove(id)
+              .then(() => id),
+          {
+            invalidate: { service: 'support' },
+          },
+        ),
       }),
       { wrapper: s.wrapper },
     )
@@ -89,5 +96,20 @@ describe('useMutation', () => {
     await waitFor(() => expect(result.current.status).toBe('error'))
     await act(() => new Promise((r) => setTimeout(r, 80))) // the older call settles late, and changes nothing
     expect(result.current).toMatchObject({ status: 'error', variables: 2 })
+  })
+})
+
+describe('a modular client in the provider', () => {
+  it('a service it does not carry fails with a TandemError that says what to import', async () => {
+    const { createClient } = await import('@tandem/core/client')
+    const { TandemProvider } = await import('../index.js')
+    const client = createClient({ auth: { fetchToken: async () => ({ token: 't', expiresIn: 60 }) } })
+    const { result } = renderHook(() => useTandem(), {
+      wrapper: ({ children }) => <TandemProvider client={client}>{children}</TandemProvider>,
+    })
+    expect(() => result.current.client.maps).toThrow(/modular .*call maps\(client\) from @tandem\/core\/maps/)
+    expect(() => result.current.client.realtime).toThrow(/realtimeRest\(client\) from @tandem\/core\/realtime-rest/)
+    expect(result.current.client.auth).toBe(client.auth) // what it carries passes through
+    expect(result.current.cache).toBeDefined()
   })
 })

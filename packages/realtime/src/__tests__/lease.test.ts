@@ -1,4 +1,5 @@
-import { bindLiveResources, createPool, createResourceCache, type Collection, type ListQuery } from '@tandem/core'
+import { bindLiveResources, createResourceCache, type Collection, type ListQuery } from '@tandem/core'
+import { createPool } from '@tandem/core/internal'
 import { describe, expect, it } from 'vitest'
 import { createFeed, leaseChannel, leasedChannels } from '../index.js'
 import { client, until, untilSubscribed, useEmulator } from './helpers.js'

@@ -1,0 +1,41 @@
+// The entry points: what each exports, and that the helpers only sibling packages need left the
+// public index (issue 16). What each entry ships is measured by the bundle budgets.
+import { describe, expect, it } from 'vitest'
+
+const INTERNAL = ['fullJitter', 'sleep', 'redact', 'createEmitter', 'hashQuery', 'replaceEqualDeep', 'createPool']
+
+describe('entry points', () => {
+  it('the public index has no internal helper; @tandem/core/internal has them all', async () => {
+    const index = Object.keys(await import('../index.js'))
+    const internal = Object.keys(await import('../entries/internal.js'))
+    for (const name of INTERNAL) {
+      expect(index, name).not.toContain(name)
+      expect(internal, name).toContain(name)
+    }
+    expect(index.length).toBeLessThan(67) // the index had 67 names before issue 16
+  })
+
+  it('each modular entry exports its factory, and the full client is built from the same ones', async () => {
+    const client = await import('../entries/client.js')
+    expect(Object.keys(client)).toEqual(
+      expect.arrayContaining(['createClient', 'createTokenProvider', 'isTandemError']),
+    )
+    expect(Object.keys(client)).not.toEqual(expect.arrayContaining(['maps']))
+    expect(typeof (await import('../entries/maps.js')).maps).toBe('function')
+    expect(typeof (await import('../entries/support.js')).support).toBe('function')
+    expect(typeof (await import('../entries/realtime-rest.js')).realtimeRest).toBe('function')
+    expect(typeof (await import('../entries/cache.js')).getCache).toBe('function')
+
+    const auth = { fetchToken: async () => ({ token: 't', expiresIn: 60 }) }
+    const modular = client.createClient({ auth })
+    expect('maps' in modular).toBe(false)
+    const { getCache } = await import('../entries/cache.js')
+    expect(getCache(modular)).toBe(getCache(modular)) // made once, on first use
+    const full = (await import('../index.js')).withServices(modular)
+    expect(full.cache).toBe(getCache(modular)) // one cache for the client, whichever way it is reached
+    expect(getCache(full)).toBe(getCache(modular))
+    expect(Object.keys(full.maps).sort()).toEqual(
+      Object.keys((await import('../entries/maps.js')).maps(modular)).sort(),
+    )
+  })
+})

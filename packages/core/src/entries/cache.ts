@@ -1,0 +1,15 @@
+// @tandem/core/cache: the resource cache, created on first use (`getCache(client)`), its typed
+// queries, observers, mutations and live binding.
+export { getCache } from '../cache/get-cache.js'
+export { createResourceCache } from '../cache/resource-cache.js'
+export type { ResourceCacheOptions } from '../cache/resource-cache.js'
+export { itemQuery, listQuery, parsePath } from '../cache/query.js'
+export { createEntryObserver } from '../cache/observer.js'
+export type { EntryObserver, ObserveOptions, ObserverResult } from '../cache/observer.js'
+export { createMutation } from '../cache/mutation.js'
+export type { Mutation, MutationOptions, MutationSnapshot, MutationStatus } from '../cache/mutation.js'
+export { bindLiveResources, liveChannelName } from '../cache/live.js'
+export type { LiveChannel, LiveMessage, LiveSource } from '../cache/live.js'
+export { createFocusManager, createOnlineManager, createTrigger } from '../cache/triggers.js'
+export type { AttachTrigger, ManualTrigger, OnlineManager, Trigger } from '../cache/triggers.js'
+export type * from '../cache/types.js'

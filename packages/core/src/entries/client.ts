@@ -1,0 +1,28 @@
+// @tandem/core/client: the modular client. Add the services you call (`@tandem/core/maps`,
+// `/support`, `/realtime-rest`) and the cache (`/cache`); nothing else is bundled.
+export { createClient } from '../base-client.js'
+export type { Client, ClientOptions, ServiceClient, TypedCollection } from '../base-client.js'
+export { createTokenProvider, isTokenProvider } from '../token-provider.js'
+export type { AuthOptions, FetchToken, TokenInfo, TokenProvider, TokenResponse } from '../token-provider.js'
+export {
+  AbortError,
+  ApiError,
+  AuthError,
+  NetworkError,
+  RateLimitError,
+  RealtimeError,
+  TandemError,
+  TimeoutError,
+  ValidationError,
+  isAbortError,
+  isApiError,
+  isAuthError,
+  isNetworkError,
+  isRateLimitError,
+  isRealtimeError,
+  isTandemError,
+  isTimeoutError,
+  isValidationError,
+} from '../errors.js'
+export type { Collection, ListParams, Page, PagePromise, Resource } from '../collection.js'
+export type * from '../types.js'
