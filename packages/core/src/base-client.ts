@@ -6,7 +6,7 @@ import { ValidationError } from './errors.js'
 import { createEmitter } from './events.js'
 import type { ClientHooks } from './hooks.js'
 import { createHttp, type Http } from './http.js'
-import { checkBaseUrl } from './http-call.js'
+import { checkBaseUrl, checkWait } from './http-call.js'
 import { createLogger } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
@@ -53,6 +53,13 @@ export interface ClientOptions {
    * @default none: a call may wait in the rate-limit queue as long as it takes
    */
   timeoutMs?: number
+  /**
+   * The longest a call may wait for a rate-limit slot, in ms. A call that would wait longer fails
+   * at once with a `RateLimitError` `rate_limit_wait` carrying the estimated wait (`retryAfterMs`),
+   * instead of queueing for minutes. A call's own `maxQueueWaitMs` overrides it.
+   * @default none: only the call's deadline bounds the wait
+   */
+  maxQueueWaitMs?: number
   /**
    * Each attempt's own limit, in ms (within the call's deadline).
    * @default 15_000
@@ -153,7 +160,12 @@ export function createClient(options: ClientOptions): Client {
     baseUrls[service] = trimSlash(s.baseUrl ?? `${root}/${service}`)
     checkBaseUrl(baseUrls[service], s.baseUrl === undefined ? 'baseUrl' : `services.${service}.baseUrl`)
     const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
-    if (rate !== false) limiters[service] = createRateLimiter({ ...normalizeRate(rate, service), name: service })
+    if (rate !== false)
+      limiters[service] = createRateLimiter({
+        ...normalizeRate(rate, service),
+        name: service,
+        onChange: (state) => emitter.emit('rateLimit', { service, ...state }),
+      })
   }
 
   const http = createHttp({
@@ -163,6 +175,7 @@ export function createClient(options: ClientOptions): Client {
     limiters,
     retry: options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry },
     timeoutMs: options.timeoutMs,
+    maxQueueWaitMs: checkWait(options.maxQueueWaitMs, 'maxQueueWaitMs'),
     attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
     hooks: options.hooks,

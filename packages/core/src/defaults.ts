@@ -16,6 +16,9 @@ export const TOKEN_DEFAULTS = {
 /** A released lease is let go this much later (see `DEFAULTS.leaseReleaseMs`). */
 export const LEASE_RELEASE_MS = 100
 
+/** A live list that only the service can update (a free-text filter) refetches once per this window. */
+export const LIVE_REFETCH_MS = 50
+
 /** Every default of @tandem/core, in one place. */
 export const DEFAULTS = {
   baseUrl: 'https://api.tandem.dev',
@@ -41,6 +44,7 @@ export const DEFAULTS = {
    * lease meanwhile keeps it: React StrictMode's mount–unmount–mount neither resubscribes nor loses anything.
    */
   leaseReleaseMs: LEASE_RELEASE_MS,
+  liveRefetchMs: LIVE_REFETCH_MS,
   /** The resource cache (docs/cache.md). */
   cache: {
     /** 0: data is stale at once, so every mount revalidates (TanStack Query's default). */

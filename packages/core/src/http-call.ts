@@ -31,6 +31,8 @@ export interface Call {
   readonly signal: AbortSignal | undefined
   /** The whole call's deadline (undefined: none). */
   readonly timeoutMs: number | undefined
+  /** This call's bound on the rate-limit wait (undefined: the client's). */
+  readonly maxQueueWaitMs: number | undefined
   /** Attempts made so far (0 during the first). */
   attempt: number
   /** The one replay after a 401 has been spent. */
@@ -75,6 +77,7 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
     limiter: ctx.limiters[service],
     signal: req.signal,
     timeoutMs: req.timeoutMs ?? ctx.timeoutMs,
+    maxQueueWaitMs: checkWait(req.maxQueueWaitMs, 'maxQueueWaitMs'),
     attempt: 0,
     replayedAfter401: false,
   }
@@ -133,4 +136,11 @@ export function checkBaseUrl(url: string, field: string): void {
   } catch {
     throw new ValidationError(field, 'must be an absolute http(s) URL')
   }
+}
+
+/** A bound on a wait, in ms: absent, or a number ≥ 0 (NaN or a negative would bound nothing). */
+export function checkWait(ms: number | undefined, field: string): number | undefined {
+  if (ms !== undefined && !(typeof ms === 'number' && ms >= 0))
+    throw new ValidationError(field, 'must be a number of ms ≥ 0')
+  return ms
 }

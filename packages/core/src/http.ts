@@ -21,6 +21,8 @@ export interface HttpOptions {
   retry: RetryOptions | false
   /** Each call's deadline (undefined: none). */
   timeoutMs: number | undefined
+  /** The longest wait for a rate-limit slot (undefined: the deadline's). */
+  maxQueueWaitMs: number | undefined
   attemptTimeoutMs: number
   maxResponseBytes: number
   idempotency: boolean
@@ -61,7 +63,8 @@ export function createHttp(options: HttpOptions): Http {
     throwIfAborted(signal)
     // Token first: a slot taken while a token is being fetched would be sent late, in a burst.
     const token = await auth.getToken({ signal })
-    const waited = call.limiter ? await call.limiter.acquire(signal, deadline.remaining()) : 0
+    const maxQueueWait = call.maxQueueWaitMs ?? options.maxQueueWaitMs ?? Infinity
+    const waited = call.limiter ? await call.limiter.acquire(signal, Math.min(deadline.remaining(), maxQueueWait)) : 0
     if (waited === 0) return token
     emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued })
     log('debug', `rate limit: waited ${waited} ms`, { service: call.service })

@@ -24,6 +24,8 @@ export interface RateLimiterOptions {
    * @default `Date.now`
    */
   now?: () => number
+  /** Told whenever the queue changes: how many wait, and how long the last of them will. */
+  onChange?: (state: { queued: number; waitMs: number }) => void
 }
 
 export interface RateLimitHeaders {
@@ -80,17 +82,26 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     timer = undefined
     const t = now()
     refill(t)
+    const before = queue.length
     while (queue.length > 0 && t >= pausedUntil && tokens >= 1) {
       take(t)
       queue.shift()!(t)
     }
     schedule(t)
+    if (queue.length !== before) changed()
+  }
+
+  /** Tells `onChange` the queue's length and the wait of its last request. */
+  function changed(waitMs?: number): void {
+    if (!options.onChange) return
+    const t = now()
+    options.onChange({ queued: queue.length, waitMs: waitMs ?? (queue.length ? estimate(t, queue.length) : 0) })
   }
 
   /** The wait of a request arriving at `t` behind everything queued: until the pause ends and its token has refilled. */
-  function estimate(t: number): number {
+  function estimate(t: number, position = queue.length + 1): number {
     refill(t)
-    const missing = queue.length + 1 - tokens
+    const missing = position - tokens
     const untilToken = missing <= 0 ? 0 : Math.max(0, last - t) + msUntil(0, missing, perMs)
     return Math.ceil(Math.max(untilToken, pausedUntil - t, 0))
   }
@@ -122,13 +133,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           off()
           resolve(granted - t)
         }
+        // Aborted (a superseded search, an unmounted component): out of the queue at once, so
+        // the requests behind it move up.
         const off = onAbort(signal, () => {
           const i = queue.indexOf(go)
           if (i >= 0) queue.splice(i, 1)
+          changed()
           reject(abortError(signal!))
         })
         queue.push(go)
         schedule(t)
+        changed(wait)
       })
     },
     estimate: () => estimate(now()),
@@ -154,6 +169,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         timer = undefined
       }
       schedule(t)
+      changed()
     },
     get queued() {
       return queue.length

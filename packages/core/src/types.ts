@@ -65,6 +65,8 @@ export interface CallOptions {
   signal?: AbortSignal
   /** This call's deadline, in ms: the rate-limit wait, the token and every attempt (see `ClientOptions.timeoutMs`). */
   timeoutMs?: number
+  /** The longest this call may wait for a rate-limit slot (see `ClientOptions.maxQueueWaitMs`). */
+  maxQueueWaitMs?: number
 }
 
 export interface WriteOptions extends CallOptions {
@@ -108,10 +110,22 @@ export interface RateLimitWaitEvent {
   queued: number
 }
 
+/** A service's rate-limit queue, whenever it changes (a request queued, let go or aborted). */
+export interface RateLimitState {
+  service: ServiceName
+  /** Requests waiting for a slot. */
+  queued: number
+  /** How long the last of them will wait, in ms (0: none waits). */
+  waitMs: number
+}
+
 export interface ClientEvents {
   request: (event: RequestEvent) => void
   retry: (event: RetryEvent) => void
+  /** After a request waited for its slot. */
   rateLimitWait: (event: RateLimitWaitEvent) => void
+  /** The queue changed: a request joined it (with the wait it faces), left it, or was aborted. */
+  rateLimit: (state: RateLimitState) => void
 }
 
 export type Unsubscribe = () => void

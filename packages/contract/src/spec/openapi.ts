@@ -1,6 +1,7 @@
 // The REST contract of the three services, OpenAPI 3.1. Written by hand as a module (helpers
 // keep 30 operations' repeated parts, the standard headers and the error answers, in one place);
 // `npm run generate` writes it out as spec/openapi.json, which @redocly/cli lints in `npm test`.
+import { LIST_RULES } from '../list-rules.js'
 import { LIMITS } from '../wire.js'
 import { common, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
 
@@ -66,6 +67,9 @@ function op(
 const without = (schemas: Record<string, Schema>, ...names: string[]) =>
   Object.fromEntries(Object.entries(schemas).filter(([name]) => !names.includes(name)))
 
+/** A list operation with its order and filter rules (`x-tandem-list`), from LIST_RULES. */
+const withList = (path: string, operation: Schema): Schema => ({ ...operation, 'x-tandem-list': LIST_RULES[path] })
+
 const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` })
 const query = (name: string, schema: Schema, description?: string, required = false): Schema => ({
   name,
@@ -112,10 +116,13 @@ export const openapi: Schema = {
   paths: {
     '/{service}/v1/resources': {
       parameters: [p('service')],
-      get: op('listResources', 'resources', 'List resources, oldest first', {
-        parameters: PAGE,
-        answers: { 200: 'ResourcePage' },
-      }),
+      get: withList(
+        'support/resources',
+        op('listResources', 'resources', 'List resources, oldest first', {
+          parameters: PAGE,
+          answers: { 200: 'ResourcePage' },
+        }),
+      ),
       post: op('createResource', 'resources', 'Create a resource', {
         body: 'ResourceCreate',
         write: true,
@@ -197,21 +204,24 @@ export const openapi: Schema = {
       get: op('listAgents', 'support', 'Agents', { parameters: PAGE, answers: { 200: 'AgentPage' } }),
     },
     '/support/v1/conversations': {
-      get: op('listConversations', 'support', 'Conversations, most recently modified first', {
-        parameters: [
-          query('mailboxId', string()),
-          query('status', ref('ConversationStatus'), 'All statuses when absent.'),
-          query('tag', string({ maxLength: LIMITS.tag }), 'One tag, case-insensitive.'),
-          query(
-            'query',
-            string({ maxLength: LIMITS.query }),
-            'Every word in the subject, preview, customer or a message.',
-          ),
-          query('modifiedSince', string({ format: 'date-time' }), 'Modified at or after this instant.'),
-          ...PAGE,
-        ],
-        answers: { 200: 'ConversationPage' },
-      }),
+      get: withList(
+        'support/conversations',
+        op('listConversations', 'support', 'Conversations, most recently modified first', {
+          parameters: [
+            query('mailboxId', string()),
+            query('status', ref('ConversationStatus'), 'All statuses when absent.'),
+            query('tag', string({ maxLength: LIMITS.tag }), 'One tag, case-insensitive.'),
+            query(
+              'query',
+              string({ maxLength: LIMITS.query }),
+              'Every word in the subject, preview, customer or a message.',
+            ),
+            query('modifiedSince', string({ format: 'date-time' }), 'Modified at or after this instant.'),
+            ...PAGE,
+          ],
+          answers: { 200: 'ConversationPage' },
+        }),
+      ),
       post: op('createConversation', 'support', 'Open a conversation', {
         body: 'ConversationCreate',
         write: true,

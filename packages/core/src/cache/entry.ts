@@ -1,8 +1,8 @@
-import type { Collection } from '../collection.js'
+import type { Collection, Page } from '../collection.js'
 import { createEmitter } from '../events.js'
 import type { ServiceName } from '../types.js'
 import { patchItem, patchList } from './patch.js'
-import { replaceEqualDeep } from './structural-sharing.js'
+import { idOf, replaceEqualDeep } from './structural-sharing.js'
 import type {
   CacheEvent,
   CacheQuery,
@@ -50,6 +50,8 @@ export interface Entry extends ResourceEntry<AnySnapshot> {
   /** Refetch all pages; `force` cancels a fetch in flight instead of joining it. */
   fetch(force?: boolean): Promise<void>
   applyEvent(event: CacheEvent<unknown>): void
+  /** A call query's function, from its latest caller. */
+  setFn(next: CacheQuery['fn']): void
   scheduleGc(): void
   dispose(): void
 }
@@ -67,7 +69,9 @@ const INITIAL: EntryState = {
 export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext): Entry {
   const emitter = createEmitter<{ change: () => void }>()
   const subs = new Set<WatchOptions>()
-  const isList = query.id === undefined
+  const isList = query.key === undefined && query.id === undefined
+  /** A call's function: the latest caller's (a closure over the current props), as TanStack does. */
+  let fn = query.fn
   let state = INITIAL
   let run: { ctrl: AbortController; promise: Promise<void> } | undefined
   let snap: AnySnapshot | undefined
@@ -109,7 +113,8 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
   }
 
   async function load(next: boolean, signal: AbortSignal): Promise<unknown> {
-    const col = ctx.collection(query.service, query.collection)
+    if (fn) return fn({ signal })
+    const col = ctx.collection(query.service!, query.collection!)
     if (query.id !== undefined) return col.get(query.id, { signal })
     const get = (cursor?: string | null) => col.list(cursor ? { ...query.params, cursor } : query.params, { signal })
     const loaded = (state.data as ListData<unknown> | undefined)?.pages ?? []
@@ -133,7 +138,11 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
         run = undefined
         if (next) {
           const pages = (state.data as ListData<unknown> | undefined)?.pages ?? []
-          return set({ data: { pages: [...pages, result] }, fetching: false })
+          // A live list may already show an item of this page (moved up by an event): once is enough.
+          const shown = new Set(pages.flatMap((p) => p.data.map(idOf)))
+          const page = result as Page<unknown>
+          const fresh = { ...page, data: page.data.filter((x) => !shown.has(idOf(x))) }
+          return set({ data: { pages: [...pages, fresh] }, fetching: false })
         }
         set({
           status: 'success',
@@ -223,8 +232,11 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
       if (state.data === undefined) return start(false)
       return (state.data as ListData<unknown>).pages.at(-1)?.nextCursor ? start(true) : Promise.resolve()
     },
+    setFn(next) {
+      if (next) fn = next
+    },
     applyEvent(event) {
-      if (state.data === undefined) return
+      if (state.data === undefined || query.key !== undefined) return
       const data = isList ? patchList(state.data as ListData<unknown>, event) : patchItem(query.id, state.data, event)
       if (data !== state.data) set({ data })
     },

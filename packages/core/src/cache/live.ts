@@ -1,8 +1,10 @@
-import { DEFAULTS } from '../defaults.js'
+import { LIST_RULES } from '@tandem/contract'
+import { DEFAULTS, LIVE_REFETCH_MS } from '../defaults.js'
 import { createPool, type Pool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
 import { hashQuery } from './key.js'
-import type { CacheEvent, CacheQuery, ListQuery, ResourceCache } from './types.js'
+import { placeItem } from './live-list.js'
+import type { CacheEvent, CacheQuery, ItemQuery, ListQuery, ResourceCache } from './types.js'
 
 // The realtime side as the cache needs it, by shape: a `createRealtime(…)` connection fits, and
 // core (and @tandem/react's main entry) need not import @tandem/realtime to use one.
@@ -34,9 +36,11 @@ const EVENTS = new Set(['created', 'updated', 'deleted'])
 const pools = new WeakMap<LiveSource, WeakMap<ResourceCache, Pool>>()
 
 /**
- * Keeps a cached list (or item) current from its collection's channel: `created`/`updated`/
- * `deleted` patch the cache without a request; a `discontinuity` (messages lost, e.g. a
- * reconnect that could not resume) refetches it once. One binding per (client, cache, query)
+ * Keeps a cached list (or item) equal to what the service would answer, from its collection's
+ * channel. Each event is placed by the collection's order and filters (LIST_RULES): an item is
+ * patched, moved, inserted or removed without a request; where only the service can tell (a
+ * free-text `query`), one refetch covers every event of a short window. A `discontinuity`
+ * (messages lost, e.g. a reconnect that could not resume) refetches it once. One binding per (client, cache, query)
  * however many callers, released a lease delay after the last one (StrictMode-safe).
  *
  * @example
@@ -46,6 +50,7 @@ const pools = new WeakMap<LiveSource, WeakMap<ResourceCache, Pool>>()
  * ```
  */
 export function bindLiveResources(rt: LiveSource, cache: ResourceCache, query: CacheQuery): Unsubscribe {
+  if (query.key !== undefined) return () => {} // a call has no collection channel
   let byCache = pools.get(rt)
   if (!byCache) pools.set(rt, (byCache = new WeakMap()))
   let pool = byCache.get(cache)
@@ -53,21 +58,35 @@ export function bindLiveResources(rt: LiveSource, cache: ResourceCache, query: C
   return pool.acquire(hashQuery(query), () => bind(rt, cache, query))
 }
 
-function bind(rt: LiveSource, cache: ResourceCache, query: CacheQuery): Unsubscribe {
+function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | ItemQuery<unknown>): Unsubscribe {
   const { service, collection } = query
   const channel = rt.channel(liveChannelName(query))
   const entry = cache.get(query as ListQuery)
-  const params = Object.keys(query.params ?? {}).filter((k) => k !== 'limit' && k !== 'cursor')
+  const rule = LIST_RULES[`${service}/${collection}`]
   let held: CacheEvent[] | undefined
   let synced = channel.state === 'subscribed'
+  let refetchTimer: ReturnType<typeof setTimeout> | undefined
+
+  /** One refetch for any number of events in a short window (the answer covers them all). */
+  const refetchSoon = () => {
+    refetchTimer ??= setTimeout(() => {
+      refetchTimer = undefined
+      void entry.refetch()
+    }, LIVE_REFETCH_MS)
+  }
 
   const apply = (e: CacheEvent) => {
-    // Updates and deletes reach every list and item of the collection (matched by id).
-    if (e.type !== 'created') return cache.applyEvent({ service, collection }, e)
-    if (query.id !== undefined) return
-    // Only the service knows whether a new item passes a list's filters: ask it.
-    if (params.length) return void entry.refetch()
-    cache.applyEvent({ service, collection, params: query.params }, e)
+    if (query.id !== undefined) return cache.applyEvent({ service, collection, id: query.id }, e)
+    const data = entry.getSnapshot().data
+    if (data === undefined) return // the first answer is on its way
+    if (!rule) {
+      // No stated order or filters: patch what is there, ask the service about anything new.
+      return e.type === 'created' ? refetchSoon() : cache.applyEvent({ service, collection, params: query.params }, e)
+    }
+    if (e.type === 'deleted') return cache.applyEvent({ service, collection, params: query.params }, e)
+    const placed = placeItem(data, e.item, e.type === 'created', query.params, rule)
+    if (placed === 'refetch') return refetchSoon()
+    if (placed !== data) cache.setData(query as ListQuery, placed)
   }
 
   const onMessage = (m: LiveMessage) => {
@@ -98,6 +117,7 @@ function bind(rt: LiveSource, cache: ResourceCache, query: CacheQuery): Unsubscr
       if (s.status !== 'pending' || s.isFetching) void entry.refetch()
     }),
     channel.on('discontinuity', () => void entry.refetch()),
+    () => clearTimeout(refetchTimer),
   ]
   return () => offs.forEach((off) => off())
 }

@@ -1,6 +1,6 @@
 import type { CollectionPath, ItemOf, OneOf, ParamsOf } from '@tandem/contract'
 import type { ServiceName } from '../types.js'
-import type { ItemQuery, ListQuery } from './types.js'
+import type { CallQuery, ItemQuery, ListQuery } from './types.js'
 
 // Cache queries typed by the contract's collection registry: `listQuery('support/conversations',
 // { status: 'active' })` is a `ListQuery<Conversation>`, and `client.cache.get(it)` knows it.
@@ -19,4 +19,21 @@ export function listQuery<P extends CollectionPath>(path: P, params?: ParamsOf<P
 /** One item of `path`, by id. */
 export function itemQuery<P extends CollectionPath>(path: P, id: string): ItemQuery<OneOf<P>> {
   return { ...parsePath(path), id }
+}
+
+/**
+ * Any call as a cache query (TanStack's `queryKey` + `queryFn`): one request per key however many
+ * watch it, its signal aborted when none does any more.
+ *
+ * @example
+ * ```ts
+ * const q = callQuery(['maps', 'geocode', text], ({ signal }) => maps(client).geocode({ query: text }, { signal }))
+ * const { data } = await getCache(client).fetch(q)
+ * ```
+ */
+export function callQuery<T>(
+  key: readonly unknown[],
+  fn: (context: { signal: AbortSignal }) => Promise<T>,
+): CallQuery<T> {
+  return { key, fn }
 }

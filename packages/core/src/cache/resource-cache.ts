@@ -88,6 +88,7 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       entries.set(hash, e)
       e.scheduleGc()
     }
+    e.setFn(query.fn)
     // Only an unwatched entry: seeding one that others watch would re-render them mid-render.
     if (o.initialData !== undefined && e.state().data === undefined && !e.active()) {
       e.set({
@@ -154,7 +155,8 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       return {
         entries: [...entries.values()].flatMap((e) => {
           const { status, data, dataUpdatedAt } = e.state()
-          return status === 'success' ? [{ query: e.query, data, dataUpdatedAt }] : []
+          // A call's function cannot travel: calls are fetched again where the state lands.
+          return status === 'success' && e.query.key === undefined ? [{ query: e.query, data, dataUpdatedAt }] : []
         }),
       }
     },

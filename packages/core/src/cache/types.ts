@@ -16,6 +16,8 @@ export interface ListQuery<T = Resource> {
   collection: string
   params?: ListParams
   id?: undefined
+  key?: undefined
+  fn?: undefined
   readonly [ITEM]?: T
 }
 
@@ -25,13 +27,32 @@ export interface ItemQuery<T = Resource> {
   collection: string
   id: string
   params?: undefined
+  key?: undefined
+  fn?: undefined
   readonly [ITEM]?: T
 }
 
-export type CacheQuery = ListQuery<unknown> | ItemQuery<unknown>
+/**
+ * Any call, cached by its key (what TanStack Query calls a query): `callQuery(['maps', 'geocode',
+ * q], ({ signal }) => maps(client).geocode(q, { signal }))`. Same key, one request; the signal
+ * aborts when no one watches any more.
+ */
+export interface CallQuery<T = unknown> {
+  key: readonly unknown[]
+  fn: (context: { signal: AbortSignal }) => Promise<T>
+  service?: undefined
+  collection?: undefined
+  id?: undefined
+  params?: undefined
+  readonly [ITEM]?: T
+}
+
+export type CacheQuery = ListQuery<unknown> | ItemQuery<unknown> | CallQuery<unknown>
 
 /** Matches by prefix: every field given must match; `params` matches list entries whose params include these. */
 export interface CacheFilter {
+  /** Call queries whose key starts with this one (`['maps']` matches every maps call). */
+  key?: readonly unknown[]
   service?: ServiceName
   collection?: string
   params?: ListParams
@@ -146,12 +167,15 @@ export interface DehydratedState {
 export interface ResourceCache {
   get<T = Resource>(query: ListQuery<T>, options?: GetOptions<ListData<T>>): ResourceEntry<ListSnapshot<T>>
   get<T = Resource>(query: ItemQuery<T>, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
+  get<T>(query: CallQuery<T>, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
   /** Subscribe with a listener that gets the snapshot: now, then on every change. */
   watch<T = Resource>(query: ListQuery<T>, listener: (s: ListSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
   watch<T = Resource>(query: ItemQuery<T>, listener: (s: ItemSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
+  watch<T>(query: CallQuery<T>, listener: (s: ItemSnapshot<T>) => void, options?: WatchOptions): Unsubscribe
   /** Fetch unless fresh; rejects with the fetch error. */
   fetch<T = Resource>(query: ListQuery<T>, options?: { staleTime?: number }): Promise<ListSnapshot<T>>
   fetch<T = Resource>(query: ItemQuery<T>, options?: { staleTime?: number }): Promise<ItemSnapshot<T>>
+  fetch<T>(query: CallQuery<T>, options?: { staleTime?: number }): Promise<ItemSnapshot<T>>
   /** `fetch` that never rejects (SSR, hover). */
   prefetch(query: CacheQuery, options?: { staleTime?: number }): Promise<void>
   /** Mark matching entries stale; refetch those with subscribers. */
@@ -159,6 +183,7 @@ export interface ResourceCache {
   /** Replace an entry's data (optimistic update). `rollback()` restores it, or refetches if it changed since. */
   setData<T = Resource>(query: ListQuery<T>, updater: Updater<ListData<T>>): () => void
   setData<T = Resource>(query: ItemQuery<T>, updater: Updater<T>): () => void
+  setData<T>(query: CallQuery<T>, updater: Updater<T>): () => void
   /** Patch matching entries from a realtime event, without a request. */
   applyEvent<T = Resource>(filter: CacheFilter, event: CacheEvent<T>): void
   dehydrate(): DehydratedState

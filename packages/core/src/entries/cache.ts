@@ -3,7 +3,7 @@
 export { getCache } from '../cache/get-cache.js'
 export { createResourceCache } from '../cache/resource-cache.js'
 export type { ResourceCacheOptions } from '../cache/resource-cache.js'
-export { itemQuery, listQuery, parsePath } from '../cache/query.js'
+export { callQuery, itemQuery, listQuery, parsePath } from '../cache/query.js'
 export { createEntryObserver } from '../cache/observer.js'
 export type { EntryObserver, ObserveOptions, ObserverResult } from '../cache/observer.js'
 export { createMutation } from '../cache/mutation.js'

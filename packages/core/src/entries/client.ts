@@ -3,6 +3,8 @@
 export { createClient } from '../base-client.js'
 export type { Client, ClientOptions, ServiceClient, TypedCollection } from '../base-client.js'
 export { createTokenProvider, isTokenProvider } from '../token-provider.js'
+export { watchRateLimit } from '../rate-limit-store.js'
+export type { RateLimitSnapshot, RateLimitStore } from '../rate-limit-store.js'
 export type { AuthOptions, FetchToken, TokenInfo, TokenProvider, TokenResponse } from '../token-provider.js'
 export {
   AbortError,

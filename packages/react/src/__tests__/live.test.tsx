@@ -11,7 +11,7 @@ async function settled(s: Setup, name: string, current: () => { isFetching: bool
 }
 
 describe('live: true', () => {
-  it('a created, updated and deleted item shows up, changes and disappears without a request; a discontinuity refetches once', async () => {
+  it('resources (oldest first): an update patches in place, a delete removes, a creation past the loaded page waits for it; a discontinuity refetches once', async () => {
     const s = await setup({ realtime: true })
     const strict = ({ children }: { children?: ReactNode }) => <StrictMode>{s.wrapper({ children })}</StrictMode>
     const { result } = renderHook(() => useResources('support/resources', { limit: 5 }, { live: true }), {
@@ -20,21 +20,24 @@ describe('live: true', () => {
     await settled(s, 'support:resources', () => result.current)
     const gets = s.gets()
 
+    const [first, second] = result.current.items
+    await s.client.support.resources.update(second!.id, { name: 'Live one, renamed' })
+    await waitFor(() => expect(result.current.items[1]?.name).toBe('Live one, renamed')) // in place
+    await s.client.support.resources.remove(first!.id)
+    await waitFor(() => expect(result.current.items.map((x) => x.id)).not.toContain(first!.id))
+    // New resources go last: past this 5-item page, so not shown here (the next page has it).
     const created = await s.client.support.resources.create({ name: 'Live one' })
-    await waitFor(() => expect(result.current.items[0]).toEqual(created))
-    await s.client.support.resources.update(created.id, { name: 'Live one, renamed' })
-    await waitFor(() => expect(result.current.items[0]?.name).toBe('Live one, renamed'))
-    await s.client.support.resources.remove(created.id)
-    await waitFor(() => expect(result.current.items.map((x) => x.id)).not.toContain(created.id))
-    expect(result.current.items).toHaveLength(5)
-    expect(s.gets()).toBe(gets) // not one request: the events did it all
+    const probe = await s.client.support.resources.list({ limit: 5 }) // ordered after the event
+    expect(result.current.items.map((x) => x.id)).not.toContain(created.id)
+    expect(result.current.items.map((x) => x.id)).toEqual(probe.data.slice(0, 4).map((x) => x.id))
+    expect(s.gets() - gets).toBe(1) // the probe: the events did the rest
 
     // The service loses the channel's history (new epoch): the next message reveals the gap.
     s.emu.realtime.restart({ channel: 'support:resources' })
-    const other = await s.client.support.resources.create({ name: 'After the gap' })
-    await waitFor(() => expect(result.current.items.map((x) => x.id)).toContain(other.id))
+    await s.client.support.resources.create({ name: 'After the gap' })
+    await waitFor(() => expect(s.gets('/v1/resources') - gets).toBe(2)) // the probe, then one refetch
     await waitFor(() => expect(result.current.isFetching).toBe(false))
-    expect(s.gets('/v1/resources') - gets).toBe(1) // exactly one refetch
+    expect(result.current.items).toHaveLength(5) // the refetch filled the page again
     expect(s.emu.realtime.stats.framesIn.subscribe).toBe(1) // StrictMode: one subscribe on the wire
   })
 
@@ -54,7 +57,7 @@ describe('live: true', () => {
     expect(s.gets('/v1/resources') - gets).toBe(1)
   })
 
-  it('support conversations: an update patches the item and the list; a new one refetches a filtered list', async () => {
+  it('support conversations: an update patches the item and the list; a new one lands on top of the lists it matches, with no request', async () => {
     const s = await setup({ realtime: true })
     const { result } = renderHook(
       () => ({
@@ -81,10 +84,9 @@ describe('live: true', () => {
       customer: { email: 'a@example.com' },
       text: 'Hello',
     })
-    // The list has a filter (status) only the service can apply: it asks again, once.
-    await waitFor(() => expect(s.gets('/v1/conversations')).toBe(gets + 1))
-    await waitFor(() => expect(result.current.list.isFetching).toBe(false))
+    // Active, and the newest: first in the `status: active` list, placed from the event alone.
     expect(created.status).toBe('active')
-    expect(result.current.list.items.map((c) => c.id)).toContain(created.id)
+    await waitFor(() => expect(result.current.list.items[0]?.id).toBe(created.id))
+    expect(s.gets()).toBe(gets)
   })
 })
