@@ -41,7 +41,7 @@ export const USE_CASES = [
     name: 'React app: useResources (live) + useChannel (react external)',
     source: `import { createClient } from '@tandem/core/client'; export { createClient }; export { createRealtime } from '@tandem/realtime'; export { TandemProvider, useResources } from '@tandem/react'; export { useChannel } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 27_300, // 26.69 kB (issue 16)
+    budget: 28_500, // 26.69 kB (issue 16); 27.91 kB with live lists placed by order and filters, call queries, queue events (issue 17)
     target: 21_000,
     peers: ['pusher-js + @tanstack/react-query (react external)', 'pusher-js + swr (react external)'],
   },
@@ -49,7 +49,7 @@ export const USE_CASES = [
     name: 'whole SDK, everything (react external)',
     source: `export { createClient, isTandemError, bindLiveResources } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'; export { ${HOOKS} } from '@tandem/react'; export { ${RT_HOOKS} } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 30_400, // 27.91 kB (issue 13), 29.61 kB (issue 14), 30.01 kB (issue 16)
+    budget: 31_800, // 27.91 kB (issue 13), 29.61 kB (issue 14), 30.01 kB (issue 16), 31.21 kB (issue 17)
     target: 24_000,
     peers: ['the stack Tandem replaces: pusher-js + @tanstack/react-query + ky'],
   },
@@ -60,7 +60,7 @@ const PACKAGES = [
   {
     name: '@tandem/core (createClient with every service, + errors)',
     source: `export { createClient, isTandemError } from '@tandem/core'`,
-    budget: 17_500, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB (issue 14), 17.19 kB (issue 15)
+    budget: 18_100, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB (issue 14), 17.19 kB (issue 15), 17.76 kB (issue 17)
     target: 7_000,
   },
   {

@@ -116,6 +116,16 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(await page.getByTestId('route-duration').textContent()).toMatch(/h/)
     expect(await page.locator('.map-marker-origin text').textContent()).toBe('Lisbon')
 
+    // Enter right after typing geocodes (useQuery, the latest action wins).
+    await search.fill('Porto, Portugal')
+    await search.press('Enter')
+    await page.waitForFunction(
+      () => document.querySelector('.list-title')?.textContent === 'Geocoded “Porto, Portugal”',
+      undefined,
+      WAIT,
+    )
+    expect(await page.getByTestId('place-results').locator('li').count()).toBeGreaterThan(0)
+
     // Address validation shows a verdict per component.
     await page.getByRole('button', { name: 'Validate' }).click()
     await page.getByTestId('address-result').waitFor(WAIT)

@@ -17,6 +17,8 @@ export type {
 } from './token-provider.js'
 export { createRateLimiter } from './rate-limiter.js'
 export { watchRateLimit } from './rate-limit-store.js'
+export { createStore } from './store.js'
+export type { Store } from './store.js'
 export type { RateLimitSnapshot, RateLimitStore } from './rate-limit-store.js'
 export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
 export type { Http } from './http.js'

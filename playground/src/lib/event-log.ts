@@ -1,4 +1,4 @@
-import type { TandemClient } from '@tandem/core'
+import { createStore, type TandemClient } from '@tandem/core'
 import { redact } from '@tandem/core/internal' // the SDK's own token redaction, for the log panel
 import type { Realtime } from '@tandem/realtime'
 
@@ -32,27 +32,19 @@ const MAX = 300
  * carry paths without query strings and never a token.
  */
 export function createEventLog(): EventLog {
-  let entries: readonly LogEntry[] = []
+  const store = createStore<readonly LogEntry[]>([]) // newest first
   let next = 1
-  const listeners = new Set<() => void>()
-  const emit = () => listeners.forEach((l) => l())
 
-  const add: EventLog['add'] = (kind, text, extra) => {
-    entries = [{ id: next++, at: Date.now(), kind, text: redact(text), ...extra }, ...entries].slice(0, MAX)
-    emit()
-  }
+  const add: EventLog['add'] = (kind, text, extra) =>
+    store.set((entries) =>
+      [{ id: next++, at: Date.now(), kind, text: redact(text), ...extra }, ...entries].slice(0, MAX),
+    )
 
   return {
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
-    getSnapshot: () => entries,
+    subscribe: store.subscribe,
+    getSnapshot: store.getSnapshot,
     add,
-    clear() {
-      entries = []
-      emit()
-    },
+    clear: () => store.set([]),
     attach(client, realtime) {
       const offs = [
         client.on('request', (e) => {

@@ -1,8 +1,9 @@
-import type { ComputedRoute, LatLng, Place, TravelMode } from '@tandem/core'
+import { maps, type ComputedRoute, type LatLng, type Place, type TravelMode } from '@tandem/core'
 import { useTandem } from '@tandem/react'
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useMemo, useState, type FormEvent } from 'react'
 import { describeError, duration, km } from '../lib/format.js'
 import { AddressForm } from './AddressForm.js'
+import { title, usePlaceSearch } from './use-place-search.js'
 import { WorldMap, type Marker } from './WorldMap.js'
 
 interface Stop {
@@ -16,9 +17,9 @@ const toStop = (p: Place): Stop => ({ label: p.name, at: p.location, placeId: p.
 export function MapsPanel() {
   const { client } = useTandem()
   const [query, setQuery] = useState('')
-  const [results, setResults] = useState<{ title: string; places: Place[] }>({ title: '', places: [] })
-  const [searching, setSearching] = useState(false)
-  const [searchError, setSearchError] = useState<string>()
+  const { search, submit, result, busy } = usePlaceSearch(query)
+  const places = result.data ?? []
+  const searchError = result.error ? describeError(result.error) : undefined
   const [origin, setOrigin] = useState<Stop>()
   const [destination, setDestination] = useState<Stop>()
   const [mode, setMode] = useState<TravelMode>('drive')
@@ -26,63 +27,18 @@ export function MapsPanel() {
   const [routing, setRouting] = useState(false)
   const [routeError, setRouteError] = useState<string>()
   const [located, setLocated] = useState<Marker>()
-  const seq = useRef(0)
 
-  // As you type: place search (word prefixes, biggest first), debounced; each keystroke aborts the previous one.
-  useEffect(() => {
-    const q = query.trim()
-    if (q.length < 2) return
-    const controller = new AbortController()
-    const timer = setTimeout(() => {
-      const mine = ++seq.current
-      setSearching(true)
-      setSearchError(undefined)
-      client.maps
-        .searchPlaces({ query: q, limit: 6 }, { signal: controller.signal })
-        .then((page) => mine === seq.current && setResults({ title: `Places matching “${q}”`, places: page.data }))
-        .catch((e: unknown) => mine === seq.current && !controller.signal.aborted && setSearchError(describeError(e)))
-        .finally(() => mine === seq.current && setSearching(false))
-    }, 250)
-    return () => {
-      clearTimeout(timer)
-      controller.abort()
-    }
-  }, [client, query])
-
-  // Enter: geocode the text as an address ("Porto, Portugal", a country, …).
-  const geocode = async (e: FormEvent) => {
+  // Enter: geocode the text as an address ("Porto, Portugal", a country, …), at once.
+  const geocode = (e: FormEvent) => {
     e.preventDefault()
     const q = query.trim()
-    if (!q) return
-    const mine = ++seq.current
-    setSearching(true)
-    setSearchError(undefined)
-    try {
-      const { results: found } = await client.maps.geocode({ query: q })
-      if (mine === seq.current)
-        setResults({ title: found.length ? `Geocoded “${q}”` : `Nothing found for “${q}”`, places: found })
-    } catch (err) {
-      if (mine === seq.current) setSearchError(describeError(err))
-    } finally {
-      if (mine === seq.current) setSearching(false)
-    }
+    if (q) submit({ kind: 'geocode', q })
   }
 
   // A click on the map: reverse geocoding.
-  const pick = async (at: LatLng) => {
+  const pick = (at: LatLng) => {
     setLocated({ at, label: `${at.lat.toFixed(2)}, ${at.lng.toFixed(2)}`, kind: 'point' })
-    const mine = ++seq.current
-    setSearchError(undefined)
-    try {
-      const { results: found } = await client.maps.geocode({ location: at })
-      if (mine === seq.current)
-        setResults({
-          title: found.length ? `Near ${at.lat.toFixed(2)}, ${at.lng.toFixed(2)}` : 'Nothing near that point (sea?)',
-          places: found,
-        })
-    } catch (err) {
-      if (mine === seq.current) setSearchError(describeError(err))
-    }
+    submit({ kind: 'near', at })
   }
 
   const compute = async () => {
@@ -90,7 +46,7 @@ export function MapsPanel() {
     setRouting(true)
     setRouteError(undefined)
     try {
-      const r = await client.maps.computeRoute({
+      const r = await maps(client).computeRoute({
         origin: origin.placeId ? { placeId: origin.placeId } : origin.at,
         destination: destination.placeId ? { placeId: destination.placeId } : destination.at,
         mode,
@@ -142,14 +98,20 @@ export function MapsPanel() {
               {searchError}
             </p>
           )}
-          {results.title && (
+          {busy.queued > 0 && (
+            <p className="hint" role="status" data-testid="rate-limit-busy">
+              Busy: {busy.queued} request{busy.queued > 1 ? 's' : ''} waiting for the rate limit, about{' '}
+              {Math.max(1, Math.ceil(busy.waitMs / 1000))} s
+            </p>
+          )}
+          {search && (
             <h3 className="list-title">
-              {results.title}
-              {searching ? ' …' : ''}
+              {result.isPlaceholderData || result.status === 'pending' ? 'Searching…' : title(search, result.data)}
+              {result.isFetching && !result.isPlaceholderData && result.status !== 'pending' ? ' …' : ''}
             </h3>
           )}
           <ul className="places" data-testid="place-results">
-            {results.places.map((p) => (
+            {places.map((p) => (
               <li key={p.placeId}>
                 <div className="grow">
                   <strong>{p.name}</strong>
