@@ -144,3 +144,17 @@ export function checkWait(ms: number | undefined, field: string): number | undef
     throw new ValidationError(field, 'must be a number of ms ≥ 0')
   return ms
 }
+
+/**
+ * Where a call went, for error messages: the method, the service's host and the full path
+ * (`GET api.tandem.dev/maps/v1/geocode`), never the query string, credentials or a token. Built
+ * only when an error needs it.
+ */
+export function whereOf(call: Pick<Call, 'method' | 'baseURL' | 'path'>): string {
+  try {
+    const url = new URL(call.baseURL + call.path, (globalThis as { location?: { href?: string } }).location?.href)
+    return `${call.method} ${url.host}${url.pathname}`
+  } catch {
+    return `${call.method} ${call.path}`
+  }
+}

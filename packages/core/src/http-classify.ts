@@ -1,6 +1,6 @@
 import { fullJitter, parseRetryAfter } from './backoff.js'
 import { ApiError, AuthError, NetworkError, RateLimitError, type TandemError } from './errors.js'
-import type { Call } from './http-call.js'
+import { whereOf, type Call } from './http-call.js'
 import { redact } from './logger.js'
 
 // Step 3 of a request, "classify": what one attempt's outcome means. Each outcome becomes a
@@ -60,7 +60,7 @@ export const canRetry = (call: Call): boolean => call.retryable && call.attempt 
 export const jitter = (call: Call): number => fullJitter(call.attempt, call.retry.baseDelayMs, call.retry.maxDelayMs)
 
 export function classify(call: Call, outcome: Outcome): Step {
-  const { method, path } = call
+  const { method } = call
   if (outcome.error) {
     const error = outcome.error
     return error instanceof NetworkError && canRetry(call)
@@ -88,7 +88,7 @@ export function classify(call: Call, outcome: Outcome): Step {
   const body = readError(data)
   const code = body.code ?? `http_${status}`
   const message = redact(
-    withRequestId(`${method} ${path}: ${status} ${code}${body.message ? ` — ${body.message}` : ''}`, requestId),
+    withRequestId(`${whereOf(call)}: ${status} ${code}${body.message ? ` — ${body.message}` : ''}`, requestId),
   )
   // ofetch's FetchError (for an error status) is the cause.
   const init = { code, status, requestId, details: body.details, cause: outcome.cause }
@@ -133,12 +133,12 @@ function redirect(call: Call, response: Response, requestId: string | undefined)
   } catch {
     target = 'an unreadable location'
   }
-  const message = withRequestId(`${call.method} ${call.path}: ${status} redirect to ${target}, not followed`, requestId)
+  const message = withRequestId(`${whereOf(call)}: ${status} redirect to ${target}, not followed`, requestId)
   return { kind: 'fail', error: new ApiError(message, { code: 'unexpected_redirect', status, requestId }) }
 }
 
 function invalid(call: Call, status: number, requestId: string | undefined, cause: unknown): Step {
-  const message = withRequestId(`${call.method} ${call.path}: ${status} with a body that is not JSON`, requestId)
+  const message = withRequestId(`${whereOf(call)}: ${status} with a body that is not JSON`, requestId)
   return { kind: 'fail', error: new ApiError(message, { code: 'invalid_response', status, requestId, cause }) }
 }
 

@@ -5,7 +5,7 @@ import { createDeadline, type Deadline } from './deadline.js'
 import { HOOK_NAMES, type ClientHooks, type Hook } from './hooks.js'
 import { ApiError, NetworkError, RateLimitError, TandemError, TimeoutError, isAbortError } from './errors.js'
 import type { SafeEmitter } from './events.js'
-import { prepare, type Call } from './http-call.js'
+import { prepare, whereOf, type Call } from './http-call.js'
 import { classify, parseJson, readRateLimit, type Outcome, type Step } from './http-classify.js'
 import type { LogFn } from './logger.js'
 import type { RateLimiter } from './rate-limiter.js'
@@ -106,14 +106,14 @@ export function createHttp(options: HttpOptions): Http {
       let typed: TandemError
       if (tooLarge instanceof ResponseTooLarge) {
         const { status, requestId, maxBytes } = tooLarge
-        const message = `${method} ${path}: ${status} with an answer larger than maxResponseBytes (${maxBytes})`
+        const message = `${whereOf(call)}: ${status} with an answer larger than maxResponseBytes (${maxBytes})`
         typed = new ApiError(message, { code: 'response_too_large', status, requestId })
       } else if (thrown instanceof HookFailure)
-        typed = new TandemError(`${method} ${path}: a hook failed`, { code: 'hook_failed', cause: thrown.cause })
+        typed = new TandemError(`${whereOf(call)}: a hook failed`, { code: 'hook_failed', cause: thrown.cause })
       else if (deadline.signal?.aborted) typed = abortError(deadline.signal)
       else if (guard.timedOut())
-        typed = new TimeoutError(`${method} ${path} timed out`, { code: 'timeout', cause: thrown })
-      else typed = new NetworkError(`${method} ${path}: network error`, { code: 'network_error', cause: thrown })
+        typed = new TimeoutError(`${whereOf(call)} timed out`, { code: 'timeout', cause: thrown })
+      else typed = new NetworkError(`${whereOf(call)}: network error (${call.service} unreachable)`, { code: 'network_error', cause: thrown })
       return { error: typed, durationMs }
     } finally {
       inflight[service]--
@@ -146,7 +146,7 @@ export function createHttp(options: HttpOptions): Http {
     const { delayMs, reason, status, requestId, error } = step
     if (delayMs >= deadline.remaining()) {
       if (error instanceof RateLimitError) throw error
-      throw new TimeoutError(`${method} ${path}: the next attempt (in ${delayMs} ms) is past the call's deadline`, {
+      throw new TimeoutError(`${whereOf(call)}: the next attempt (in ${delayMs} ms) is past the call's deadline`, {
         code: 'timeout',
         status,
         requestId,
@@ -189,7 +189,7 @@ export function createHttp(options: HttpOptions): Http {
     } catch (error) {
       // The deadline, not the caller, cut it short (in the queue, waiting for a token, mid-attempt).
       if (deadline.expired() && !call.signal?.aborted && (isAbortError(error) || error instanceof TimeoutError)) {
-        throw new TimeoutError(`${call.method} ${call.path} timed out after ${call.timeoutMs} ms`, {
+        throw new TimeoutError(`${whereOf(call)} timed out after ${call.timeoutMs} ms`, {
           code: 'timeout',
           cause: error,
         })

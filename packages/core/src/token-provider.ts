@@ -2,7 +2,7 @@ import { createAttemptSignals, fullJitter, sleep, withSignal } from './backoff.j
 import { TOKEN_DEFAULTS } from './defaults.js'
 import { createEmitter } from './events.js'
 import { limitBody } from './body-limit.js'
-import { AuthError, NetworkError, TandemError } from './errors.js'
+import { AuthError, NetworkError, TandemError, ValidationError } from './errors.js'
 
 const TOKEN_RESPONSE_MAX_BYTES = 65_536
 import type { Unsubscribe } from './types.js'
@@ -85,10 +85,11 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
   if (isTokenProvider(auth)) return auth
   const now = options.now ?? (() => Date.now())
   const random = options.random ?? Math.random
+  const where = 'fetchToken' in auth ? undefined : endpointPath(auth.url)
   const source: FetchToken =
     'fetchToken' in auth
       ? auth.fetchToken
-      : fromEndpoint(auth.url, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
+      : fromEndpoint(auth.url, where!, auth.init, options.fetch ?? globalThis.fetch.bind(globalThis))
   const emitter = createEmitter<TokenEvents>()
   const cfg = TOKEN_DEFAULTS
 
@@ -118,7 +119,7 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
         emitter.emit('token', { token: cached.token, expiresAt: cached.expiresAt, expiresIn: response.expiresIn })
         return cached.token
       } catch (cause) {
-        const error = classify(cause, guard.timedOut())
+        const error = classify(cause, guard.timedOut(), where)
         const temporary = error.code === 'token_endpoint_unavailable'
         if (!temporary || attempt + 1 >= cfg.maxAttempts) throw error
         await sleep(fullJitter(attempt, cfg.baseDelayMs, cfg.maxDelayMs, random))
@@ -171,7 +172,33 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
   }
 }
 
-function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typeof globalThis.fetch): FetchToken {
+/**
+ * The endpoint as errors name it: its path, never its query (which might carry a secret). A
+ * relative URL needs a page to resolve against: outside one (Node, a worker without `location`)
+ * it is refused at once, instead of failing every fetch as if the endpoint were down.
+ */
+function endpointPath(url: string): string {
+  const page = (globalThis as { location?: { href?: string } }).location?.href
+  let parsed: URL
+  try {
+    parsed = new URL(url, page)
+  } catch {
+    throw new ValidationError(
+      'auth.url',
+      page
+        ? 'is not a URL'
+        : `is relative (${url.split('?')[0]}) and there is no page to resolve it against: give an absolute URL, e.g. https://app.example${url.startsWith('/') ? '' : '/'}${url.split('?')[0]}`,
+    )
+  }
+  return `${parsed.host}${parsed.pathname}`
+}
+
+function fromEndpoint(
+  url: string,
+  where: string,
+  init: RequestInit | undefined,
+  fetchImpl: typeof globalThis.fetch,
+): FetchToken {
   return async ({ signal }) => {
     let response: Response
     try {
@@ -190,11 +217,11 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
         redirect: 'manual',
       })
     } catch (cause) {
-      throw new NetworkError('Token endpoint unreachable', { code: 'network_error', cause })
+      throw new NetworkError(`Token endpoint ${where} unreachable`, { code: 'network_error', cause })
     }
     const requestId = response.headers.get('x-request-id') ?? undefined
     if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
-      throw new AuthError(`Token endpoint redirected (${response.status}), not followed`, {
+      throw new AuthError(`Token endpoint ${where} redirected (${response.status}), not followed`, {
         code: 'token_endpoint_error',
         status: response.status,
         requestId,
@@ -202,7 +229,7 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
     }
     if (!response.ok) {
       // classify() decides final vs temporary from the status.
-      throw new TandemError(`Token endpoint answered ${response.status}`, {
+      throw new TandemError(`Token endpoint ${where} answered ${response.status}`, {
         code: 'http_error',
         status: response.status,
         requestId,
@@ -213,7 +240,7 @@ function fromEndpoint(url: string, init: RequestInit | undefined, fetchImpl: typ
       // A token answer is a few hundred bytes: the cap keeps a broken endpoint from filling memory.
       body = await limitBody(response, TOKEN_RESPONSE_MAX_BYTES).json()
     } catch (cause) {
-      throw new AuthError('Token endpoint answered non-JSON', {
+      throw new AuthError(`Token endpoint ${where} answered non-JSON`, {
         code: 'invalid_token_response',
         status: response.status,
         requestId,
@@ -244,21 +271,22 @@ function validate(response: unknown): TokenResponse {
  * 408/429, network, timeout: retried with backoff). Every one surfaces as an `AuthError`;
  * messages are fixed strings, so nothing a callback threw (which might hold a secret) leaks.
  */
-function classify(cause: unknown, timedOut: boolean): AuthError {
+function classify(cause: unknown, timedOut: boolean, where: string | undefined): AuthError {
+  const endpoint = where ? `Token endpoint ${where}` : 'Token endpoint'
   if (cause instanceof AuthError) return cause
   const { status, requestId } = (cause ?? {}) as { status?: unknown; requestId?: unknown }
   const s = typeof status === 'number' ? status : undefined
   const rid = typeof requestId === 'string' ? requestId : undefined
   if (!timedOut && s !== undefined && s < 500 && s !== 408 && s !== 429) {
     const refused = s === 401 || s === 403
-    return new AuthError(refused ? `Token endpoint refused (${s})` : `Token endpoint answered ${s}`, {
+    return new AuthError(refused ? `${endpoint} refused (${s})` : `${endpoint} answered ${s}`, {
       code: refused ? 'token_refused' : 'token_endpoint_error',
       status: s,
       requestId: rid,
       cause,
     })
   }
-  return new AuthError(timedOut ? 'Token endpoint timed out' : 'Token endpoint unavailable', {
+  return new AuthError(timedOut ? `${endpoint} timed out` : `${endpoint} unavailable`, {
     code: 'token_endpoint_unavailable',
     status: s,
     requestId: rid,

@@ -1,4 +1,4 @@
-import type { LiveSource, ResourceCache, TandemClient } from '@tandem/core'
+import { TandemError, type LiveSource, type ResourceCache, type TandemClient } from '@tandem/core'
 import { createContext, useContext } from 'react'
 
 export interface TandemContextValue {
@@ -16,6 +16,8 @@ export const TandemContext = createContext<TandemContextValue | null>(null)
 export function useTandem(): TandemContextValue {
   const value = useContext(TandemContext)
   if (!value)
-    throw new Error('useTandem: no Tandem client here. Wrap your app in <TandemProvider client={createClient(…)}>.')
+    throw new TandemError('No Tandem client here: wrap your app in <TandemProvider client={createClient(…)}>', {
+      code: 'no_provider',
+    })
   return value
 }
