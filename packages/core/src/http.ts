@@ -113,7 +113,11 @@ export function createHttp(options: HttpOptions): Http {
       else if (deadline.signal?.aborted) typed = abortError(deadline.signal)
       else if (guard.timedOut())
         typed = new TimeoutError(`${whereOf(call)} timed out`, { code: 'timeout', cause: thrown })
-      else typed = new NetworkError(`${whereOf(call)}: network error (${call.service} unreachable)`, { code: 'network_error', cause: thrown })
+      else
+        typed = new NetworkError(`${whereOf(call)}: network error (${call.service} unreachable)`, {
+          code: 'network_error',
+          cause: thrown,
+        })
       return { error: typed, durationMs }
     } finally {
       inflight[service]--
