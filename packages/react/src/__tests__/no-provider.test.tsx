@@ -7,7 +7,8 @@ import { useResources, useTandem } from '../index.js'
 describe('outside <TandemProvider>', () => {
   it('every hook throws a TandemError no_provider naming the fix', () => {
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {}) // React logs the render error
-    for (const hook of [() => useTandem(), () => useResources('support/conversations')]) {
+    const hooks: (() => unknown)[] = [() => useTandem(), () => useResources('support/conversations')]
+    for (const hook of hooks) {
       let error: unknown
       try {
         renderHook(hook)
