@@ -1,4 +1,4 @@
-import { bindLiveResources, type ResourceEntry } from '@tandem/core'
+import { TandemError, bindLiveResources, type ResourceEntry } from '@tandem/core'
 import { useEffect } from 'react'
 import { useTandem } from './use-tandem.js'
 
@@ -6,8 +6,9 @@ import { useTandem } from './use-tandem.js'
 export function useLive(entry: ResourceEntry<unknown>, live: boolean): void {
   const { cache, realtime } = useTandem()
   if (live && !realtime)
-    throw new Error(
+    throw new TandemError(
       'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
+      { code: 'no_realtime' },
     )
   // The entry is the key: one object per cached query, so a re-render with equal params binds nothing new.
   useEffect(

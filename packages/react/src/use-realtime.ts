@@ -1,3 +1,4 @@
+import { TandemError } from '@tandem/core'
 import type { Realtime } from '@tandem/realtime'
 import { useTandem } from './use-tandem.js'
 
@@ -5,8 +6,9 @@ import { useTandem } from './use-tandem.js'
 export function useRealtime(): Realtime {
   const { realtime } = useTandem()
   if (!realtime)
-    throw new Error(
+    throw new TandemError(
       'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
+      { code: 'no_realtime' },
     )
   // The provider takes any live source by shape; the realtime hooks need the whole connection.
   return realtime as Realtime

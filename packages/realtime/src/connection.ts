@@ -2,7 +2,7 @@ import type { TokenProvider } from '@tandem/core'
 import type { SafeEmitter } from '@tandem/core/internal'
 import ReconnectingWebSocket from 'partysocket/ws'
 import type { Backoff } from './backoff.js'
-import { OPEN_TIMEOUT_MS } from './defaults.js'
+import { OPEN_TIMEOUT_MS, UNREACHABLE_AFTER } from './defaults.js'
 import type { Log } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
 import { clampDelay, type RealtimeError } from './core.js'
@@ -65,6 +65,8 @@ export interface Connection {
   readonly state: ConnectionState
   /** The attempt under way or connected, if any. */
   readonly attempt: Attempt | undefined
+  /** Why the client is not connected (the last failure), until the next `connected`. */
+  readonly lastError: RealtimeError | undefined
   /** Every state change goes through here. */
   transition: (event: ConnectionEvent) => void
   /** Drops the socket (a dead link): a new attempt follows, after backoff. */
@@ -80,13 +82,19 @@ export function createConnection(o: ConnectionOptions): Connection {
   let attempts = 0
   /** The wait before the next attempt (set by a close or a failed token fetch, taken by the gate). */
   let nextDelay = 0
+  let lastError: RealtimeError | undefined
+  /** Attempts in a row that never reached `connected`, and whether one ever did in this run. */
+  let failures = 0
+  let everUp = false
+  /** Where we connect, for messages: no query string, whatever the URL carries. */
+  const where = o.url.split(/[?#]/)[0]
 
   function setState(current: ConnectionState, reason: string, extra?: Pick<StateChange, 'retryInMs' | 'error'>) {
     if (current === state && current !== 'reconnecting') return
     const previous = state
     state = current
     o.log(`${previous} -> ${current} ${reason}`)
-    o.events.emit('state', { previous, current, reason, ...extra })
+    o.events.emit('state', { previous, current, reason, ...extra, lastError })
   }
 
   function stop() {
@@ -182,6 +190,29 @@ export function createConnection(o: ConnectionOptions): Connection {
     return asked === 0 || !stable ? Math.max(asked, own) : asked
   }
 
+  /** The reason a socket closed, as an error that names where it went (never a token: none is in the URL). */
+  function closeError(code: number, name: string, wasUp: boolean): RealtimeError {
+    const what =
+      name === 'open_timeout'
+        ? `no answer from ${where} within ${OPEN_TIMEOUT_MS} ms`
+        : wasUp
+          ? `connection to ${where} lost (close ${code}, ${name})`
+          : `socket to ${where} closed before the handshake (close ${code}, ${name})`
+    return rtError(name, what.charAt(0).toUpperCase() + what.slice(1), true)
+  }
+
+  /** Attempts keep failing and none ever succeeded: likely a wrong URL or a service down. Said once; retries go on. */
+  function unreachable() {
+    const error = rtError(
+      'unreachable',
+      `Could not connect to ${where} in ${failures} attempts (last: ${lastError?.message}); still retrying. Is the realtime URL right, the service up?`,
+      true,
+      lastError,
+    )
+    o.log(`error ${error.code}`)
+    o.events.emit('error', error)
+  }
+
   function drop(reason: string) {
     if (!run || !attempt) return
     attempt.droppedFor = reason
@@ -197,10 +228,16 @@ export function createConnection(o: ConnectionOptions): Connection {
         if (!WS)
           return transition({
             type: 'fail',
-            error: rtError('no_websocket', 'No WebSocket: pass options.WebSocket'),
+            error: rtError(
+              'no_websocket',
+              "No WebSocket in this runtime: pass options.WebSocket (on Node before 22: import WebSocket from 'ws')",
+            ),
             reason: 'no_websocket',
           })
         rewind()
+        failures = 0
+        everUp = false
+        lastError = undefined
         setState('connecting', 'connect')
         run = open()
         return
@@ -209,11 +246,13 @@ export function createConnection(o: ConnectionOptions): Connection {
         stop()
         return setState('closed', 'close')
       case 'fail':
+        lastError = event.error
         stop()
         setState('failed', event.reason, { error: event.error })
         o.events.emit('error', event.error)
         return o.failed(event.error)
       case 'token_unavailable':
+        lastError = event.error
         o.events.emit('error', event.error)
         nextDelay = o.backoff.next()
         return setState('reconnecting', 'token_unavailable', { retryInMs: nextDelay, error: event.error })
@@ -221,6 +260,9 @@ export function createConnection(o: ConnectionOptions): Connection {
         return setState('disconnected', 'offline')
       case 'connected':
         if (attempt) attempt.up = true
+        lastError = undefined
+        failures = 0
+        everUp = true
         o.backoff.up()
         return setState('connected', event.resumed ? 'resumed' : 'connected')
       case 'socket_closed': {
@@ -240,6 +282,8 @@ export function createConnection(o: ConnectionOptions): Connection {
         if (action.kind === 'reauth' && closed) o.auth.invalidate(closed.token)
         nextDelay = delayAfter(action, closed?.up === true)
         attempt = undefined
+        lastError = closeError(event.code, why ?? action.name, closed?.up === true)
+        if (!closed?.up && ++failures === UNREACHABLE_AFTER && !everUp) unreachable()
         if (isOffline()) return setState('disconnected', 'offline')
         return setState('reconnecting', why ?? action.name, { retryInMs: nextDelay })
       }
@@ -252,6 +296,9 @@ export function createConnection(o: ConnectionOptions): Connection {
     },
     get attempt() {
       return attempt
+    },
+    get lastError() {
+      return lastError
     },
     transition,
     drop,

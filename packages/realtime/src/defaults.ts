@@ -13,8 +13,13 @@ export const OPEN_TIMEOUT_MS = 10_000
 export const HANDSHAKE_TIMEOUT_MS = 10_000
 /** history, presence, subscribe replies. */
 export const REQUEST_TIMEOUT_MS = 15_000
-/** A publish may wait in the offline queue, so its deadline is longer (counted from the call). */
-export const PUBLISH_TIMEOUT_MS = 60_000
+/**
+ * A publish's deadline, counted from the call (it may wait out a reconnect meanwhile): a chat
+ * line that has not gone out in 10 s should say so, not a minute later.
+ */
+export const PUBLISH_TIMEOUT_MS = 10_000
+/** Attempts in a row that never reached `connected`, with no success ever: then an `unreachable` error (retries go on). */
+export const UNREACHABLE_AFTER = 5
 /** The service takes at most this many channels in one subscribe frame. */
 export const MAX_CHANNELS_PER_FRAME = 1000
 /** Requests waiting for a connection; the oldest is dropped beyond this. */
@@ -46,6 +51,7 @@ export const DEFAULTS = {
   handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
   publishTimeoutMs: PUBLISH_TIMEOUT_MS,
+  unreachableAfter: UNREACHABLE_AFTER,
   maxChannelsPerFrame: MAX_CHANNELS_PER_FRAME,
   maxQueued: MAX_QUEUED,
   maxMessageBytes: MAX_MESSAGE_BYTES,

@@ -28,8 +28,17 @@ export interface Outbox {
   clear: (error: RealtimeError) => void
 }
 
+/** A request that got no reply by its deadline, with what it was waiting on (a reconnect's reason) as its cause. */
+const timedOut = (op: Op, ms: number, why: RealtimeError | undefined) =>
+  rtError('timeout', `No reply to ${op.frame.type} within ${ms} ms${why ? `: ${why.message}` : ''}`, true, why)
+
 /** `seq()` is the current connection: ops not sent on it count as waiting. */
-export function createOutbox(max: number, seq: () => number, onDrop: (error: RealtimeError) => void): Outbox {
+export function createOutbox(
+  max: number,
+  seq: () => number,
+  onDrop: (error: RealtimeError) => void,
+  reason: () => RealtimeError | undefined = () => undefined,
+): Outbox {
   let ops: Op[] = []
   const remove = (op: Op) => {
     clearTimeout(op.timer)
@@ -49,7 +58,7 @@ export function createOutbox(max: number, seq: () => number, onDrop: (error: Rea
         drop(oldest, error)
         onDrop(error)
       }
-      op.timer = setTimeout(() => drop(op, rtError('timeout', 'No reply in time', true)), timeoutMs)
+      op.timer = setTimeout(() => drop(op, timedOut(op, timeoutMs, reason())), timeoutMs)
       ops.push(op)
     },
     flush(send) {

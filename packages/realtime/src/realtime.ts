@@ -75,6 +75,8 @@ export type RealtimeSource =
 export interface Realtime {
   readonly state: ConnectionState
   readonly connectionId: string | undefined
+  /** Why the client is not connected (the last failure), until the next `connected`. */
+  readonly lastError: RealtimeError | undefined
   /** The channel of that name (one object per name); it subscribes while it has listeners. */
   channel: (name: string) => Channel
   connect: () => void
@@ -140,6 +142,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     retryFloor: (n) => fullJitter(n - 1, backoffOptions.baseMs, backoffOptions.capMs, options.random),
     serverMaxMs: backoffOptions.serverMaxMs,
+    // What a request that times out was waiting on, for its error.
+    reason: () => (conn.state === 'connected' ? undefined : conn.lastError),
   })
   const call: typeof requests.call = (frame, ...rest) => {
     log(`-> ${frame.type}`) // the type only: frames carry tokens and app data
@@ -230,10 +234,23 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     })
   }
 
+  /**
+   * An app request. Connect first: a client that cannot work (no WebSocket, a refused token)
+   * fails now, and the request is refused with that reason, not queued behind it to time out.
+   */
   const request: typeof requests.request = (...args) => {
-    const { state } = conn
-    if (state === 'closed' || state === 'failed') return Promise.reject(rtError(state, `Client ${state}`))
     autoConnect()
+    const { state, lastError } = conn
+    if (state === 'closed') return Promise.reject(rtError('closed', 'Client closed: connect() opens it again'))
+    if (state === 'failed')
+      return Promise.reject(
+        rtError(
+          lastError?.code ?? 'failed',
+          `Client failed: ${lastError?.message ?? 'no reason given'}`,
+          false,
+          lastError,
+        ),
+      )
     return requests.request(...args)
   }
 
@@ -243,6 +260,9 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     },
     get connectionId() {
       return session.connectionId
+    },
+    get lastError() {
+      return conn.lastError
     },
     channel(name) {
       if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)

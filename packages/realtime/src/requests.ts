@@ -18,6 +18,8 @@ export interface RequestsOptions {
   retryFloor: (n: number) => number
   /** The longest wait a server may ask for. */
   serverMaxMs: number
+  /** Why the client is not connected, if it is not: a request that times out says so. */
+  reason?: () => RealtimeError | undefined
 }
 
 export interface Requests {
@@ -58,7 +60,7 @@ export type ReplyTo<T extends AppRequest> = FrameOf<(typeof REPLY)[T]>
 export function createRequests(o: RequestsOptions): Requests {
   // What waits for a reply, by id: its handler and, for a session request, its deadline.
   const pending = new Map<unknown, [onReply: (reply: Reply) => void, timer?: ReturnType<typeof setTimeout>]>()
-  const outbox = createOutbox(o.maxQueued, o.seq, o.error)
+  const outbox = createOutbox(o.maxQueued, o.seq, o.error, o.reason)
   let nextId = 1
 
   const tooBig = (text: string) => {

@@ -10,7 +10,13 @@ export interface StateChange {
   reason?: string
   /** When the next attempt starts, for `reconnecting`. */
   retryInMs?: number
+  /** The error that caused this change, if one did. */
   error?: RealtimeError
+  /**
+   * Why the client is not connected: the last failed attempt's error (a refused socket, a token
+   * endpoint down, `no_websocket`, …), kept until the next `connected`.
+   */
+  lastError?: RealtimeError
 }
 
 /** `subscribing` also covers "waiting to resume after a reconnect". */

@@ -23,6 +23,7 @@ export interface EntryState {
   invalidated: boolean
   /** Fresh until at least this time, whatever staleTime says (set by hydrate). */
   freshUntil: number
+  liveError: Error | null
 }
 
 /** Entry options with every field set; `refetchInterval` is Infinity when off. */
@@ -64,6 +65,7 @@ const INITIAL: EntryState = {
   dataUpdatedAt: 0,
   invalidated: false,
   freshUntil: 0,
+  liveError: null,
 }
 
 export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext): Entry {
@@ -94,8 +96,8 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
   }
 
   function build(): AnySnapshot {
-    const { status, data, error, fetching, dataUpdatedAt } = state
-    const base = { status, data, error, isFetching: fetching !== false, isStale: isStale(), dataUpdatedAt }
+    const { status, data, error, fetching, dataUpdatedAt, liveError } = state
+    const base = { status, data, error, isFetching: fetching !== false, isStale: isStale(), dataUpdatedAt, liveError }
     if (!isList) return base
     const pages = (data as ListData<unknown> | undefined)?.pages
     // Flatten only when the data changed, so `items` keeps its reference across isFetching flips.

@@ -2,6 +2,7 @@ import { LIST_RULES } from '@tandem/contract'
 import { DEFAULTS, LIVE_REFETCH_MS } from '../defaults.js'
 import { createPool, type Pool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
+import { TandemError } from '../errors.js'
 import { hashQuery } from './key.js'
 import { placeItem } from './live-list.js'
 import type { CacheEvent, CacheQuery, ItemQuery, ListQuery, ResourceCache } from './types.js'
@@ -15,11 +16,19 @@ export interface LiveMessage {
   data: unknown
 }
 
+/** A state change, as far as live lists read it: a channel's, or the connection's. */
+export interface LiveState {
+  current: string
+  error?: Error
+  /** The connection's: why it is not connected. */
+  lastError?: Error
+}
+
 export interface LiveChannel {
   readonly state: string
   subscribe: (listener: (message: LiveMessage) => void) => Unsubscribe
   on: {
-    (event: 'state', callback: (change: { current: string }) => void): Unsubscribe
+    (event: 'state', callback: (change: LiveState) => void): Unsubscribe
     (event: 'discontinuity', callback: () => void): Unsubscribe
   }
 }
@@ -27,6 +36,10 @@ export interface LiveChannel {
 /** Where live changes come from: a realtime connection (`createRealtime` from @tandem/realtime). */
 export interface LiveSource {
   channel: (name: string) => LiveChannel
+  /** The connection's state, where the source has one: a failed connection is every live list's error. */
+  readonly state?: string
+  readonly lastError?: Error
+  on?: (event: 'state', callback: (change: LiveState) => void) => Unsubscribe
 }
 
 /** Where a collection's changes are published: `<service>:<collection>` (docs/protocol.md, "Live collections"). */
@@ -34,6 +47,15 @@ export const liveChannelName = (q: { service: string; collection: string }): str
 
 const EVENTS = new Set(['created', 'updated', 'deleted'])
 const pools = new WeakMap<LiveSource, WeakMap<ResourceCache, Pool>>()
+/** The failures already warned about: once each, however many lists share them. */
+const warned = new WeakSet<Error>()
+
+/** A live list that cannot be live is not a silent one: one console warning per failure. */
+function warnOnce(error: Error, channel: string) {
+  if (warned.has(error)) return
+  warned.add(error)
+  globalThis.console?.warn(`[tandem] live list on ${channel} is not live: ${error.message}`)
+}
 
 /**
  * Keeps a cached list (or item) equal to what the service would answer, from its collection's
@@ -65,6 +87,13 @@ function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | 
   const rule = LIST_RULES[`${service}/${collection}`]
   let held: CacheEvent[] | undefined
   let synced = channel.state === 'subscribed'
+  const name = liveChannelName(query)
+
+  /** Says why the entry is not live (or that it is again): the channel's failure first, then the connection's. */
+  const setLive = (error: Error | undefined) => {
+    if (error) warnOnce(error, name)
+    cache.setLiveError(query, error ?? null)
+  }
   let refetchTimer: ReturnType<typeof setTimeout> | undefined
 
   /** One refetch for any number of events in a short window (the answer covers them all). */
@@ -107,9 +136,11 @@ function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | 
     cache.fetch(query as ListQuery, { staleTime: 0 }).then(replay, replay) // joins the fetch in flight
   }
 
+  // Listeners first: subscribing may connect, and a connection that cannot work fails at once.
   const offs = [
-    channel.subscribe(onMessage),
-    channel.on('state', ({ current }) => {
+    channel.on('state', ({ current, error }) => {
+      if (current === 'failed') return setLive(error ?? new TandemError(`Channel ${name} failed`, { code: 'failed' }))
+      if (current === 'subscribed') setLive(undefined)
       if (current !== 'subscribed' || synced) return
       synced = true
       // What changed between our fetch and the subscription was sent to nobody: fetch again, once.
@@ -117,7 +148,13 @@ function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | 
       if (s.status !== 'pending' || s.isFetching) void entry.refetch()
     }),
     channel.on('discontinuity', () => void entry.refetch()),
+    rt.on?.('state', ({ current, error, lastError }) => {
+      if (current === 'failed') setLive(error ?? lastError ?? new TandemError('Realtime failed', { code: 'failed' }))
+      else if (current === 'connected' && channel.state !== 'failed') setLive(undefined)
+    }) ?? (() => {}),
     () => clearTimeout(refetchTimer),
+    channel.subscribe(onMessage),
   ]
+  if (rt.state === 'failed') setLive(rt.lastError ?? new TandemError('Realtime failed', { code: 'failed' }))
   return () => offs.forEach((off) => off())
 }

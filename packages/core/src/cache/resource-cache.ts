@@ -146,7 +146,12 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       const data = replaceEqualDeep(previous.data, next)
       e.set({ status: 'success', data, error: null, dataUpdatedAt: Date.now(), invalidated: false })
       // Restoring over data that changed since (a refetch, another update) would lose it: refetch instead.
-      return () => (e.state().data === data ? e.set(previous) : void invalidateEntry(e))
+      return () =>
+        e.state().data === data ? e.set({ ...previous, liveError: e.state().liveError }) : void invalidateEntry(e)
+    },
+    setLiveError(query: CacheQuery, error: Error | null) {
+      const e = get(query)
+      if (e.state().liveError !== error) e.set({ liveError: error })
     },
     applyEvent(filter: CacheFilter, event: Parameters<Entry['applyEvent']>[0]) {
       for (const e of matching(filter)) e.applyEvent(event)

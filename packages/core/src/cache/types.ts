@@ -72,6 +72,12 @@ export interface Snapshot<D> {
   isStale: boolean
   /** When `data` was last fetched (ms since epoch), 0 if never. */
   dataUpdatedAt: number
+  /**
+   * Why a live list (`live: true`, `bindLiveResources`) cannot stay live: its channel or the
+   * connection failed (a token without the scope is `forbidden`). `data` is then only as fresh as
+   * its last fetch. null while live, and for entries nothing binds.
+   */
+  liveError: Error | null
 }
 
 export interface ListData<T> {
@@ -186,6 +192,8 @@ export interface ResourceCache {
   setData<T>(query: CallQuery<T>, updater: Updater<T>): () => void
   /** Patch matching entries from a realtime event, without a request. */
   applyEvent<T = Resource>(filter: CacheFilter, event: CacheEvent<T>): void
+  /** Why a live binding cannot keep an entry live (its snapshot's `liveError`); null once it is live again. */
+  setLiveError(query: CacheQuery, error: Error | null): void
   dehydrate(): DehydratedState
   hydrate(state: DehydratedState): void
   /** Drop every entry and timer (logout, end of a script). */

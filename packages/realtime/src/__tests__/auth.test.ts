@@ -134,6 +134,9 @@ describe('tokens', () => {
       emu().realtime.waitFor((e) => e?.type === 'open' && e.subject === 'fatal', { timeoutMs: 300 }),
     ).rejects.toThrow(/within/)
     expect(emu().realtime.stats.connections.total).toBe(total)
-    await expect(a.channel('x:y').publish('n', 1)).rejects.toMatchObject({ code: 'failed' })
+    await expect(a.channel('x:y').publish('n', 1)).rejects.toMatchObject({
+      code: 'forbidden',
+      message: 'Client failed: Service closed: forbidden',
+    })
   })
 })

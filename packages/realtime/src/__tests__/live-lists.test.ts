@@ -55,6 +55,8 @@ async function live(client: TandemClient, rt: Realtime, params: ConversationList
   closers.push(off, bindLiveResources(rt, client.cache, query))
   await vi.waitFor(() => expect(entry.getSnapshot().status).toBe('success'), { timeout: 5_000 })
   await vi.waitFor(() => expect(rt.channel('support:conversations').state).toBe('subscribed'), { timeout: 5_000 })
+  // A subscription that came after the first answer refetches once: let that settle before counting.
+  await vi.waitFor(() => expect(entry.getSnapshot().isFetching).toBe(false), { timeout: 5_000 })
   return {
     entry,
     items: () => entry.getSnapshot().items,
@@ -180,4 +182,47 @@ describe('live lists keep the service’s filter and order', () => {
     // (each of the 1,000 writes is an event for both).
     expect(beforeCompare - 2 * combos.length).toBeLessThan(1_000)
   }, 60_000)
+})
+
+describe('a live list that cannot be live says so (issue 18, finding 5)', () => {
+  const bound = (scope: string[], withSocket: boolean) => {
+    const auth = {
+      fetchToken: async () => ({ token: await emu().mintToken({ subject: 'ro', scope }), expiresIn: 600 }),
+    }
+    const client = createClient({ baseUrl: emu().url, auth })
+    const rt = createRealtime({ client }, withSocket ? { WebSocket } : {})
+    const query = listQuery('support/conversations', { status: 'active' })
+    const snapshots: { status: string; liveError: Error | null }[] = []
+    const unwatch = client.cache.watch(query, (s) => snapshots.push(s))
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const unbind = bindLiveResources(rt, client.cache, query)
+    const unbind2 = bindLiveResources(rt, client.cache, listQuery('support/conversations', { status: 'pending' }))
+    closers.push(
+      unbind,
+      unbind2,
+      unwatch,
+      () => rt.close(),
+      () => client.cache.clear(),
+      () => warn.mockRestore(),
+    )
+    return { snapshots, warn }
+  }
+
+  it("the README's quick-start scope (no realtime): liveError forbidden, the data still there, one warning", async () => {
+    const { snapshots, warn } = bound(['maps', 'support:read'], true)
+    await vi.waitFor(
+      () => expect(snapshots.at(-1)).toMatchObject({ status: 'success', liveError: { code: 'forbidden' } }),
+      {
+        timeout: 5_000,
+      },
+    )
+    expect(warn).toHaveBeenCalledTimes(1) // two lists on one failed channel: one warning
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/live list on support:conversations is not live: .+/)
+  })
+
+  it('a connection that cannot work (no WebSocket on Node 20): liveError no_websocket at once', async () => {
+    const { snapshots, warn } = bound(['support:read', 'realtime'], false)
+    expect(snapshots.at(-1)?.liveError).toMatchObject({ name: 'RealtimeError', code: 'no_websocket' })
+    expect(warn).toHaveBeenCalledTimes(1)
+  })
 })
