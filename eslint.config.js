@@ -21,6 +21,7 @@ export default tseslint.config(
       'playground/dist/**',
       'bench/.out/**',
       '.tmp/**',
+      'test/docs/.generated/**',
     ],
   },
   js.configs.recommended,

@@ -102,6 +102,11 @@ export default defineConfig({
           testTimeout: 120_000,
         },
       },
+      // Every TypeScript block of the docs type-checked, and the runnable ones run on the emulator (test/docs).
+      {
+        extends: true,
+        test: { name: 'docs', root: 'test', environment: 'node', include: ['docs/**/*.test.ts'], testTimeout: 30_000 },
+      },
       // The playground in a real browser (Chromium through playwright-core) against its dev server.
       // Not `extends`: the '@tandem/source' external condition would make Node load the dev
       // server's plugin deps (emulator, server) from .ts sources; they run from dist, as in `npm run dev`.

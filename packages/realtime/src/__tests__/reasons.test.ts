@@ -122,3 +122,19 @@ describe('defaults', () => {
     expect(DEFAULTS.publishTimeoutMs).toBeLessThanOrEqual(15_000)
   })
 })
+
+describe('channel names (finding 7)', () => {
+  it('a bad name is a ValidationError that reads as a sentence, not a raw regex', () => {
+    const rt = realtime(`${emu().url}/realtime`, { WebSocket, autoConnect: false })
+    for (const name of ['', 'has space', '..', 'x'.repeat(201)]) {
+      let error: unknown
+      try {
+        rt.channel(name)
+      } catch (e) {
+        error = e
+      }
+      expect(error).toMatchObject({ name: 'ValidationError', code: 'validation_error', field: 'channel' })
+      expect((error as Error).message).toMatch(/^channel: must be 1-200 characters of [^\\^$[\]]+$/)
+    }
+  })
+})
