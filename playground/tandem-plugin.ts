@@ -9,6 +9,13 @@ export const USER_NAME = /^[A-Za-z0-9_-]{1,32}$/
 /** The key id the playground signs with; its secret never leaves this process. */
 export const PLAYGROUND_KEY_ID = DEV_APP.keys[0]!.id
 
+/**
+ * The dev emulator keeps a day of chat: a tab opened after lunch still shows the morning's
+ * messages. The emulator's own default (2 min, 1,000 per channel) is a service's short replay
+ * window, right for tests and wrong for a demo a person comes back to.
+ */
+export const PLAYGROUND_HISTORY = { historyTtlMs: 24 * 60 * 60 * 1000, historySize: 10_000 } as const
+
 export interface PlaygroundPluginOptions extends EmulatorOptions {
   /** Token lifetime in seconds (60 s – 24 h). Default 600. */
   ttlSeconds?: number
@@ -27,7 +34,11 @@ export function tandemEmulator(options: PlaygroundPluginOptions = {}): Plugin {
     apply: 'serve',
     configureServer(server) {
       // Our own token endpoint is the only way in: the emulator's `/dev/token` (anyone, any subject) stays off.
-      const emulator = createEmulator({ devTokenEndpoint: false, ...emulatorOptions })
+      const emulator = createEmulator({
+        devTokenEndpoint: false,
+        ...emulatorOptions,
+        realtime: { ...PLAYGROUND_HISTORY, ...emulatorOptions.realtime },
+      })
       const key = DEV_APP.keys[0]!
 
       const tokens = createTokenHandler({
@@ -62,7 +73,13 @@ export function tandemEmulator(options: PlaygroundPluginOptions = {}): Plugin {
   }
 }
 
-/** `POST /api/dev/drop?user=` cuts that user's sockets (no close frame); `POST /api/dev/expire?user=` revokes their tokens. */
+/** How long the simulated 429 of the Maps panel asks clients to wait (its `Retry-After`). */
+export const SIMULATED_RETRY_AFTER_S = 3
+
+/**
+ * `POST /api/dev/drop?user=` cuts that user's sockets (no close frame); `POST /api/dev/expire?user=`
+ * revokes their tokens; `POST /api/dev/rate-limit?user=` answers the next maps request with a 429.
+ */
 function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const url = new URL(req.url ?? '/', 'http://localhost')
   const user = url.searchParams.get('user') ?? ''
@@ -72,9 +89,15 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
     res.setHeader('Cache-Control', 'no-store')
     res.end(JSON.stringify(body))
   }
-  if (url.pathname !== '/drop' && url.pathname !== '/expire') return next()
+  if (!['/drop', '/expire', '/rate-limit'].includes(url.pathname)) return next()
   if (req.method !== 'POST') return send(405, { error: { code: 'method_not_allowed', message: 'Use POST.' } })
   if (!USER_NAME.test(user)) return send(400, { error: { code: 'invalid_parameter', message: 'Pass ?user=<name>.' } })
+  if (url.pathname === '/rate-limit') {
+    // The app's next maps request is refused, as when the plan's 100/min runs out: the SDK waits
+    // out Retry-After, and the panel shows the wait (useRateLimit) until the retry succeeds.
+    emulator.faults.rateLimitNext(1, { service: 'maps', retryAfterSeconds: SIMULATED_RETRY_AFTER_S })
+    return send(200, { retryAfterSeconds: SIMULATED_RETRY_AFTER_S })
+  }
   if (url.pathname === '/drop') {
     // A raw TCP destroy: the browser sees an abnormal close (1006), as when Wi-Fi drops.
     return send(200, { dropped: emulator.realtime.dropConnections({ subject: user, raw: true }) })

@@ -160,7 +160,9 @@ export function createHttp(options: HttpOptions): Http {
     }
     emitter.emit('retry', { service, method, path, attempt, delayMs, reason, durationMs, status, requestId })
     log('warn', `${method} ${path} retry in ${delayMs} ms (${reason})`, { service, attempt })
-    await sleep(delayMs, deadline.signal)
+    // After a 429 the limiter is paused for this same wait: the retry waits in its queue, where
+    // `rateLimit` events (and `useRateLimit`) show it, instead of in a sleep no one can see.
+    if (!(status === 429 && call.limiter)) await sleep(delayMs, deadline.signal)
     call.attempt++
   }
 

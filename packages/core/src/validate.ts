@@ -42,8 +42,10 @@ export function requireArray<T>(
   field: string,
   max: number,
   each: (item: unknown, field: string) => T,
+  min = 0,
 ): T[] {
-  if (!Array.isArray(value) || value.length > max) fail(field, `must be an array of at most ${max} items`)
+  if (!Array.isArray(value) || value.length > max || value.length < min)
+    fail(field, min ? `must be an array of ${min} to ${max} items` : `must be an array of at most ${max} items`)
   return (value as unknown[]).map((item, i) => each(item, `${field}[${i}]`))
 }
 

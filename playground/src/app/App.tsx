@@ -1,5 +1,5 @@
 import { TandemProvider } from '@tandem/react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { ChatPanel } from '../chat/ChatPanel.js'
 import { ConnectionBadge } from '../chat/ConnectionBadge.js'
 import { SessionContext } from '../lib/session-context.js'
@@ -20,29 +20,70 @@ const fromHash = (): Tab => {
   return TABS.some((t) => t.id === h) ? (h as Tab) : 'maps'
 }
 
+/** The WAI-ARIA tabs pattern's keys: arrows move (and wrap), Home and End jump. */
+const KEY_STEP: Record<string, (i: number) => number> = {
+  ArrowRight: (i) => (i + 1) % TABS.length,
+  ArrowLeft: (i) => (i - 1 + TABS.length) % TABS.length,
+  Home: () => 0,
+  End: () => TABS.length - 1,
+}
+
 export function App({ session }: { session: Session }) {
   const [tab, setTab] = useState<Tab>(fromHash)
+  const tabRefs = useRef<Partial<Record<Tab, HTMLAnchorElement | null>>>({})
   useEffect(() => {
     const on = () => setTab(fromHash())
     addEventListener('hashchange', on)
     return () => removeEventListener('hashchange', on)
   }, [])
 
+  // One Tab stop for the tab list (the selected tab); arrows move between tabs and select them.
+  const onTabKey = (e: KeyboardEvent) => {
+    const step = KEY_STEP[e.key]
+    if (!step) return
+    e.preventDefault()
+    const next = TABS[step(TABS.findIndex((t) => t.id === tab))]!.id
+    location.hash = next
+    setTab(next)
+    tabRefs.current[next]?.focus()
+  }
+
   return (
     <SessionContext.Provider value={session}>
       <TandemProvider client={session.client} realtime={session.realtime}>
         <div className="app">
           <header className="top">
+            {/* The hash names the tab: the link moves focus itself instead of navigating. */}
+            <a
+              className="skip-link"
+              href={`#panel-${tab}`}
+              onClick={(e) => {
+                e.preventDefault()
+                document.getElementById(`panel-${tab}`)?.focus()
+              }}
+            >
+              Skip to the {TABS.find((t) => t.id === tab)?.label} panel
+            </a>
             <h1>
               Tandem <span className="muted">playground</span>
             </h1>
-            <nav className="tabs" role="tablist" aria-label="Panels">
+            <div className="tabs" role="tablist" aria-label="Panels" onKeyDown={onTabKey}>
               {TABS.map((t) => (
-                <a key={t.id} href={`#${t.id}`} role="tab" aria-selected={tab === t.id} className="tab">
+                <a
+                  key={t.id}
+                  ref={(el) => void (tabRefs.current[t.id] = el)}
+                  id={`tab-${t.id}`}
+                  href={`#${t.id}`}
+                  role="tab"
+                  aria-selected={tab === t.id}
+                  aria-controls={`panel-${t.id}`}
+                  tabIndex={tab === t.id ? 0 : -1}
+                  className="tab"
+                >
                   {t.label}
                 </a>
               ))}
-            </nav>
+            </div>
             <span className="grow" />
             <span className="muted small" title="This tab's user: the token endpoint makes it the token's subject">
               signed in as <strong data-testid="user">{session.user}</strong>
@@ -62,17 +103,20 @@ export function App({ session }: { session: Session }) {
               Socket contract
             </a>
           </header>
-          <main className="content" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
+          <main className="content">
             {/* Panels stay mounted (hidden), so the chat keeps its history and the lists their pages. */}
-            <div hidden={tab !== 'maps'}>
-              <MapsPanel />
-            </div>
-            <div hidden={tab !== 'support'}>
-              <SupportPanel />
-            </div>
-            <div hidden={tab !== 'chat'}>
-              <ChatPanel />
-            </div>
+            {TABS.map((t) => (
+              <div
+                key={t.id}
+                id={`panel-${t.id}`}
+                role="tabpanel"
+                aria-labelledby={`tab-${t.id}`}
+                tabIndex={-1}
+                hidden={tab !== t.id}
+              >
+                {t.id === 'maps' ? <MapsPanel /> : t.id === 'support' ? <SupportPanel /> : <ChatPanel />}
+              </div>
+            ))}
           </main>
           <EventLogPanel />
         </div>

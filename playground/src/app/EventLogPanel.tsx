@@ -38,7 +38,7 @@ export function EventLogPanel() {
         </button>
       </header>
       {open && (
-        <ol className="log-lines" data-testid="event-log">
+        <ol className="log-lines" data-testid="event-log" tabIndex={0} aria-label="Event log lines">
           {shown.map((e) => (
             <li key={e.id} className={`log-line kind-${e.kind} ${e.ok === false ? 'failed' : ''}`}>
               <span className="log-time">{time(e.at)}</span>

@@ -1,4 +1,4 @@
-import type { Message } from '@tandem/realtime'
+import { DEFAULTS, type Message } from '@tandem/realtime'
 import { useChannel, useConnectionState, usePresence } from '@tandem/react/realtime'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { describeError, time } from '../lib/format.js'
@@ -7,6 +7,8 @@ import { ConnectionBadge } from './ConnectionBadge.js'
 
 const CHANNEL = 'chat:lobby'
 const TYPING_IDLE_MS = 2500
+/** What a message's text may take: the service's frame limit less the frame around it (type, ids, key). */
+const MAX_TEXT_BYTES = DEFAULTS.maxMessageBytes - 512
 
 interface ChatMessage {
   text: string
@@ -97,7 +99,10 @@ export function ChatPanel() {
     publish('message', { text: body } satisfies ChatMessage)
       .then(
         () => setSendError(undefined),
-        (e: unknown) => setSendError(describeError(e)),
+        (e: unknown) => {
+          setSendError(describeError(e))
+          setText((now) => now || body) // a message that did not go is not lost: it comes back to the input
+        },
       )
       .finally(() => setWaiting((n) => n - 1))
   }
@@ -105,6 +110,13 @@ export function ChatPanel() {
     e.preventDefault()
     const body = text.trim()
     if (!body) return
+    const bytes = new TextEncoder().encode(body).length
+    if (bytes > MAX_TEXT_BYTES) {
+      // Checked before the input is cleared: the text stays, to be shortened.
+      setSendError(`Too long: ${bytes.toLocaleString('en')} bytes, at most ${MAX_TEXT_BYTES.toLocaleString('en')}.`)
+      return
+    }
+    setSendError(undefined)
     send(body)
     edit('')
   }
@@ -159,6 +171,9 @@ export function ChatPanel() {
           data-testid="messages"
           data-history={historyLoaded ? 'loaded' : 'loading'}
           aria-live="polite"
+          aria-label="Chat history"
+          // Scrollable: the keyboard must be able to reach it to scroll it.
+          tabIndex={0}
         >
           {messages.map((m) => (
             <li
@@ -174,7 +189,7 @@ export function ChatPanel() {
                   {time(m.ts)} · #{m.offset}
                 </span>
               </div>
-              <div>{m.data?.text}</div>
+              <div className="message-text">{m.data?.text}</div>
             </li>
           ))}
           {!messages.length && (
@@ -203,7 +218,12 @@ export function ChatPanel() {
           <p className="small muted" data-testid="waiting">
             {waiting > 0 &&
               `${waiting} waiting for an acknowledgement${connection.state !== 'connected' ? ' (queued until the connection is back)' : ''}`}
-            {sendError && <span className="error"> {sendError}</span>}
+            {sendError && (
+              <span className="error" role="alert" data-testid="send-error">
+                {' '}
+                {sendError}
+              </span>
+            )}
           </p>
         )}
       </section>

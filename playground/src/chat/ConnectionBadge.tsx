@@ -19,6 +19,7 @@ export function ConnectionBadge() {
     if (state !== 'reconnecting' || retryAt === undefined) return
     // The countdown runs from the SDK's deadline (`retryAt`), never from when this rendered.
     const tick = () => setNow(Date.now())
+    tick() // a fresh clock at once: the last tick may be from an earlier reconnect
     const t = setInterval(tick, 200)
     return () => clearInterval(t)
   }, [state, retryAt])
@@ -32,8 +33,17 @@ export function ConnectionBadge() {
       title="Realtime connection"
     >
       <span className="badge-dot" aria-hidden="true" />
-      {LABEL[state] ?? state}
-      {left > 0 && <span className="badge-extra"> · retry in {(left / 1000).toFixed(1)} s</span>}
+      {/* Screen readers hear the state when it changes, not the countdown's every tick. */}
+      <span role="status">
+        <span className="sr-only">Realtime: </span>
+        {LABEL[state] ?? state}
+      </span>
+      {left > 0 && (
+        <span className="badge-extra" aria-hidden="true" data-testid="retry-in">
+          {' '}
+          · retry in {(left / 1000).toFixed(1)} s
+        </span>
+      )}
     </span>
   )
 }

@@ -20,9 +20,14 @@ export function dateTime(at: string): string {
   return new Date(at).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', hour12: false })
 }
 
-/** A typed error as one line: code, message and request id (what a support ticket needs). */
+/**
+ * A typed error as one line: code, message and request id (what a support ticket needs). The SDK's
+ * own messages already name the request id: it is added only when the message lacks it.
+ */
 export function describeError(error: unknown): string {
-  if (isTandemError(error))
-    return `${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`
+  if (isTandemError(error)) {
+    const id = error.requestId && !error.message.includes(error.requestId) ? ` (request ${error.requestId})` : ''
+    return `${error.code}: ${error.message}${id}`
+  }
   return error instanceof Error ? error.message : String(error)
 }

@@ -2,7 +2,9 @@ import { maps, type ComputedRoute, type LatLng, type Place, type TravelMode } fr
 import { useTandem } from '@tandem/react'
 import { useMemo, useState, type FormEvent } from 'react'
 import { describeError, duration, km } from '../lib/format.js'
+import { useSession } from '../lib/session-context.js'
 import { AddressForm } from './AddressForm.js'
+import { CoordinatesForm } from './CoordinatesForm.js'
 import { title, usePlaceSearch } from './use-place-search.js'
 import { WorldMap, type Marker } from './WorldMap.js'
 
@@ -16,9 +18,11 @@ const toStop = (p: Place): Stop => ({ label: p.name, at: p.location, placeId: p.
 
 export function MapsPanel() {
   const { client } = useTandem()
+  const { user } = useSession()
   const [query, setQuery] = useState('')
-  const { search, submit, result, busy } = usePlaceSearch(query)
-  const places = result.data ?? []
+  const { search, submit, clear, result, busy } = usePlaceSearch(query)
+  const places = search ? (result.data ?? []) : []
+  const [blank, setBlank] = useState(false)
   const searchError = result.error ? describeError(result.error) : undefined
   const [origin, setOrigin] = useState<Stop>()
   const [destination, setDestination] = useState<Stop>()
@@ -28,11 +32,21 @@ export function MapsPanel() {
   const [routeError, setRouteError] = useState<string>()
   const [located, setLocated] = useState<Marker>()
 
+  // Dev only: the emulator refuses the next maps request with 429, to show the SDK's wait.
+  const [simulated, setSimulated] = useState<string>()
+  const simulate429 = async () => {
+    const res = await fetch(`/api/dev/rate-limit?user=${encodeURIComponent(user)}`, { method: 'POST' })
+    const body = (await res.json()) as { retryAfterSeconds?: number }
+    setSimulated(`the next maps request gets a 429 (Retry-After: ${body.retryAfterSeconds ?? '?'} s); type to see it`)
+  }
+
   // Enter: geocode the text as an address ("Porto, Portugal", a country, …), at once.
   const geocode = (e: FormEvent) => {
     e.preventDefault()
     const q = query.trim()
+    setBlank(!q)
     if (q) submit({ kind: 'geocode', q })
+    else clear()
   }
 
   // A click on the map: reverse geocoding.
@@ -81,19 +95,34 @@ export function MapsPanel() {
         <section className="card" aria-labelledby="search-title">
           <h2 id="search-title">Find a place</h2>
           <form onSubmit={geocode} className="row">
+            <label htmlFor="place-query" className="sr-only">
+              Place or address
+            </label>
             <input
+              id="place-query"
               type="search"
-              aria-label="Place or address"
-              placeholder="City, or an address such as “Porto, Portugal”"
+              placeholder="e.g. Porto, Portugal"
               value={query}
-              onChange={(e) => setQuery(e.target.value)}
+              onChange={(e) => {
+                setQuery(e.target.value)
+                setBlank(false)
+              }}
             />
             <button type="submit">Geocode</button>
           </form>
           <p className="hint">
-            Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>).
+            Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>).{' '}
+            <button type="button" className="link small" onClick={() => void simulate429()} data-testid="simulate-429">
+              Simulate a 429
+            </button>
+            {simulated && <span> — {simulated}</span>}
           </p>
-          {searchError && (
+          {blank && (
+            <p className="error" role="alert" data-testid="search-blank">
+              Type a place or an address first.
+            </p>
+          )}
+          {search && searchError && (
             <p className="error" role="alert">
               {searchError}
             </p>
@@ -104,8 +133,9 @@ export function MapsPanel() {
               {Math.max(1, Math.ceil(busy.waitMs / 1000))} s
             </p>
           )}
+          {/* Announced when it changes: "Searching…", then what was found. */}
           {search && (
-            <h3 className="list-title">
+            <h3 className="list-title" aria-live="polite" data-testid="results-title">
               {result.isPlaceholderData || result.status === 'pending' ? 'Searching…' : title(search, result.data)}
               {result.isFetching && !result.isPlaceholderData && result.status !== 'pending' ? ' …' : ''}
             </h3>
@@ -115,10 +145,14 @@ export function MapsPanel() {
               <li key={p.placeId}>
                 <div className="grow">
                   <strong>{p.name}</strong>
-                  <span className="muted small">
-                    {' '}
-                    {p.formattedAddress}
-                    {p.population ? ` · ${p.population.toLocaleString('en')} people` : ''}
+                  {/* A country's address is its name: said once. */}
+                  <span className="muted small place-address">
+                    {[
+                      p.formattedAddress !== p.name && p.formattedAddress,
+                      p.population && `${p.population.toLocaleString('en')} people`,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
                   </span>
                 </div>
                 <button
@@ -201,6 +235,10 @@ export function MapsPanel() {
       </div>
       <div className="maps-main">
         <WorldMap route={route?.coordinates} markers={markers} onPick={pick} />
+        <section className="card" aria-labelledby="coords-title">
+          <h2 id="coords-title">Look up a point</h2>
+          <CoordinatesForm onPick={pick} />
+        </section>
       </div>
     </div>
   )

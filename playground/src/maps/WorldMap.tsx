@@ -1,13 +1,16 @@
-import type { LatLng } from '@tandem/core'
+import { maps, type BBox, type LatLng, type MapFeature } from '@tandem/core'
+import { useQuery } from '@tandem/react'
 import { geoGraticule10, geoMercator, geoNaturalEarth1, geoPath, type GeoProjection } from 'd3-geo'
-import type { Feature, FeatureCollection, Geometry } from 'geojson'
-import { useEffect, useMemo, useState, type MouseEvent } from 'react'
-import { feature } from 'topojson-client'
-import type { GeometryCollection, Topology } from 'topojson-specification'
+import type { Feature } from 'geojson'
+import { useMemo, useState, type MouseEvent } from 'react'
+import { describeError } from '../lib/format.js'
 
 const W = 960
 const H = 520
 const PAD = 36
+/** Nearer than this (degrees across) a short route or a single stop loses its context. */
+const MIN_SPAN = 4
+const WORLD: BBox = [-180, -85, 180, 85]
 
 export interface Marker {
   at: LatLng
@@ -23,67 +26,32 @@ export interface WorldMapProps {
   onPick?: (at: LatLng) => void
 }
 
-type Countries = FeatureCollection<Geometry, { name: string }>
-let atlas: Promise<Countries> | undefined
-
-/** Natural Earth 1:110m countries from world-atlas, loaded once, on first use (its own chunk). */
-function loadCountries(): Promise<Countries> {
-  atlas ??= import('world-atlas/countries-110m.json').then((m) => {
-    const topology = (m.default ?? m) as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>
-    return feature(topology, topology.objects.countries) as Countries
-  })
-  return atlas
+/** The box around the points, at least MIN_SPAN across, as "west,south,east,north" ('' for none): a stable key. */
+function boxKey(points: readonly LatLng[]): string {
+  if (!points.length) return ''
+  let [west, east, south, north] = [Infinity, -Infinity, Infinity, -Infinity]
+  for (const p of points) {
+    ;[west, east] = [Math.min(west, p.lng), Math.max(east, p.lng)]
+    ;[south, north] = [Math.min(south, p.lat), Math.max(north, p.lat)]
+  }
+  const widen = (lo: number, hi: number, span: number): [number, number] => {
+    const c = (lo + hi) / 2
+    return hi - lo < span ? [c - span / 2, c + span / 2] : [lo, hi]
+  }
+  ;[west, east] = widen(west, east, MIN_SPAN)
+  ;[south, north] = widen(south, north, MIN_SPAN * 0.6)
+  return [west, Math.max(south, -84), east, Math.min(north, 84)].join(',')
 }
 
-/**
- * The projection: the whole world (Natural Earth) when there is nothing to show, else Mercator
- * fitted to the route and markers, never closer than about 4° so a short route keeps its context.
- */
-function project(points: readonly LatLng[]): GeoProjection {
-  if (points.length === 0)
-    return geoNaturalEarth1().fitExtent(
-      [
-        [8, 8],
-        [W - 8, H - 8],
-      ],
-      { type: 'Sphere' },
-    )
-  let west = Infinity,
-    east = -Infinity,
-    south = Infinity,
-    north = -Infinity
-  for (const p of points) {
-    west = Math.min(west, p.lng)
-    east = Math.max(east, p.lng)
-    south = Math.min(south, p.lat)
-    north = Math.max(north, p.lat)
-  }
-  const minSpan = 4
-  if (east - west < minSpan) {
-    const c = (east + west) / 2
-    west = c - minSpan / 2
-    east = c + minSpan / 2
-  }
-  if (north - south < minSpan * 0.6) {
-    const c = (north + south) / 2
-    south = c - minSpan * 0.3
-    north = c + minSpan * 0.3
-  }
-  north = Math.min(north, 84)
-  south = Math.max(south, -84)
-  const box: Feature = {
-    type: 'Feature',
-    properties: {},
-    geometry: {
-      type: 'MultiPoint',
-      coordinates: [
-        [west, south],
-        [east, north],
-        [west, north],
-        [east, south],
-      ],
-    },
-  }
+/** Mercator fitted to a box key, or undefined for none (the whole world). */
+function fitted(key: string): GeoProjection | undefined {
+  if (!key) return undefined
+  const [west = 0, south = 0, east = 0, north = 0] = key.split(',').map(Number)
+  const corners = [
+    [west, south],
+    [east, north],
+  ]
+  const box: Feature = { type: 'Feature', properties: {}, geometry: { type: 'MultiPoint', coordinates: corners } }
   return geoMercator()
     .fitExtent(
       [
@@ -98,27 +66,57 @@ function project(points: readonly LatLng[]): GeoProjection {
     ])
 }
 
-export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
-  const [countries, setCountries] = useState<Countries | undefined>()
-  const [failed, setFailed] = useState(false)
-  useEffect(() => {
-    let live = true
-    loadCountries().then(
-      (c) => live && setCountries(c),
-      () => live && setFailed(true),
-    )
-    return () => void (live = false)
-  }, [])
+const world = () =>
+  geoNaturalEarth1().fitExtent(
+    [
+      [8, 8],
+      [W - 8, H - 8],
+    ],
+    { type: 'Sphere' },
+  )
 
-  const points = useMemo(() => [...(route ?? []), ...markers.map((m) => m.at)], [route, markers])
-  const projection = useMemo(() => project(points), [points])
+/** What a fitted projection shows, as the service's bbox (rounded, so the query key is stable). */
+function visibleBox(projection: GeoProjection): BBox {
+  const nw = projection.invert?.([0, 0])
+  const se = projection.invert?.([W, H])
+  if (!nw || !se || se[0] - nw[0] >= 360) return WORLD
+  const wrap = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180
+  const r = (v: number) => Math.round(v * 1000) / 1000
+  const lat = (v: number) => r(Math.max(-85, Math.min(85, v)))
+  return [r(wrap(nw[0])), lat(se[1]), r(wrap(se[0])), lat(nw[1])]
+}
+
+/**
+ * The map from the maps service itself: `getMapView` answers the country boundaries (Natural
+ * Earth 1:110m) and the biggest cities inside a box, through `useQuery` (cached, one request per
+ * view). It shows the whole world until there is a route or a stop, then fits them; a looked-up
+ * point never re-fits it (so the next click lands where it was aimed), and "Whole world" resets.
+ */
+export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
+  // Keyed by the box, not the arrays: a new looked-up point (a new markers array) keeps the view.
+  const key = boxKey([...(route ?? []), ...markers.filter((m) => m.kind !== 'point').map((m) => m.at)])
+  const fit = useMemo(() => fitted(key), [key])
+  // "Whole world" holds until the stops or the route change.
+  const [wholeFor, setWholeFor] = useState<GeoProjection>()
+  const projection = useMemo(() => (fit && wholeFor !== fit ? fit : world()), [fit, wholeFor])
+  const isFitted = projection === fit
+  const bbox = isFitted ? visibleBox(projection) : WORLD
+
+  const view = useQuery(
+    ['maps', 'view', ...bbox],
+    (client, { signal }) => maps(client).getMapView({ bbox }, { signal }),
+    { staleTime: Infinity, keepPreviousData: true },
+  )
   const path = useMemo(() => geoPath(projection), [projection])
+  const features = view.data?.features.features
   const land = useMemo(
     () =>
-      countries?.features.map((f, i) => ({ key: `${f.id ?? i}`, name: f.properties?.name ?? '', d: path(f) ?? '' })) ??
-      [],
-    [countries, path],
+      (features ?? [])
+        .filter((f) => f.properties.kind === 'country')
+        .map((f) => ({ key: f.id, name: f.properties.name, d: path(f as Feature) ?? '' })),
+    [features, path],
   )
+  const cities = useMemo(() => (features ?? []).filter((f) => f.properties.kind === 'city'), [features])
   const graticule = useMemo(() => path(geoGraticule10()) ?? '', [path])
   const sphere = useMemo(() => path({ type: 'Sphere' }) ?? '', [path])
 
@@ -135,8 +133,7 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
 
   const click = (e: MouseEvent<SVGSVGElement>) => {
     if (!onPick) return
-    const svg = e.currentTarget
-    const r = svg.getBoundingClientRect()
+    const r = e.currentTarget.getBoundingClientRect()
     const ll = projection.invert?.([((e.clientX - r.left) / r.width) * W, ((e.clientY - r.top) / r.height) * H])
     if (ll && Number.isFinite(ll[0]) && Math.abs(ll[1]) <= 90)
       onPick({ lat: +ll[1].toFixed(4), lng: +ll[0].toFixed(4) })
@@ -144,11 +141,26 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
 
   return (
     <figure className="map">
+      {fit && (
+        <div className="map-tools">
+          <button
+            type="button"
+            className="small"
+            aria-pressed={!isFitted}
+            // A projection is a function: pass it through an updater, or React would call it as one.
+            onClick={() => setWholeFor(() => (isFitted ? fit : undefined))}
+            data-testid="map-zoom"
+          >
+            {isFitted ? 'Whole world' : 'Zoom to the stops'}
+          </button>
+        </div>
+      )}
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
         aria-label={route?.length ? 'Map with the computed route' : 'World map'}
         data-testid="world-map"
+        data-view={isFitted ? 'fitted' : 'world'}
         onClick={click}
       >
         <rect width={W} height={H} className="map-ocean" />
@@ -161,6 +173,7 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
             </path>
           ))}
         </g>
+        <g className="map-cities">{cities.map((c) => city(c, projection))}</g>
         {routeD && (
           <>
             <path d={routeD} className="map-route-casing" />
@@ -170,6 +183,8 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
         {markers.map((m, i) => {
           const xy = projection([m.at.lng, m.at.lat])
           if (!xy) return null
+          // Near the right edge the label goes to the left of its dot, so it is never cut off.
+          const left = xy[0] > W - 160
           return (
             <g
               key={`${m.kind}-${i}`}
@@ -177,20 +192,32 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
               transform={`translate(${xy[0].toFixed(1)},${xy[1].toFixed(1)})`}
             >
               <circle r={m.kind === 'point' ? 4 : 6.5} />
-              <text x={10} y={4}>
+              <text x={left ? -10 : 10} y={4} textAnchor={left ? 'end' : 'start'}>
                 {m.label}
               </text>
             </g>
           )
         })}
       </svg>
-      <figcaption className="muted small">
-        {failed
-          ? 'Could not load the country boundaries.'
-          : countries
-            ? 'Natural Earth 1:110m boundaries (world-atlas), projected with d3-geo. Click the map to look a point up.'
-            : 'Loading boundaries…'}
+      <figcaption className="muted small" aria-live="polite">
+        {view.error
+          ? `Could not load the map: ${describeError(view.error)}`
+          : view.data
+            ? `Boundaries and cities from the maps service (getMapView, zoom ${view.data.zoom}), drawn with d3-geo. Click the map, or enter coordinates, to look a point up.`
+            : 'Loading the map…'}
       </figcaption>
     </figure>
+  )
+}
+
+function city(f: MapFeature, projection: GeoProjection) {
+  if (f.geometry.type !== 'Point') return null
+  const [lng = 0, lat = 0] = f.geometry.coordinates
+  const xy = projection([lng, lat])
+  if (!xy) return null
+  return (
+    <circle key={f.id} cx={xy[0].toFixed(1)} cy={xy[1].toFixed(1)} r={f.properties.capital ? 2.5 : 1.8}>
+      <title>{f.properties.name}</title>
+    </circle>
   )
 }

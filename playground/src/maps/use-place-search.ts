@@ -29,6 +29,12 @@ export function usePlaceSearch(text: string) {
     setSearch(next)
   }, [])
 
+  /** A blank Enter: no search, no results left from the last one. */
+  const clear = useCallback(() => {
+    clearTimeout(typing.current)
+    setSearch(undefined)
+  }, [])
+
   const key = search && (search.kind === 'near' ? [search.at.lat, search.at.lng] : [search.q])
   const result = useQuery(
     ['maps', search?.kind, ...(key ?? [])],
@@ -42,7 +48,7 @@ export function usePlaceSearch(text: string) {
     { enabled: search !== undefined, keepPreviousData: true, staleTime: 60_000 },
   )
   const busy = useRateLimit('maps')
-  return { search, submit, result, busy }
+  return { search, submit, clear, result, busy }
 }
 
 export function title(search: Search | undefined, places: Place[] | undefined): string {

@@ -1,6 +1,6 @@
 import type { ConversationStatus, ListData, Thread } from '@tandem/core'
 import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { dateTime, describeError } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 
@@ -28,6 +28,13 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
   useEffect(() => {
     if (count !== undefined && threads.status === 'success' && !isFetching && count > loaded) void refetch()
   }, [count, loaded, isFetching, refetch, threads.status])
+
+  // Opened: focus goes to its title, so the status buttons and the reply box are the next Tabs.
+  const heading = useRef<HTMLHeadingElement>(null)
+  const shown = c !== undefined
+  useEffect(() => {
+    if (shown) heading.current?.focus()
+  }, [shown])
 
   const [text, setText] = useState('')
   const [replyStatus, setReplyStatus] = useState<'' | ConversationStatus>('')
@@ -70,6 +77,7 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
     if (!body) return
     reply.mutate(replyStatus ? { text: body, status: replyStatus } : { text: body })
     setText('')
+    setReplyStatus('') // "then: close" is for this reply only: the next one keeps (or, if closed, reopens) the status
   }
 
   if (conversation.status === 'error' && !c)
@@ -83,7 +91,9 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
   return (
     <article className="conversation-view" data-testid="conversation-view" data-id={c.id}>
       <header>
-        <h2>{c.subject}</h2>
+        <h2 ref={heading} tabIndex={-1}>
+          {c.subject}
+        </h2>
         <p className="muted small">
           #{c.number} · {c.customer.name ?? ''} &lt;{c.customer.email}&gt; ·{' '}
           {mailboxNames.get(c.mailboxId) ?? c.mailboxId}
@@ -114,7 +124,11 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
             ))}
           </div>
         </div>
-        {update.status === 'error' && <p className="error">{describeError(update.error)}</p>}
+        {update.status === 'error' && (
+          <p className="error" role="alert">
+            {describeError(update.error)}
+          </p>
+        )}
       </header>
 
       <ol className="threads" data-testid="threads">
@@ -160,7 +174,11 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
             </select>
           </label>
           <span className="grow" />
-          {reply.status === 'error' && <span className="error small">{describeError(reply.error)}</span>}
+          {reply.status === 'error' && (
+            <span className="error small" role="alert">
+              {describeError(reply.error)}
+            </span>
+          )}
           <button type="submit" className="primary" disabled={!text.trim()}>
             {reply.status === 'pending' ? 'Sending…' : 'Send reply'}
           </button>

@@ -1,6 +1,6 @@
 import type { Conversation, ConversationCreate, Mailbox } from '@tandem/core'
 import { useMutation } from '@tandem/react'
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { describeError } from '../lib/format.js'
 
 interface Props {
@@ -22,6 +22,18 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
     onSuccess: onCreated,
   })
 
+  // Opened: the keyboard is in the form at once (its first field), not left on the button that opened it.
+  const first = useRef<HTMLSelectElement>(null)
+  useEffect(() => first.current?.focus(), [])
+
+  // An edit makes the last refusal stale: its field errors go (the next submit checks again).
+  const edited =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v)
+      if (create.status === 'error') create.reset()
+    }
+
   const submit = (e: FormEvent) => {
     e.preventDefault()
     create.mutate({ mailboxId: mailboxId || (mailboxes[0]?.id ?? ''), subject, customer: { email, name }, text })
@@ -33,7 +45,7 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
       <p className="muted small">As a customer writing in. Other tabs see it appear live.</p>
       <label>
         Mailbox
-        <select value={mailboxId} onChange={(e) => setMailboxId(e.target.value)}>
+        <select ref={first} value={mailboxId} onChange={(e) => edited(setMailboxId)(e.target.value)}>
           {mailboxes.map((m) => (
             <option key={m.id} value={m.id}>
               {m.name}
@@ -42,18 +54,18 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
         </select>
       </label>
       <label>
-        Subject <input value={subject} onChange={(e) => setSubject(e.target.value)} required />
+        Subject <input value={subject} onChange={(e) => edited(setSubject)(e.target.value)} required />
       </label>
       <div className="row">
         <label className="grow">
-          Customer name <input value={name} onChange={(e) => setName(e.target.value)} />
+          Customer name <input value={name} onChange={(e) => edited(setName)(e.target.value)} />
         </label>
         <label className="grow">
-          Email <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          Email <input type="email" value={email} onChange={(e) => edited(setEmail)(e.target.value)} required />
         </label>
       </div>
       <label>
-        Message <textarea rows={4} value={text} onChange={(e) => setText(e.target.value)} required />
+        Message <textarea rows={4} value={text} onChange={(e) => edited(setText)(e.target.value)} required />
       </label>
       {create.status === 'error' && (
         <p className="error" role="alert">

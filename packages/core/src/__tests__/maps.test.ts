@@ -216,6 +216,7 @@ describe('validation', () => {
       [() => maps.validateAddress({ regionCode: 'PRT', addressLines: ['x'] }), 'regionCode'],
       [() => maps.validateAddress({ regionCode: 'PT', addressLines: ['ok 1', ' '] }), 'addressLines[1]'],
       [() => maps.validateAddress({ regionCode: 'PT', addressLines: 'Rua' as never }), 'addressLines'],
+      [() => maps.validateAddress({ regionCode: 'PT', addressLines: [] }), 'addressLines'], // an empty form (issue 19)
       [() => maps.getMapView({ center: LISBON, zoom: 21 }), 'zoom'],
       [() => maps.getMapView({ bbox: [0, 10, 5, 5] }), 'bbox'],
       [() => maps.getMapView({ bbox: [0, 10, 500, 20] }), 'bbox[2]'],

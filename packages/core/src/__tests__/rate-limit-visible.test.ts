@@ -61,4 +61,24 @@ describe('rate-limit waits made visible', () => {
       name: 'ValidationError',
     })
   })
+
+  it("a 429's Retry-After wait shows too: the retry waits in the paused queue, announced, then goes", async () => {
+    const { emu, client } = await setup()
+    const states: RateLimitState[] = []
+    client.on('rateLimit', (s) => void states.push(s))
+    const store = watchRateLimit(client, 'maps')
+    const off = store.subscribe(() => {})
+    emu.faults.rateLimitNext(1, { service: 'maps', retryAfterSeconds: 1 })
+    const started = Date.now()
+    const call = client.maps.resources.list({ limit: 1 })
+    await vi.waitFor(() => expect(store.getSnapshot().queued).toBe(1), { timeout: 2_000, interval: 5 })
+    const waiting = states.find((s) => s.queued === 1)!
+    expect(waiting).toMatchObject({ service: 'maps' })
+    expect(waiting.waitMs).toBeGreaterThan(500) // the rest of the service's 1 s
+    expect(waiting.waitMs).toBeLessThanOrEqual(1_000)
+    expect((await call).data).toHaveLength(1)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990) // Retry-After kept
+    expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0 })
+    off()
+  })
 })

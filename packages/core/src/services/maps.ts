@@ -181,7 +181,9 @@ export function createMapsService(http: Http): MapsService {
     async validateAddress(params, options) {
       const body = shape(params, {
         regionCode: (v, f) => requireString(v, f, 2),
-        addressLines: (v, f) => requireArray(v, f, MAX_ADDRESS_LINES, (x, g) => requireString(x, g, MAX_ADDRESS_LINE)),
+        // At least one line (the contract's minItems): an empty form is refused before anything is sent.
+        addressLines: (v, f) =>
+          requireArray(v, f, MAX_ADDRESS_LINES, (x, g) => requireString(x, g, MAX_ADDRESS_LINE), 1),
         locality: ifPresent((v, f) => requireString(v, f, MAX_PERSON_NAME)),
         postalCode: ifPresent((v, f) => requireString(v, f, MAX_POSTAL_CODE)),
       })

@@ -1,0 +1,132 @@
+// Any screen, any input: axe-core finds no serious or critical violation on any tab at desktop
+// and phone widths, nothing scrolls sideways from 360 px up, the tabs work from the keyboard,
+// and a long chat message neither breaks the layout nor is lost when it is too long to send.
+import { copyFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { axeFindings, DESKTOP, hasChromium, here, PHONE, ready, SHOTS, useHarness, WAIT } from './harness.js'
+
+const TABS = ['maps', 'support', 'chat'] as const
+const PHONE_SHOT = here('../../docs/playground-phone.png')
+
+/** Waits for what each tab loads, so axe sees the page as a person would. */
+async function loaded(page: Page, tab: (typeof TABS)[number]) {
+  const selector = {
+    maps: '[data-country]',
+    support: '[data-testid="conversation"]',
+    chat: '[data-testid="messages"][data-history="loaded"]',
+  }[tab]
+  await page
+    .locator(selector)
+    .first()
+    .waitFor({ state: 'attached', ...WAIT })
+}
+
+const sideways = (page: Page) =>
+  page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
+
+describe.skipIf(!hasChromium)('accessibility and layout', () => {
+  const harness = useHarness()
+  beforeAll(() => mkdir(SHOTS, { recursive: true }))
+
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`no serious or critical axe-core violation on any tab (${name}, ${viewport.width} px)`, async () => {
+      const page = await harness.open(`/?user=axe-${name}#maps`, viewport)
+      await ready(page)
+      for (const tab of TABS) {
+        await page.getByRole('tab', { name: { maps: 'Maps', support: 'Support inbox', chat: 'Chat' }[tab] }).click()
+        await loaded(page, tab)
+        expect(await axeFindings(page), `${tab} at ${viewport.width} px`).toEqual([])
+      }
+      // With a conversation open too: its status buttons, threads and reply form.
+      await page.getByRole('tab', { name: 'Support inbox' }).click()
+      await page.locator('[data-testid="conversation"]').first().click()
+      await page.getByTestId('conversation-view').waitFor(WAIT)
+      expect(await axeFindings(page), 'an open conversation').toEqual([])
+      expect(page.errors).toEqual([])
+    })
+  }
+
+  for (const width of [360, 390]) {
+    it(`nothing scrolls sideways at ${width} px; the tabs and the connection badge stay on screen`, async () => {
+      const page = await harness.open(`/?user=narrow-${width}#maps`, { width, height: 800 })
+      await ready(page)
+      for (const tab of TABS) {
+        await page.getByRole('tab', { name: { maps: 'Maps', support: 'Support inbox', chat: 'Chat' }[tab] }).click()
+        await loaded(page, tab)
+        const { scrollWidth, innerWidth } = await sideways(page)
+        expect(scrollWidth, `${tab} at ${width} px`).toBeLessThanOrEqual(innerWidth)
+        for (const testId of ['connection-state', 'world-map', 'conversations', 'messages', 'presence']) {
+          const el = page.getByTestId(testId).first()
+          if (!(await el.isVisible())) continue // on another tab
+          const box = (await el.boundingBox())!
+          expect(box.x + box.width, `${testId} on ${tab}`).toBeLessThanOrEqual(width)
+        }
+        for (const t of await page.getByRole('tab').all()) {
+          const box = (await t.boundingBox())!
+          expect(box.x >= 0 && box.x + box.width <= width).toBe(true)
+        }
+      }
+      if (width === 390) {
+        await page.getByRole('tab', { name: 'Maps' }).click()
+        await loaded(page, 'maps')
+        const shot = join(SHOTS, 'phone.png')
+        await page.screenshot({ path: shot })
+        if (process.env.UPDATE_DOCS_SCREENSHOT) await copyFile(shot, PHONE_SHOT)
+      }
+      expect(page.errors).toEqual([])
+    })
+  }
+
+  it('the tabs follow the arrow keys, Home and End, and each names the panel it controls', async () => {
+    const page = await harness.open('/?user=keys#maps')
+    await ready(page)
+    const selected = () => page.locator('[role="tab"][aria-selected="true"]').textContent()
+    await page.getByRole('tab', { name: 'Maps' }).focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await selected()).toBe('Support inbox')
+    expect(await page.evaluate(() => location.hash)).toBe('#support')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Support inbox')
+    await page.keyboard.press('End')
+    expect(await selected()).toBe('Chat')
+    await page.keyboard.press('ArrowRight') // wraps
+    expect(await selected()).toBe('Maps')
+    await page.keyboard.press('ArrowLeft')
+    expect(await selected()).toBe('Chat')
+    await page.keyboard.press('Home')
+    expect(await selected()).toBe('Maps')
+    // One Tab stop for the list, and aria-controls points at a panel that exists.
+    expect(await page.locator('[role="tab"][tabindex="0"]').count()).toBe(1)
+    for (const tab of await page.getByRole('tab').all()) {
+      const controls = await tab.getAttribute('aria-controls')
+      expect(await page.locator(`#${controls}[role="tabpanel"]`).count()).toBe(1)
+    }
+    expect(page.errors).toEqual([])
+  })
+
+  it('a 400-character word wraps at phone width; a message over the limit stays in the input with the reason', async () => {
+    const page = await harness.open('/?user=long-words#chat', PHONE)
+    await ready(page)
+    await page.locator('[data-testid="messages"][data-history="loaded"]').waitFor(WAIT)
+    const input = page.getByLabel('Message')
+    const word = 'x'.repeat(400)
+    await input.fill(word)
+    await input.press('Enter')
+    await page.locator('[data-testid="message"]', { hasText: word }).waitFor(WAIT)
+    const { scrollWidth, innerWidth } = await sideways(page)
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
+
+    const tooLong = 'y'.repeat(70_000)
+    await input.fill(tooLong)
+    await input.press('Enter')
+    const error = page.getByTestId('send-error')
+    await error.waitFor(WAIT)
+    expect(await error.textContent()).toMatch(/Too long: 70,000 bytes, at most [\d,]+/)
+    expect(await input.inputValue()).toBe(tooLong) // not cleared, not lost
+    expect(page.errors).toEqual([])
+  })
+})

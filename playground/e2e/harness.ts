@@ -1,0 +1,113 @@
+// What every browser test file shares: Vite's dev server (with the embedded emulator) on an
+// ephemeral port, Debian's Chromium through playwright-core, pages that collect their own errors,
+// and axe-core injected into a page. No sleeps: every wait is a DOM condition with a timeout.
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { createServer, type ViteDevServer } from 'vite'
+import { afterAll, beforeAll } from 'vitest'
+
+export const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+export const SHOTS = here('../screenshots/')
+const CONFIG = here('../vite.config.ts')
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const hasChromium = existsSync(CHROMIUM)
+export const WAIT = { timeout: 20_000 }
+export const DESKTOP = { width: 1100, height: 800 }
+export const PHONE = { width: 390, height: 844 }
+
+if (!hasChromium) {
+  const message = `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`
+  // CI installs it (.ci/run), so there a missing browser is a failure, not a skip.
+  if (process.env.CI) throw new Error(`${message} The browser tests cannot run.`)
+  console.warn(`${message} Skipping the browser tests.`)
+}
+
+export interface TestPage extends Page {
+  /** Uncaught errors and console errors (React's warnings and failed loads land there too). */
+  errors: string[]
+}
+
+export interface Harness {
+  /** The dev server's origin, e.g. http://127.0.0.1:40123 */
+  readonly url: string
+  /** A page of its own (own storage, own user) at `path`. */
+  open(path: string, viewport?: { width: number; height: number }): Promise<TestPage>
+}
+
+/** Starts the server and the browser before the file's tests, closes both after. Call inside `describe`. */
+export function useHarness(): Harness {
+  let server: ViteDevServer | undefined
+  let browser: Browser | undefined
+  let url = ''
+  const contexts: BrowserContext[] = []
+
+  beforeAll(async () => {
+    // Listen and launch at once: they do not depend on each other.
+    const started = (async () => {
+      server = await createServer({ configFile: CONFIG, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } })
+      await server.listen()
+      url = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
+    })()
+    const launched = chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    })
+    browser = (await Promise.all([launched, started]))[0]
+  })
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+    await browser?.close()
+    await server?.close()
+  })
+
+  return {
+    get url() {
+      return url
+    },
+    async open(path, viewport = DESKTOP) {
+      const context = await browser!.newContext({ viewport })
+      contexts.push(context)
+      const page = (await context.newPage()) as TestPage
+      page.setDefaultTimeout(WAIT.timeout)
+      page.errors = []
+      page.on('pageerror', (e) => page.errors.push(e.message))
+      page.on('console', (m) => void (m.type() === 'error' && page.errors.push(m.text())))
+      await page.goto(`${url}${path}`)
+      return page
+    },
+  }
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core's serious and critical findings on the page as it is now, one line each (empty: none). */
+export async function axeFindings(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE })
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] })
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
+
+/** Waits until the page's app has data on screen and its realtime connection is up. */
+export async function ready(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected',
+    undefined,
+    WAIT,
+  )
+}
