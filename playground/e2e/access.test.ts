@@ -26,6 +26,14 @@ async function loaded(page: Page, tab: (typeof TABS)[number]) {
 const sideways = (page: Page) =>
   page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
 
+/** Scrolling regions (the lists, the chat) that scroll sideways inside themselves: the page can't see those. */
+const scrollersTooWide = (page: Page) =>
+  page.$$eval('.messages, .conversations, .threads, .places, .support-detail', (els) =>
+    els
+      .filter((e) => (e as HTMLElement).offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+      .map((e) => `${e.className}: ${e.scrollWidth} > ${e.clientWidth}`),
+  )
+
 describe.skipIf(!hasChromium)('accessibility and layout', () => {
   const harness = useHarness()
   beforeAll(() => mkdir(SHOTS, { recursive: true }))
@@ -60,6 +68,7 @@ describe.skipIf(!hasChromium)('accessibility and layout', () => {
         await loaded(page, tab)
         const { scrollWidth, innerWidth } = await sideways(page)
         expect(scrollWidth, `${tab} at ${width} px`).toBeLessThanOrEqual(innerWidth)
+        expect(await scrollersTooWide(page), `${tab} at ${width} px`).toEqual([])
         for (const testId of ['connection-state', 'world-map', 'conversations', 'messages', 'presence']) {
           const el = page.getByTestId(testId).first()
           if (!(await el.isVisible())) continue // on another tab
@@ -119,6 +128,8 @@ describe.skipIf(!hasChromium)('accessibility and layout', () => {
     await page.locator('[data-testid="message"]', { hasText: word }).waitFor(WAIT)
     const { scrollWidth, innerWidth } = await sideways(page)
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
+    // The list scrolls inside itself: the word must wrap in it, not widen it.
+    expect(await scrollersTooWide(page)).toEqual([])
 
     const tooLong = 'y'.repeat(70_000)
     await input.fill(tooLong)

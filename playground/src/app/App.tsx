@@ -40,7 +40,7 @@ export function App({ session }: { session: Session }) {
   // One Tab stop for the tab list (the selected tab); arrows move between tabs and select them.
   const onTabKey = (e: KeyboardEvent) => {
     const step = KEY_STEP[e.key]
-    if (!step) return
+    if (!step || e.altKey || e.ctrlKey || e.metaKey) return // Alt+Left is the browser's Back
     e.preventDefault()
     const next = TABS[step(TABS.findIndex((t) => t.id === tab))]!.id
     location.hash = next

@@ -252,7 +252,7 @@ export function ChatPanel() {
         <section className="card" aria-label="Connection">
           <h2>Connection</h2>
           <p>
-            <ConnectionBadge />
+            <ConnectionBadge announce={false} />
           </p>
           {connection.error && (
             <p className="small error">

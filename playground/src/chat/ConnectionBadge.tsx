@@ -11,8 +11,11 @@ const LABEL: Record<string, string> = {
   failed: 'Failed',
 }
 
-/** The realtime connection's state, with the countdown to the next attempt while reconnecting. */
-export function ConnectionBadge() {
+/**
+ * The realtime connection's state, with the countdown to the next attempt while reconnecting.
+ * `announce`: the one badge screen readers hear (a second copy on the page passes false).
+ */
+export function ConnectionBadge({ announce = true }: { announce?: boolean }) {
   const { state, retryInMs = 0, retryAt } = useConnectionState()
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
@@ -34,7 +37,7 @@ export function ConnectionBadge() {
     >
       <span className="badge-dot" aria-hidden="true" />
       {/* Screen readers hear the state when it changes, not the countdown's every tick. */}
-      <span role="status">
+      <span role={announce ? 'status' : undefined}>
         <span className="sr-only">Realtime: </span>
         {LABEL[state] ?? state}
       </span>

@@ -35,9 +35,13 @@ export function MapsPanel() {
   // Dev only: the emulator refuses the next maps request with 429, to show the SDK's wait.
   const [simulated, setSimulated] = useState<string>()
   const simulate429 = async () => {
-    const res = await fetch(`/api/dev/rate-limit?user=${encodeURIComponent(user)}`, { method: 'POST' })
-    const body = (await res.json()) as { retryAfterSeconds?: number }
-    setSimulated(`the next maps request gets a 429 (Retry-After: ${body.retryAfterSeconds ?? '?'} s); type to see it`)
+    try {
+      const res = await fetch(`/api/dev/rate-limit?user=${encodeURIComponent(user)}`, { method: 'POST' })
+      const body = (await res.json()) as { retryAfterSeconds?: number }
+      setSimulated(`the next maps request gets a 429 (Retry-After: ${body.retryAfterSeconds ?? '?'} s); type to see it`)
+    } catch (e) {
+      setSimulated(`could not reach the dev server: ${describeError(e)}`)
+    }
   }
 
   // Enter: geocode the text as an address ("Porto, Portugal", a country, …), at once.
@@ -133,13 +137,15 @@ export function MapsPanel() {
               {Math.max(1, Math.ceil(busy.waitMs / 1000))} s
             </p>
           )}
-          {/* Announced when it changes: "Searching…", then what was found. */}
-          {search && (
-            <h3 className="list-title" aria-live="polite" data-testid="results-title">
-              {result.isPlaceholderData || result.status === 'pending' ? 'Searching…' : title(search, result.data)}
-              {result.isFetching && !result.isPlaceholderData && result.status !== 'pending' ? ' …' : ''}
-            </h3>
-          )}
+          {/* Always there, so the first answer is announced too: "Searching…", then what was found. */}
+          <div aria-live="polite">
+            {search && (
+              <h3 className="list-title" data-testid="results-title">
+                {result.isPlaceholderData || result.status === 'pending' ? 'Searching…' : title(search, result.data)}
+                {result.isFetching && !result.isPlaceholderData && result.status !== 'pending' ? ' …' : ''}
+              </h3>
+            )}
+          </div>
           <ul className="places" data-testid="place-results">
             {places.map((p) => (
               <li key={p.placeId}>

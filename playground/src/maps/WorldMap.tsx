@@ -40,6 +40,9 @@ function boxKey(points: readonly LatLng[]): string {
   }
   ;[west, east] = widen(west, east, MIN_SPAN)
   ;[south, north] = widen(south, north, MIN_SPAN * 0.6)
+  // Widened past the antimeridian (a stop in Fiji): slide the box back inside, never wrap it.
+  const shift = Math.max(0, -180 - west) - Math.max(0, east - 180)
+  ;[west, east] = [Math.max(-180, west + shift), Math.min(180, east + shift)]
   return [west, Math.max(south, -84), east, Math.min(north, 84)].join(',')
 }
 
@@ -77,9 +80,11 @@ const world = () =>
 
 /** What a fitted projection shows, as the service's bbox (rounded, so the query key is stable). */
 function visibleBox(projection: GeoProjection): BBox {
+  // Mercator's x is scale × longitude in radians: the width shows this many degrees.
+  const degreesAcross = ((W / projection.scale()) * 180) / Math.PI
   const nw = projection.invert?.([0, 0])
   const se = projection.invert?.([W, H])
-  if (!nw || !se || se[0] - nw[0] >= 360) return WORLD
+  if (!nw || !se || degreesAcross >= 360) return WORLD
   const wrap = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180
   const r = (v: number) => Math.round(v * 1000) / 1000
   const lat = (v: number) => r(Math.max(-85, Math.min(85, v)))
@@ -146,7 +151,6 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
           <button
             type="button"
             className="small"
-            aria-pressed={!isFitted}
             // A projection is a function: pass it through an updater, or React would call it as one.
             onClick={() => setWholeFor(() => (isFitted ? fit : undefined))}
             data-testid="map-zoom"
@@ -161,6 +165,8 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
         aria-label={route?.length ? 'Map with the computed route' : 'World map'}
         data-testid="world-map"
         data-view={isFitted ? 'fitted' : 'world'}
+        // The view on screen is the service's answer for this box (not the previous one kept meanwhile).
+        data-ready={view.status === 'success' && !view.isPlaceholderData}
         onClick={click}
       >
         <rect width={W} height={H} className="map-ocean" />
