@@ -74,7 +74,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'react', root: 'packages/react', environment: 'happy-dom', typecheck: TYPECHECK },
+        test: {
+          name: 'react',
+          root: 'packages/react',
+          environment: 'happy-dom',
+          setupFiles: ['src/__tests__/setup.ts'],
+          typecheck: TYPECHECK,
+        },
       },
       {
         extends: true,
@@ -82,6 +88,7 @@ export default defineConfig({
           name: 'react-modular',
           root: 'packages/react',
           environment: 'happy-dom',
+          setupFiles: ['src/__tests__/setup.ts'],
           env: { TANDEM_CLIENT_STYLE: 'modular' },
         },
       },
