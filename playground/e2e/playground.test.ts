@@ -10,6 +10,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createClient } from '@tandem/core'
+import { createRealtime } from '@tandem/realtime'
+import { WebSocket } from 'ws'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, here, SHOTS, useHarness, WAIT } from './harness.js'
@@ -246,6 +248,54 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(await b.content()).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/)
     expect([...pageErrors(a), ...pageErrors(b)]).toEqual([])
     await a.screenshot({ path: join(SHOTS, 'chat.png') })
+  })
+
+  it('a reload mid-stream resumes where the page left off: no gap, nothing twice (sessionPositions)', async () => {
+    const { url } = harness
+    const page = await open('/vanilla.html?user=e2e-reload&channel=reload:stream')
+    await page.waitForFunction(() => document.getElementById('state')?.dataset.state === 'connected', undefined, WAIT)
+    const pub = createRealtime(
+      { auth: { url: `${url}/api/tandem-token?user=e2e-reload-pub` }, url: `${url}/realtime` },
+      { WebSocket },
+    )
+    const offsets = () =>
+      page.$$eval('#messages [data-testid="message"]', (els) =>
+        els.map((e) => Number((e as HTMLElement).dataset.offset)),
+      )
+    try {
+      const ch = pub.channel('reload:stream')
+      for (let i = 1; i <= 5; i++) await ch.publish('message', { text: `before ${i}` })
+      await page.waitForFunction(() => document.querySelectorAll('#messages li').length === 5, undefined, WAIT)
+      // Keep what the SDK writes at pagehide (it runs first: registered first), to compare after.
+      await page.evaluate(() =>
+        addEventListener('pagehide', () =>
+          sessionStorage.setItem('e2e-saved', sessionStorage.getItem('tandem:realtime:e2e-reload') ?? ''),
+        ),
+      )
+      // Reload, and keep publishing while the page is away.
+      const reloaded = page.reload()
+      let last = 0
+      for (let i = 1; i <= 20; i++) last = (await ch.publish('message', { text: `during ${i}` })).offset
+      await reloaded
+      await page.waitForFunction(
+        (n) =>
+          [...document.querySelectorAll('#messages li')].some((li) => (li as HTMLElement).dataset.offset === String(n)),
+        last,
+        WAIT,
+      )
+      const saved = JSON.parse(await page.evaluate(() => sessionStorage.getItem('e2e-saved') ?? '')) as {
+        channels: Record<string, { offset: number }>
+      }
+      const from = saved.channels['reload:stream']!.offset
+      expect(from).toBeGreaterThanOrEqual(5) // what the page had shown before it went
+      const got = await offsets()
+      // Exactly what came after the saved position: contiguous, none before it, none twice.
+      expect(got).toEqual(Array.from({ length: last - from }, (_, i) => from + 1 + i))
+      expect(await page.locator('#chat-status').textContent()).not.toMatch(/lost/)
+      expect(pageErrors(page)).toEqual([])
+    } finally {
+      pub.close()
+    }
   })
 
   it('runs the vanilla page (no React): lists conversations, subscribes and publishes', async () => {

@@ -1,5 +1,6 @@
 // The SDK without React: a client, one page of a list at a time, a channel, publishing.
 import { createClient, isTandemError, type Conversation } from '@tandem/core'
+import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime } from '@tandem/realtime'
 import { tabUser } from './lib/session.js'
 
@@ -9,7 +10,8 @@ const client = createClient({
   baseUrl: location.origin,
   auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
 })
-const rt = createRealtime({ client })
+// A reload resumes the channel from the last message this tab showed: what came meanwhile arrives, once.
+const rt = createRealtime({ client }, { positions: sessionPositions({ key: `tandem:realtime:${user}` }) })
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const describe = (e: unknown) =>
@@ -61,6 +63,7 @@ channel.subscribe('message', (m) => {
   const li = document.createElement('li')
   li.dataset.id = m.messageId
   li.dataset.testid = 'message'
+  li.dataset.offset = String(m.offset)
   const data = m.data as { text?: unknown } | null
   li.textContent = `${m.clientId ?? 'someone'}: ${typeof data?.text === 'string' ? data.text : JSON.stringify(m.data)}`
   messages.append(li)

@@ -4,6 +4,7 @@ import { createEmulator, startEmulator } from '@tandem/emulator'
 import { TandemProvider, useMutation, useResources } from '@tandem/react'
 import { useChannel, usePresence } from '@tandem/react/realtime'
 import { createRealtime, type Message } from '@tandem/realtime'
+import { sessionPositions } from '@tandem/realtime/positions'
 import { createTokenHandler, createWebhookHandler, mintToken, verifyToken } from '@tandem/server'
 
 export async function rest(client: TandemClient): Promise<string | undefined> {
@@ -45,7 +46,7 @@ export async function server(): Promise<void> {
   void [handler, claims.sub, webhooks, createEmulator]
   const emu = await startEmulator({ port: 0 })
   const client = createClient({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` } })
-  const rt = createRealtime({ client })
+  const rt = createRealtime({ client }, { positions: sessionPositions({ key: 'tandem:realtime:ada' }) })
   rt.close()
   await emu.close()
 }

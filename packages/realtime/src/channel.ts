@@ -55,12 +55,13 @@ function checkHistory(options: HistoryOptions | null): HistoryOptions {
   return { since: since ?? undefined, limit: limit ?? undefined, timeoutMs: o.timeoutMs }
 }
 
-export function createChannel(name: string, hub: Hub): ChannelImpl {
+/** `since`: where a reloaded page's channel resumes from (the `positions` option). */
+export function createChannel(name: string, hub: Hub, since?: Position): ChannelImpl {
   const events = createEmitter<ChannelEvents>()
   const listeners = createEmitter<Record<string, Listener>>()
   let state: ChannelState = 'unsubscribed'
   let leases = 0
-  let pos: Position | undefined
+  let pos: Position | undefined = since
   // Live messages held while (re)subscribing or filling a gap, delivered in order afterwards.
   let held: unknown[] | undefined = []
   let fillSeq = 0

@@ -1,6 +1,7 @@
 // @tandem/realtime: one WebSocket, many channels, resume without loss or duplicates. See docs/realtime.md.
 export { createRealtime } from './realtime.js'
 export type { Realtime, RealtimeOptions, RealtimeSource } from './realtime.js'
+export type { PositionsFactory } from './positions.js'
 export type { BackoffOptions } from './backoff.js'
 export { DEFAULTS } from './defaults.js'
 export type * from './types.js'

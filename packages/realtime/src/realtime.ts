@@ -22,6 +22,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
 import { createLog } from './log.js'
+import type { PositionsFactory, Saved } from './positions.js'
 import { parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
 import { createRequests } from './requests.js'
 import { createSubscriptions } from './subscriptions.js'
@@ -61,6 +62,14 @@ export interface RealtimeOptions {
    * @default false
    */
   debug?: boolean | Logger
+  /**
+   * Resume after a reload: `sessionPositions()` from '@tandem/realtime/positions'. When the page
+   * goes away, each channel's last delivered position and the connection id are kept; the next page
+   * of the tab resumes from them (what was published meanwhile arrives, once; presence is kept
+   * within the service's grace).
+   * @default undefined (each page starts fresh)
+   */
+  positions?: PositionsFactory
   /**
    * Randomness for the backoff (tests).
    * @default `Math.random`
@@ -107,6 +116,15 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     resumed: false,
   }
   let syncQueued = false
+  const url = toWsUrl(fromClient ? source.client.baseUrls.realtime : source.url)
+  // Positions a reloaded page left: a channel made later resumes from its own; unused ones are kept.
+  const positions = options.positions?.(url, (): Saved => {
+    const channelsNow: Saved['channels'] = { ...seeds }
+    for (const ch of channels.values()) if (ch.position) channelsNow[ch.name] = ch.position
+    return { connectionId: session.connectionId, channels: channelsNow }
+  })
+  const seeds = { ...positions?.saved.channels }
+  session.connectionId = positions?.saved.connectionId
 
   const log = createLog(options.debug, () => session.connectionId)
   const error = (e: RealtimeError) => {
@@ -114,7 +132,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     events.emit('error', e)
   }
   const conn = createConnection({
-    url: toWsUrl(fromClient ? source.client.baseUrls.realtime : source.url),
+    url,
     auth,
     WebSocket: options.WebSocket,
     backoff: createBackoff(backoffOptions, options.random),
@@ -267,11 +285,18 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     channel(name) {
       if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
       let ch = channels.get(name)
-      if (!ch) channels.set(name, (ch = createChannel(name, { request, changed, error })))
+      if (!ch) {
+        channels.set(name, (ch = createChannel(name, { request, changed, error }, seeds[name])))
+        delete seeds[name]
+      }
       return ch
     },
-    connect: () => conn.transition({ type: 'connect' }),
+    connect() {
+      positions?.attach()
+      conn.transition({ type: 'connect' })
+    },
     close() {
+      positions?.detach()
       // Leave presence at once rather than after the service's grace.
       if (conn.state === 'connected')
         for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name })

@@ -1,4 +1,5 @@
 import { createClient, type TandemClient } from '@tandem/core'
+import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime, type Realtime } from '@tandem/realtime'
 import { createEventLog, type EventLog } from './event-log.js'
 
@@ -47,7 +48,8 @@ export function createSession(user = tabUser()): Session {
     baseUrl: location.origin,
     auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
   })
-  const realtime = createRealtime({ client })
+  // A reload resumes the chat where this tab left it (keyed by user: `?user=` may change in a tab).
+  const realtime = createRealtime({ client }, { positions: sessionPositions({ key: `tandem:realtime:${user}` }) })
   const log = createEventLog()
   log.attach(client, realtime)
   return { user, client, realtime, log }
