@@ -277,12 +277,18 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
       let last = 0
       for (let i = 1; i <= 20; i++) last = (await ch.publish('message', { text: `during ${i}` })).offset
       await reloaded
-      await page.waitForFunction(
-        (n) =>
-          [...document.querySelectorAll('#messages li')].some((li) => (li as HTMLElement).dataset.offset === String(n)),
-        last,
-        WAIT,
-      )
+      // On a timeout, go on: the assertions below then say what the page had (offsets, state, saved).
+      await page
+        .waitForFunction(
+          (n) =>
+            [...document.querySelectorAll('#messages li')].some(
+              (li) => (li as HTMLElement).dataset.offset === String(n),
+            ),
+          last,
+          WAIT,
+        )
+        .catch(() => undefined)
+      const state = await page.evaluate(() => document.getElementById('state')?.dataset.state)
       const saved = JSON.parse(await page.evaluate(() => sessionStorage.getItem('e2e-saved') ?? '')) as {
         channels: Record<string, { offset: number }>
       }
@@ -290,6 +296,7 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
       expect(from).toBeGreaterThanOrEqual(5) // what the page had shown before it went
       const got = await offsets()
       // Exactly what came after the saved position: contiguous, none before it, none twice.
+      expect({ state, from, got }).toEqual({ state: 'connected', from, got: expect.anything() })
       expect(got).toEqual(Array.from({ length: last - from }, (_, i) => from + 1 + i))
       expect(await page.locator('#chat-status').textContent()).not.toMatch(/lost/)
       expect(pageErrors(page)).toEqual([])
