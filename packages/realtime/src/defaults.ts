@@ -37,6 +37,8 @@ export const REFRESH_MARGIN_MS = TOKEN_DEFAULTS.refreshMarginMs
 export const REFRESH_MARGIN_RATIO = TOKEN_DEFAULTS.refreshMarginRatio
 /** After a failed in-band refresh; the server's 4100 close is the backstop. */
 export const REFRESH_RETRY_MS = 5_000
+/** A presence store's failed sync is tried again 1 s, 2 s, 4 s … later, never more than this apart. */
+export const PRESENCE_RETRY_CAP_MS = 30_000
 /**
  * A released lease (`leaseChannel`, live bindings) is let go this much later, and a new lease
  * meanwhile keeps it: React StrictMode's mount–unmount–mount (and a component that moves)
@@ -61,5 +63,6 @@ export const DEFAULTS = {
   refreshMarginMs: REFRESH_MARGIN_MS,
   refreshMarginRatio: REFRESH_MARGIN_RATIO,
   refreshRetryMs: REFRESH_RETRY_MS,
+  presenceRetryCapMs: PRESENCE_RETRY_CAP_MS,
   leaseReleaseMs: LEASE_RELEASE_MS,
 } as const

@@ -2,6 +2,7 @@
 // something changed): React's useSyncExternalStore, Vue's shallowRef, Svelte's readable.
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
+import { PRESENCE_RETRY_CAP_MS } from './defaults.js'
 import type { Realtime } from './realtime.js'
 import { leaseChannel } from './lease.js'
 import type { Channel, ConnectionState, Member, Message, PresenceEvent } from './types.js'
@@ -153,20 +154,29 @@ export function presenceStore(channel: Channel): Store<readonly Member[]> {
   let listeners = 0
   let synced = false
   let offs: Unsubscribe[] = []
+  let retry: ReturnType<typeof setTimeout> | undefined
+  let failures = 0
   const set = (next: readonly Member[]) => {
     members = next
     emitter.emit('change')
   }
   const sync = () => {
     synced = false
+    clearTimeout(retry)
     channel.presence.get().then(
       (list) => {
         if (!listeners) return
+        failures = 0
         synced = true
         set(list)
       },
-      () => {},
-    ) // the channel's own error event reports it; the next resubscription retries
+      // A failed sync is tried again (1 s, 2 s, … 30 s apart) while someone listens on a subscribed
+      // channel: the members are never left stale until some later resubscription.
+      () => {
+        if (listeners && channel.state === 'subscribed')
+          retry = setTimeout(sync, Math.min(PRESENCE_RETRY_CAP_MS, 1000 * 2 ** failures++))
+      },
+    )
   }
   const onEvent = ({ action, member }: PresenceEvent) => {
     if (!synced) return
@@ -187,6 +197,8 @@ export function presenceStore(channel: Channel): Store<readonly Member[]> {
         off()
         if (--listeners > 0) return
         offs.forEach((o) => o())
+        clearTimeout(retry)
+        failures = 0
         synced = false
       }
     },
