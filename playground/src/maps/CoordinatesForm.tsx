@@ -1,10 +1,26 @@
 import type { LatLng } from '@tandem/core'
 import { useState, type FormEvent } from 'react'
 
-/**
- * The keyboard's way to look a point up (the map itself takes clicks): latitude and longitude,
- * checked here with the browser's own number ranges before the SDK checks them again.
- */
+/** One coordinate, with the browser's own range check (the SDK checks again before sending). */
+function Coordinate(props: { label: string; limit: number; value: string; onChange: (v: string) => void }) {
+  return (
+    <label>
+      {props.label}
+      <input
+        type="number"
+        inputMode="decimal"
+        min={-props.limit}
+        max={props.limit}
+        step="any"
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
+  )
+}
+
+/** The keyboard's way to look a point up (the map itself takes clicks): latitude and longitude. */
 export function CoordinatesForm({ onPick }: { onPick: (at: LatLng) => void }) {
   const [lat, setLat] = useState('')
   const [lng, setLng] = useState('')
@@ -14,32 +30,8 @@ export function CoordinatesForm({ onPick }: { onPick: (at: LatLng) => void }) {
   }
   return (
     <form className="coords" onSubmit={submit} aria-label="Look up coordinates">
-      <label>
-        Latitude
-        <input
-          type="number"
-          inputMode="decimal"
-          min={-90}
-          max={90}
-          step="any"
-          required
-          value={lat}
-          onChange={(e) => setLat(e.target.value)}
-        />
-      </label>
-      <label>
-        Longitude
-        <input
-          type="number"
-          inputMode="decimal"
-          min={-180}
-          max={180}
-          step="any"
-          required
-          value={lng}
-          onChange={(e) => setLng(e.target.value)}
-        />
-      </label>
+      <Coordinate label="Latitude" limit={90} value={lat} onChange={setLat} />
+      <Coordinate label="Longitude" limit={180} value={lng} onChange={setLng} />
       <button type="submit">What is here?</button>
     </form>
   )

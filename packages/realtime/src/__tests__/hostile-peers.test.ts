@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { RealtimeError } from '@tandem/core'
 import type { Message, StateChange } from '../types.js'
 import { until } from './helpers.js'
-import { connected, hostileClient, hostileServer, type HostileServer } from './hostile-server.js'
+import { connected, hostileClient, hostileServer, subscribedAll, type HostileServer } from './hostile-server.js'
 
 /** Backoff with a fixed draw (0.5): delays of 20, 40, 80, 100, 100… ms. */
 const BACKOFF = { baseMs: 40, capMs: 200, stableMs: 10_000 }
@@ -136,12 +136,7 @@ describe('frames outside the protocol are refused, never delivered', () => {
     const server = await hostileServer({
       request(peer, frame) {
         if (frame.type === 'subscribe') {
-          const channels = frame.channels as { channel: string }[]
-          peer.send({
-            type: 'subscribed',
-            id: frame.id,
-            channels: channels.map(({ channel }) => ({ channel, epoch: 'e1', offset: 0, recovered: true, missed: [] })),
-          })
+          subscribedAll(peer, frame)
           for (const p of pushes) peer.send({ type: 'message', channel: 'h:1', event: 'n', data: null, ts: 0, ...p })
         } else if (frame.type === 'history' && history) peer.send({ type: 'history', id: frame.id, ...history })
       },

@@ -51,6 +51,16 @@ export function connected(peer: Peer, frame: Frame, fields: Record<string, unkno
   })
 }
 
+/** `subscribed` for every channel of a subscribe frame, each at epoch e1, offset 0, nothing missed. */
+export function subscribedAll(peer: Peer, frame: Frame): void {
+  const channels = frame.channels as { channel: string }[]
+  peer.send({
+    type: 'subscribed',
+    id: frame.id,
+    channels: channels.map(({ channel }) => ({ channel, epoch: 'e1', offset: 0, recovered: true, missed: [] })),
+  })
+}
+
 export async function hostileServer(script: Script): Promise<HostileServer> {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
   servers.push(wss)

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { presenceStore } from '../index.js'
 import { until } from './helpers.js'
-import { hostileClient, hostileServer, type Frame } from './hostile-server.js'
+import { hostileClient, hostileServer, subscribedAll, type Frame } from './hostile-server.js'
 
 const MEMBER = { clientId: 'ada', connectionId: 'conn_x', data: { name: 'Ada' } }
 
@@ -13,14 +13,8 @@ describe('presenceStore', () => {
     const gets: Frame[] = []
     const server = await hostileServer({
       request(peer, frame) {
-        if (frame.type === 'subscribe') {
-          const channels = frame.channels as { channel: string }[]
-          peer.send({
-            type: 'subscribed',
-            id: frame.id,
-            channels: channels.map(({ channel }) => ({ channel, epoch: 'e1', offset: 0, recovered: true, missed: [] })),
-          })
-        } else if (frame.type === 'presence.get') {
+        if (frame.type === 'subscribe') subscribedAll(peer, frame)
+        else if (frame.type === 'presence.get') {
           gets.push(frame)
           if (gets.length === 1)
             peer.send({ type: 'error', id: frame.id, error: { code: 'internal_error', message: 'try again' } })
