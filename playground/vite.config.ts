@@ -14,7 +14,9 @@ export default defineConfig({
     dedupe: ['react', 'react-dom'],
   },
   server: { host: '127.0.0.1', port: 5173 },
-  // Two pages: the React app and the plain-script one.
-  build: { rolldownOptions: { input: { main: page('index.html'), vanilla: page('vanilla.html') } } },
+  // Three pages: the React app, the plain-script one, and one connection for all tabs.
+  build: {
+    rolldownOptions: { input: { main: page('index.html'), vanilla: page('vanilla.html'), tabs: page('tabs.html') } },
+  },
   plugins: [react(), tandemEmulator()],
 })

@@ -34,6 +34,14 @@ export interface Harness {
   readonly url: string
   /** A page of its own (own storage, own user) at `path`. */
   open(path: string, viewport?: { width: number; height: number }): Promise<TestPage>
+  /** A browser context whose pages are tabs of one browser profile (shared storage, locks, channels). */
+  context(): Promise<Tabs>
+}
+
+export interface Tabs {
+  readonly context: BrowserContext
+  /** A new tab at `path`. */
+  open(path: string): Promise<TestPage>
 }
 
 /** Starts the server and the browser before the file's tests, closes both after. Call inside `describe`. */
@@ -78,15 +86,24 @@ export function useHarness(): Harness {
     async open(path, viewport = DESKTOP) {
       const context = await browser!.newContext({ viewport })
       contexts.push(context)
-      const page = (await context.newPage()) as TestPage
-      page.setDefaultTimeout(WAIT.timeout)
-      page.errors = []
-      page.on('pageerror', (e) => page.errors.push(e.message))
-      page.on('console', (m) => void (m.type() === 'error' && page.errors.push(m.text())))
-      await page.goto(`${url}${path}`)
-      return page
+      return openIn(context, `${url}${path}`)
+    },
+    async context() {
+      const context = await browser!.newContext({ viewport: DESKTOP })
+      contexts.push(context)
+      return { context, open: (path) => openIn(context, `${url}${path}`) }
     },
   }
+}
+
+async function openIn(context: BrowserContext, url: string): Promise<TestPage> {
+  const page = (await context.newPage()) as TestPage
+  page.setDefaultTimeout(WAIT.timeout)
+  page.errors = []
+  page.on('pageerror', (e) => page.errors.push(e.message))
+  page.on('console', (m) => void (m.type() === 'error' && page.errors.push(m.text())))
+  await page.goto(url)
+  return page
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')

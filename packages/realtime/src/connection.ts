@@ -6,7 +6,7 @@ import { OPEN_TIMEOUT_MS, UNREACHABLE_AFTER } from './defaults.js'
 import type { Log } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
 import { clampDelay, type RealtimeError } from './core.js'
-import { asError, closeAction, rtError, type CloseAction } from './protocol.js'
+import { asError, closeAction, closeOf, rtError, type CloseAction } from './protocol.js'
 import type { ConnectionState, RealtimeEvents, StateChange } from './types.js'
 import { createWaiter } from './waiter.js'
 
@@ -86,6 +86,8 @@ export function createConnection(o: ConnectionOptions): Connection {
   /** Attempts in a row that never reached `connected`, and whether one ever did in this run. */
   let failures = 0
   let everUp = false
+  /** When the current socket was asked for (a browser's copy of partysocket's close loses why it closed). */
+  let openedAt = 0
   /** Where we connect, for messages: no query string, whatever the URL carries. */
   const where = o.url.split(/[?#]/)[0]
 
@@ -129,6 +131,7 @@ export function createConnection(o: ConnectionOptions): Connection {
         const token = await o.auth.getToken()
         if (mine.stopped) return o.url
         attempt = { n: ++attempts, token, up: false }
+        openedAt = Date.now()
         if (!isOffline()) return o.url
       } catch (e) {
         if (mine.stopped) return o.url
@@ -159,7 +162,9 @@ export function createConnection(o: ConnectionOptions): Connection {
     })
     rws.addEventListener('message', (e) => o.message(e.data))
     rws.addEventListener('close', (e) => {
-      if (!flags.stopped) transition({ type: 'socket_closed', code: e.code, reason: e.reason })
+      if (flags.stopped) return
+      const [code, reason] = closeOf(e, openedAt)
+      transition({ type: 'socket_closed', code, reason })
     })
     const unwatch = watchPage({
       online() {

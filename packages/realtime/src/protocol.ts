@@ -1,5 +1,6 @@
 import { CLOSE, type ErrorBody as ContractErrorBody, type ServerFrame as ContractServerFrame } from '@tandem/contract'
 import { RealtimeError } from './core.js'
+import { OPEN_TIMEOUT_MS } from './defaults.js'
 import type { Message } from './types.js'
 
 // The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
@@ -149,3 +150,15 @@ export function closeAction(code: number, reason: string): CloseAction {
     retryAfterMs: code === CLOSE.rate_limited ? parsed.retryAfterMs : undefined,
   }
 }
+
+/**
+ * A socket close's code and reason. In a browser, partysocket copies its own close events (after
+ * a failed or timed-out open) with the wrong constructor arguments, so code and reason are lost:
+ * read as a failed open (1006), or as its timeout when the socket waited that long.
+ */
+export const closeOf = (e: { code: unknown; reason: unknown }, openedAt: number): [number, string] =>
+  typeof e.code === 'number'
+    ? [e.code, typeof e.reason === 'string' ? e.reason : '']
+    : Date.now() - openedAt >= OPEN_TIMEOUT_MS - 100
+      ? [1000, 'timeout']
+      : [1006, '']

@@ -71,11 +71,33 @@ export interface RealtimeOptions {
    */
   positions?: PositionsFactory
   /**
+   * One connection for all the tabs of this app and user: `shareAcrossTabs({ key })` from
+   * '@tandem/realtime/tabs'. The tabs elect a leader, whose socket serves them all; when it goes,
+   * another takes over and every tab resumes without loss or duplicates.
+   * @default undefined (a socket per tab)
+   */
+  tabs?: TabsFactory
+  /**
    * Randomness for the backoff (tests).
    * @default `Math.random`
    */
   random?: () => number
 }
+
+/** What a `tabs` option is given: where the client connects, its token provider and WebSocket. */
+export interface TabsContext {
+  url: string
+  auth: TokenProvider
+  WebSocket: unknown
+}
+
+/** What the client runs on instead, when its tab shares a connection. */
+export interface TabsLink {
+  WebSocket: unknown
+  auth: TokenProvider
+}
+
+export type TabsFactory = (context: TabsContext) => TabsLink | undefined
 
 export type RealtimeSource =
   | { client: { auth: TokenProvider; baseUrls: { realtime: string } } }
@@ -104,7 +126,11 @@ export interface Realtime {
  */
 export function createRealtime(source: RealtimeSource, options: RealtimeOptions = {}): Realtime {
   const fromClient = 'client' in source
-  const auth = fromClient ? source.client.auth : createTokenProvider(source.auth)
+  const url = toWsUrl(fromClient ? source.client.baseUrls.realtime : source.url)
+  // A shared connection swaps the socket (a tab socket to the leader's hub) and the tokens (the leader's).
+  const own = fromClient ? source.client.auth : createTokenProvider(source.auth)
+  const shared = options.tabs?.({ url, auth: own, WebSocket: options.WebSocket })
+  const auth = shared?.auth ?? own
   const events = createEmitter<RealtimeEvents>()
   const backoffOptions = { ...BACKOFF, ...options.backoff }
   const channels = new Map<string, ChannelImpl>()
@@ -116,7 +142,6 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     resumed: false,
   }
   let syncQueued = false
-  const url = toWsUrl(fromClient ? source.client.baseUrls.realtime : source.url)
   // Positions a reloaded page left: a channel made later resumes from its own; unused ones are kept.
   const positions = options.positions?.(url, (): Saved => {
     const channelsNow: Saved['channels'] = { ...seeds }
@@ -134,7 +159,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const conn = createConnection({
     url,
     auth,
-    WebSocket: options.WebSocket,
+    WebSocket: shared ? shared.WebSocket : options.WebSocket,
     backoff: createBackoff(backoffOptions, options.random),
     events,
     log,

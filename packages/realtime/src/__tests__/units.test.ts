@@ -3,7 +3,7 @@ import { RealtimeError } from '@tandem/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createBackoff } from '../backoff.js'
 import { createOutbox, type Op } from '../outbox.js'
-import { closeAction, parseFrame } from '../protocol.js'
+import { closeAction, closeOf, parseFrame } from '../protocol.js'
 import { refreshDelay } from '../token-refresh.js'
 import { toWsUrl } from '../url.js'
 import { createWatchdog } from '../watchdog.js'
@@ -57,6 +57,19 @@ describe('close codes', () => {
     [4290, 'not json', 'retry', false, undefined, 'rate_limited'],
   ])('%i %s → %s', (code, reason, kind, atOnce, retryAfterMs, name) => {
     expect(closeAction(code, reason)).toEqual({ kind, name, atOnce, retryAfterMs })
+  })
+})
+
+describe('closeOf', () => {
+  // In a browser, partysocket's copy of its own close event carries `code: 'close'` and the event
+  // itself as `reason` (cloned as `new CloseEvent(type, event)` with its own constructor).
+  const garbled = { code: 'close', reason: new Event('close') }
+  it('keeps a real close, and reads a garbled one as a failed open (not as a reauth close, which refetches the token)', () => {
+    vi.useFakeTimers({ now: 50_000 })
+    expect(closeOf({ code: 4100, reason: 'x' }, 0)).toEqual([4100, 'x'])
+    expect(closeOf(garbled, 49_000)).toEqual([1006, ''])
+    expect(closeAction(...closeOf(garbled, 49_000)).kind).toBe('retry')
+    expect(closeOf(garbled, 40_000)).toEqual([1000, 'timeout']) // waited out OPEN_TIMEOUT_MS
   })
 })
 

@@ -1,0 +1,160 @@
+// One connection for all tabs, in Node: tabs are clients with their own Web Locks view and
+// BroadcastChannel (tab-env.ts), against the emulator over real WebSockets. The same scenarios
+// run in real Chromium pages in playground/e2e/tabs.test.ts.
+import { afterEach, describe, expect, it } from 'vitest'
+import { waitUntil } from '../../../../test/utils/wait.js'
+import { shareAcrossTabs, type TabShare } from '../tabs.js'
+import type { Message, PresenceEvent } from '../types.js'
+import { client, collect, until, untilState, untilSubscribed, useEmulator } from './helpers.js'
+import { createBrowser, type Tab } from './tab-env.js'
+
+const emu = useEmulator({ realtime: { publishRate: { limit: 10_000, intervalMs: 1000 } } })
+const shares: TabShare[] = []
+afterEach(() => {
+  for (const s of shares.splice(0)) s.stop()
+})
+
+function openTab(browser: ReturnType<typeof createBrowser>, key = 'user_1', subject = 'user_1') {
+  const tab = browser.tab()
+  const share = shareAcrossTabs({ key, locks: tab.locks, BroadcastChannel: tab.BroadcastChannel })
+  shares.push(share)
+  const rt = client(emu(), { subject }, { tabs: share })
+  return { tab, share, rt, crash: () => crash(tab, share, rt) }
+}
+
+/** What a killed renderer does: its locks go free and its channel silent, with no goodbye; its socket closes. */
+function crash(tab: Tab, share: TabShare, rt: { close(): void }) {
+  tab.crash()
+  share.stop()
+  rt.close()
+}
+
+const openSockets = () => emu().realtime.stats.connections.open
+const untilSockets = (n: number, timeoutMs = 5_000) =>
+  waitUntil(() => openSockets() === n, { timeoutMs, what: `${n} open sockets (have ${openSockets()})` })
+
+const offsets = (ms: Message[]) => ms.map((m) => m.offset)
+const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
+
+describe('one connection for all tabs', () => {
+  it('three tabs of one user run on one socket; a follower publishes and every tab receives', async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const tabs = [openTab(browser), openTab(browser), openTab(browser)]
+    const got = tabs.map((t) => collect(t.rt, 'room:one'))
+    await Promise.all(tabs.map((t) => untilSubscribed(t.rt.channel('room:one'))))
+    expect(openSockets()).toBe(1)
+    expect(tabs.map((t) => t.share.role).sort()).toEqual(['follower', 'follower', 'leader'])
+    const follower = tabs.find((t) => t.share.role === 'follower')!
+    const ack = await follower.rt.channel('room:one').publish('m', { n: 1 })
+    await Promise.all(got.map((g) => g.count(1)))
+    for (const g of got) expect(g.messages.map((m) => [m.offset, m.data])).toEqual([[ack.offset, { n: 1 }]])
+    // Followers asked the leader for tokens: only the leader's provider fetched.
+    expect(tabs.map((t) => t.rt.stats.tokens).sort()).toEqual([0, 0, 1])
+    const leader = tabs.find((t) => t.share.role === 'leader')!
+    expect(leader.share.stats()).toMatchObject({ peers: 3, channels: 1, tabs: 2 })
+  })
+
+  it('tabs of two users (two keys) never share a socket', async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const a = openTab(browser, 'user_a', 'user_a')
+    const b = openTab(browser, 'user_b', 'user_b')
+    a.rt.connect()
+    b.rt.connect()
+    await Promise.all([untilState(a.rt, 'connected'), untilState(b.rt, 'connected')])
+    expect([a.share.role, b.share.role]).toEqual(['leader', 'leader'])
+    expect(openSockets()).toBe(2)
+    expect(a.rt.connectionId).not.toBe(b.rt.connectionId)
+  })
+
+  it('the leader crashes mid-stream: another tab leads, the others get every message once, in order, and 50 follower publishes are stored once', async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const tabs = [openTab(browser), openTab(browser), openTab(browser)]
+    const names = Array.from({ length: 10 }, (_, i) => `stream:${i}`)
+    const got = tabs.map((t) => names.map((n) => collect(t.rt, n)))
+    await Promise.all(tabs.flatMap((t) => names.map((n) => untilSubscribed(t.rt.channel(n)))))
+    const leader = tabs.find((t) => t.share.role === 'leader')!
+    const followers = tabs.filter((t) => t !== leader)
+    const pub = client(emu(), { subject: 'publisher' })
+    const PER = 60
+    let sent = 0
+    const stream = (async () => {
+      for (let i = 0; i < PER; i++) {
+        await Promise.all(names.map((n) => pub.channel(n).publish('tick', { i })))
+        if (++sent === PER / 3) leader.crash()
+      }
+    })()
+    // 50 publishes from the followers, issued while the next leader takes over.
+    await until(
+      (cb) => leader.share.on('role', cb),
+      () => leader.share.role === 'stopped',
+      10_000,
+      'the crash',
+    )
+    const acks = Promise.all(
+      Array.from({ length: 50 }, (_, i) => followers[i % 2]!.rt.channel('handover:pubs').publish('p', { i })),
+    )
+    await stream
+    const followerGot = tabs.map((t, i) => (t === leader ? undefined : got[i]!)).filter((g) => g !== undefined)
+    await Promise.all(followerGot.flatMap((g) => g.map((c) => c.count(PER, 10_000))))
+    for (const g of followerGot) for (const c of g) expect(offsets(c.messages)).toEqual(oneTo(PER))
+    expect(followers.map((f) => f.share.role).sort()).toEqual(['follower', 'leader'])
+    const stored = await acks
+    expect(new Set(stored.map((a) => a.offset)).size).toBe(50)
+    const page = await pub.channel('handover:pubs').history({ limit: 1000 })
+    expect(page.messages.map((m) => (m.data as { i: number }).i).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    )
+    await untilSockets(2) // the new leader's and the publisher's
+  })
+
+  it('presence survives the handover: the same member, no leave', async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const tabs = [openTab(browser), openTab(browser)]
+    const watcher = client(emu(), { subject: 'watcher' })
+    const seen: PresenceEvent[] = []
+    watcher.channel('room:p').presence.subscribe((e) => seen.push(e))
+    await untilSubscribed(watcher.channel('room:p'))
+    tabs[0]!.rt.connect()
+    await untilState(tabs[0]!.rt, 'connected')
+    tabs[1]!.rt.connect()
+    await untilState(tabs[1]!.rt, 'connected')
+    const leader = tabs.find((t) => t.share.role === 'leader')!
+    const follower = tabs.find((t) => t !== leader)!
+    await follower.rt.channel('room:p').presence.enter({ mood: 'ok' })
+    await waitUntil(() => seen.length === 1, { what: 'the enter' })
+    const before = await watcher.channel('room:p').presence.get()
+    leader.crash()
+    await until(
+      (cb) => follower.share.on('role', cb),
+      () => follower.share.role === 'leader',
+      5_000,
+      'new leader',
+    )
+    await untilState(follower.rt, 'connected')
+    await untilSubscribed(follower.rt.channel('room:p'))
+    // A round trip after the resume: anything the service said meanwhile has arrived.
+    await follower.rt.channel('room:p').publish('m', {})
+    expect(seen.map((e) => e.action)).toEqual(['enter'])
+    expect(await watcher.channel('room:p').presence.get()).toEqual(before)
+  })
+
+  it('without Web Locks a tab keeps a socket of its own', async () => {
+    await untilSockets(0)
+    const share = shareAcrossTabs({ key: 'k', locks: undefined, BroadcastChannel: undefined })
+    shares.push(share)
+    expect((globalThis.navigator as { locks?: unknown } | undefined)?.locks).toBeUndefined() // Node 20 has none
+    const rt = client(emu(), {}, { tabs: share })
+    rt.connect()
+    await untilState(rt, 'connected')
+    expect(share.role).toBe('alone')
+    expect(openSockets()).toBe(1)
+  })
+
+  it('refuses a missing key', () => {
+    expect(() => shareAcrossTabs({ key: '' })).toThrow(/key/)
+  })
+})

@@ -1,0 +1,337 @@
+// One realtime connection for all the tabs of an app (docs/realtime.md, "One connection for all
+// tabs"). Tabs with the same key elect a leader with a Web Lock; the leader's hub holds the only
+// WebSocket. Every tab's client, the leader's included, talks to the hub through a TabSocket, so
+// a handover is a reconnect like any other: each client resumes its channels from its own last
+// delivered position, resends what it has not had acked (same idempotency keys), and its
+// presence is kept (the next leader resumes the service's connection id).
+import type { TokenProvider, Unsubscribe } from '@tandem/core'
+import { ValidationError, createEmitter } from '../core.js'
+import type { TabsContext, TabsLink } from '../realtime.js'
+import { createHub, type Hub, type HubStats } from './hub.js'
+import { tabSocketClass, type SocketLink, type TabSocket } from './socket.js'
+import { createTokenAsks, serveToken } from './token.js'
+import {
+  HANDOVER_CLOSE,
+  closeReason,
+  type BroadcastChannelConstructor,
+  type BroadcastChannelLike,
+  type LockManagerLike,
+  type TabMessage,
+} from './wire.js'
+
+export type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from './wire.js'
+export type { HubStats } from './hub.js'
+
+/** How long a tab socket waits for a leader to take it before it reports `no_leader` (its client retries). */
+export const OPEN_WAIT_MS = 2_000
+
+export interface ShareOptions {
+  /**
+   * Which tabs share one connection: those of this origin with the same key and realtime URL. Put
+   * the signed-in user's id in it: followers get their tokens from the leader, so tabs of two users
+   * must never have the same key.
+   */
+  key: string
+  /** @default globalThis.navigator.locks (without it, each tab keeps a socket of its own) */
+  locks?: LockManagerLike
+  /** @default globalThis.BroadcastChannel (likewise) */
+  BroadcastChannel?: BroadcastChannelConstructor
+}
+
+/**
+ * `electing`: waiting to hear of a leader; `alone`: this runtime cannot share (no Web Locks or no
+ * BroadcastChannel), so the tab has a socket of its own; `stopped`: left (page hidden, `stop()`).
+ */
+export type TabRole = 'electing' | 'leader' | 'follower' | 'alone' | 'stopped'
+
+export interface RoleChange {
+  role: TabRole
+  /** The leading tab's id, when one is known. */
+  leader: string | undefined
+}
+
+export interface TabShare {
+  /** What `createRealtime`'s `tabs` option calls, once per client. */
+  (context: TabsContext): TabsLink | undefined
+  /** This tab's id (random, per page). */
+  readonly tabId: string
+  readonly role: TabRole
+  readonly leader: string | undefined
+  on(event: 'role', callback: (change: RoleChange) => void): Unsubscribe
+  /** Leaves for good (the next tab leads); a page leaves by itself when hidden, and comes back when shown. */
+  stop(): void
+  /** On the leader: the hub's counts (open tab sockets, channels, tabs watched). */
+  stats(): HubStats | undefined
+}
+
+const randomId = (): string => crypto.getRandomValues(new Uint32Array(2)).join('')
+
+/**
+ * One WebSocket for every tab of this app and user, for `createRealtime(source, { tabs: shareAcrossTabs({ key }) })`.
+ *
+ * @example
+ * ```ts
+ * import { createRealtime } from '@tandem/realtime'
+ * import { shareAcrossTabs } from '@tandem/realtime/tabs'
+ *
+ * const tabs = shareAcrossTabs({ key: `user:${userId}` })
+ * const rt = createRealtime({ client }, { tabs })
+ * tabs.on('role', ({ role }) => console.log(`this tab is ${role}`))
+ * ```
+ */
+export function shareAcrossTabs(options: ShareOptions): TabShare {
+  const { key } = options ?? {}
+  if (typeof key !== 'string' || key === '') throw new ValidationError('key', 'must name the user whose tabs share')
+  const tabId = randomId()
+  const events = createEmitter<{ role: (change: RoleChange) => void }>()
+  let role: TabRole = 'electing'
+  let leader: string | undefined
+  let hub: Hub | undefined
+  let used = false
+  let stopped = false
+  let leave: (() => void) | undefined
+  let told: string | undefined
+
+  /** Says when the role or the leader changed. */
+  function setRole(next: TabRole) {
+    if (next === role && leader === told) return
+    role = next
+    told = leader
+    events.emit('role', { role, leader })
+  }
+
+  const share = ((ctx: TabsContext): TabsLink | undefined => {
+    if (used) throw new ValidationError('tabs', 'one shareAcrossTabs() per client')
+    used = true
+    const g = globalThis as {
+      navigator?: { locks?: LockManagerLike }
+      BroadcastChannel?: BroadcastChannelConstructor
+      WebSocket?: unknown
+    }
+    const locks = options.locks ?? g.navigator?.locks
+    const BC = options.BroadcastChannel ?? g.BroadcastChannel
+    const WS = ctx.WebSocket ?? g.WebSocket
+    if (!locks || !BC || !WS) {
+      setRole('alone')
+      return undefined
+    }
+    const name = `tandem:tabs:${ctx.url}:${key}`
+    const sockets = new Map<string, TabSocket>()
+    /** Channels this tab is present on (from the frames its client sends), told to each leader. */
+    const entered = new Set<string>()
+    let connectionId: string | undefined
+    let bc: BroadcastChannelLike | undefined
+    let abort: AbortController | undefined
+    const release: (() => void)[] = []
+    const post = (m: TabMessage) => bc?.postMessage(m)
+    const asks = createTokenAsks(post, randomId)
+
+    /** Opens a socket on the hub: this tab's, or the leader's through the channel. */
+    function open(s: TabSocket) {
+      if (role === 'leader' && hub) {
+        hub.open({ id: s.id, tab: tabId, local: s, entered: new Set(entered) })
+        return s.opened(tabId)
+      }
+      post({ k: 'open', s: s.id, t: tabId, e: [...entered] })
+      clearTimeout(s.timer)
+      s.timer = setTimeout(() => s.shut(HANDOVER_CLOSE, closeReason('no_leader')), OPEN_WAIT_MS)
+    }
+
+    const link: SocketLink = {
+      attach(s) {
+        sockets.set(s.id, s)
+        if (!stopped && bc) open(s)
+        else s.shut(HANDOVER_CLOSE, closeReason('tabs_stopped'))
+      },
+      up(s, text) {
+        if (text.includes('"presence.')) track(text)
+        if (s.leader === tabId) hub?.up(s.id, text)
+        else post({ k: 'up', s: s.id, d: text })
+      },
+      closed(s, reason) {
+        sockets.delete(s.id)
+        if (s.leader === tabId) hub?.closed(s.id, reason)
+        else if (s.leader) post({ k: 'close', s: s.id, r: reason })
+      },
+      forget: (s) => sockets.delete(s.id),
+    }
+
+    function track(text: string) {
+      try {
+        const f = JSON.parse(text) as { type?: unknown; channel?: unknown }
+        if (typeof f.channel !== 'string') return
+        if (f.type === 'presence.leave') entered.delete(f.channel)
+        else if (f.type === 'presence.enter' || f.type === 'presence.update') entered.add(f.channel)
+      } catch {
+        // Not ours to judge: the service answers it.
+      }
+    }
+
+    /** Closes this tab's sockets that are not the leader's `l`, and offers the waiting ones to it. */
+    function follow(l: string | undefined, why: string) {
+      for (const s of [...sockets.values()]) {
+        if (s.leader === undefined) {
+          if (l) open(s)
+        } else if (s.leader !== l) s.shut(HANDOVER_CLOSE, closeReason(why))
+      }
+    }
+
+    function lead() {
+      leader = tabId
+      hub = createHub({
+        url: ctx.url,
+        WebSocket: WS,
+        post,
+        resumeId: connectionId,
+        watch(tab, gone) {
+          const signal = abort?.signal
+          // Granted once that tab's own lock is free: it has gone.
+          locks!.request(`${name}:tab:${tab}`, { signal }, () => Promise.resolve(gone())).catch(() => {})
+        },
+      })
+      setRole('leader')
+      post({ k: 'leader', l: tabId })
+      follow(tabId, 'leader_changed')
+      asks.resend(
+        (q, stale) =>
+          void serveToken(ctx.auth, stale).then(
+            (token) => asks.answer({ k: 'tokened', q, token }),
+            (e: { code?: string; message?: string }) =>
+              asks.answer({ k: 'tokened', q, code: e.code, message: e.message }),
+          ),
+      )
+    }
+
+    function receive(m: TabMessage) {
+      switch (m.k) {
+        case 'who':
+          return role === 'leader' && post({ k: 'leader', l: tabId })
+        case 'leader':
+          leader = m.l
+          if (role !== 'leader') setRole('follower')
+          follow(m.l, 'leader_changed')
+          return asks.resend()
+        case 'bye':
+          if (leader !== m.l) return
+          leader = undefined
+          setRole('electing')
+          return follow(undefined, 'leader_gone')
+        case 'opened':
+          return sockets.get(m.s)?.opened(m.l)
+        case 'down':
+          for (const id of m.to) sockets.get(id)?.receive(m.d)
+          return
+        case 'shut':
+          for (const id of m.to) sockets.get(id)?.shut(m.c, m.r)
+          return
+        case 'conn':
+          connectionId = m.c
+          return
+        case 'tokened':
+          return asks.answer(m)
+      }
+      if (role !== 'leader' || !hub) return
+      switch (m.k) {
+        case 'open':
+          hub.open({ id: m.s, tab: m.t, entered: new Set(m.e) })
+          return post({ k: 'opened', s: m.s, l: tabId })
+        case 'up':
+          return hub.up(m.s, m.d)
+        case 'close':
+          return hub.closed(m.s, m.r)
+        case 'token':
+          return void serveToken(ctx.auth, m.stale).then(
+            (token) => post({ k: 'tokened', q: m.q, token }),
+            (e: { code?: string; message?: string }) =>
+              post({ k: 'tokened', q: m.q, code: e.code ?? 'token_unavailable', message: e.message }),
+          )
+      }
+    }
+
+    function join() {
+      if (bc || stopped) return
+      bc = new BC!(name)
+      bc.onmessage = (e) => receive(e.data as TabMessage)
+      const ac = (abort = new AbortController())
+      const hold = (lock: string, then?: () => void) =>
+        locks!
+          .request(lock, { signal: ac.signal }, () => {
+            then?.()
+            return new Promise<void>((done) => release.push(done))
+          })
+          .catch(() => {}) // aborted while queued: this tab left
+      void hold(`${name}:tab:${tabId}`) // held while the tab lives: the leader learns of its end
+      void hold(`${name}:leader`, lead)
+      post({ k: 'who' })
+    }
+
+    leave = () => {
+      if (!bc) return
+      if (role === 'leader') {
+        post({ k: 'bye', l: tabId })
+        hub?.stop()
+        hub = undefined
+      } else for (const s of sockets.values()) if (s.leader) post({ k: 'close', s: s.id, r: 'tab_left' })
+      for (const s of [...sockets.values()]) s.shut(HANDOVER_CLOSE, closeReason('tab_left'))
+      abort?.abort()
+      for (const done of release.splice(0)) done()
+      bc.close()
+      bc = undefined
+      leader = undefined
+      setRole('stopped')
+    }
+
+    // A hidden page (closed, or into the back/forward cache) leaves; a page shown again joins.
+    const page = globalThis as Partial<EventTarget>
+    const onHide = () => leave?.()
+    const onShow = (e: Event) => {
+      if (!(e as PageTransitionEvent).persisted) return
+      setRole('electing')
+      join()
+    }
+    page.addEventListener?.('pagehide', onHide)
+    page.addEventListener?.('pageshow', onShow)
+    const unlisten = () => {
+      page.removeEventListener?.('pagehide', onHide)
+      page.removeEventListener?.('pageshow', onShow)
+    }
+    const stop = leave
+    leave = () => {
+      stop()
+      if (stopped) unlisten()
+    }
+    join()
+
+    const auth: TokenProvider = {
+      getToken: (o) =>
+        role === 'leader' ? ctx.auth.getToken(o) : asks.ask(o?.forceRefresh ? lastToken : stale).then(keep),
+      invalidate(token) {
+        ctx.auth.invalidate(token)
+        if (token === undefined || token === lastToken) stale = lastToken
+      },
+      expiresAt: () => (role === 'leader' ? ctx.auth.expiresAt() : undefined),
+      on: ctx.auth.on,
+    }
+    let lastToken: string | undefined
+    let stale: string | undefined
+    const keep = (token: string) => {
+      lastToken = token
+      if (token !== stale) stale = undefined
+      return token
+    }
+    return { WebSocket: tabSocketClass(link, tabId), auth }
+  }) as TabShare
+
+  Object.defineProperties(share, {
+    tabId: { value: tabId },
+    role: { get: () => role },
+    leader: { get: () => leader },
+  })
+  share.on = events.on
+  share.stop = () => {
+    stopped = true
+    leave?.()
+  }
+  share.stats = () => hub?.stats()
+  return share
+}
