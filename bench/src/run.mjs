@@ -10,6 +10,7 @@ const BENCHES = {
   realtime: () => import('./realtime.mjs'),
   counts: () => import('./counts.mjs'),
   browser: () => import('./browser.mjs'),
+  tabs: () => import('./tabs.mjs'),
   hostile: () => import('./hostile.mjs'),
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
@@ -83,7 +84,7 @@ const sections = Object.keys(BENCHES)
 const header = [
   '# Benchmark results',
   '',
-  'Command: `npm run bench` (from the repository root; builds first) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `hostile`), replacing only its section.',
+  'Command: `npm run bench` (from the repository root; builds first) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`), replacing only its section.',
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
   `Node ${process.version}. Versions: ${PACKAGES.map((p) => `${p} ${version(p)}`).join(', ')}.`,
   '',
