@@ -279,4 +279,30 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     expect(b.sockets.length).toBe(1)
     expect(anchor.errors).toEqual([])
   })
+
+  it('the playground shares too: two tabs of one user, one socket, the log says which leads, and Drop connection still works', async () => {
+    const b = await profile()
+    const a = await b.open('/?user=e2e-pg-tabs#chat')
+    const c = await b.open('/?user=e2e-pg-tabs#chat')
+    const connectedBadge = (p: Page) =>
+      p.waitForFunction(
+        () => document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') === 'connected',
+        undefined,
+        WAIT,
+      )
+    for (const p of [a, c]) await connectedBadge(p)
+    expect(b.sockets.length).toBe(1)
+    expect(await a.getByTestId('event-log').textContent()).toMatch(/this tab \(tab …\w{4}\) leads/)
+    expect(await c.getByTestId('event-log').textContent()).toMatch(/tab …\w{4} leads: this tab \(tab …\w{4}\) shares/)
+    // The follower drops the user's sockets: the one socket goes, one new one comes, both tabs reconnect.
+    await c.getByTestId('drop').click()
+    await c
+      .getByTestId('control-result')
+      .filter({ hasText: /dropped 1 socket/ })
+      .waitFor(WAIT)
+    await expect.poll(() => b.sockets.length, WAIT).toBe(2)
+    for (const p of [a, c]) await connectedBadge(p)
+    expect(b.live().length).toBe(1)
+    expect([...a.errors, ...c.errors]).toEqual([])
+  })
 })

@@ -2,6 +2,7 @@
 import { createClient, isTandemError, type Conversation } from '@tandem/core'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime } from '@tandem/realtime'
+import { shareAcrossTabs } from '@tandem/realtime/tabs'
 import { tabUser } from './lib/session.js'
 
 const user = tabUser()
@@ -10,8 +11,12 @@ const client = createClient({
   baseUrl: location.origin,
   auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
 })
-// A reload resumes the channel from the last message this tab showed: what came meanwhile arrives, once.
-const rt = createRealtime({ client }, { positions: sessionPositions({ key: `tandem:realtime:${user}` }) })
+// The user's tabs share one socket, and a reload resumes the channel from the last message this
+// tab showed: what came meanwhile arrives, once.
+const rt = createRealtime(
+  { client },
+  { tabs: shareAcrossTabs({ key: `user:${user}` }), positions: sessionPositions({ key: `tandem:realtime:${user}` }) },
+)
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const describe = (e: unknown) =>

@@ -158,7 +158,7 @@ export function closeAction(code: number, reason: string): CloseAction {
  */
 export const closeOf = (e: { code: unknown; reason: unknown }, openedAt: number): [number, string] =>
   typeof e.code === 'number'
-    ? [e.code, typeof e.reason === 'string' ? e.reason : '']
-    : Date.now() - openedAt >= OPEN_TIMEOUT_MS - 100
-      ? [1000, 'timeout']
-      : [1006, '']
+    ? [e.code, e.reason as string]
+    : Date.now() - openedAt < OPEN_TIMEOUT_MS - 100
+      ? [1006, '']
+      : [1000, 'timeout']

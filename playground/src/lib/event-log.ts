@@ -1,6 +1,7 @@
 import { createStore, type TandemClient } from '@tandem/core'
 import { redact } from '@tandem/core/internal' // the SDK's own token redaction, for the log panel
 import type { Realtime } from '@tandem/realtime'
+import type { TabShare } from '@tandem/realtime/tabs'
 
 export type LogKind = 'request' | 'retry' | 'rate-limit' | 'token' | 'realtime' | 'error' | 'app'
 
@@ -22,7 +23,12 @@ export interface EventLog {
   clear(): void
   /** Wires the SDK's debug events. Returns the unsubscribe. */
   attach(client: TandemClient, realtime: Realtime): () => void
+  /** Says which tab leads the user's shared connection, and when that changes. */
+  attachTabs(tabs: TabShare): () => void
 }
+
+/** A tab id as the log shows it: short enough to tell tabs apart. */
+const tab = (id: string) => `tab …${id.slice(-4)}`
 
 const MAX = 300
 
@@ -45,6 +51,17 @@ export function createEventLog(): EventLog {
     getSnapshot: store.getSnapshot,
     add,
     clear: () => store.set([]),
+    attachTabs: (tabs) =>
+      tabs.on('role', ({ role, leader }) =>
+        add(
+          'realtime',
+          role === 'leader'
+            ? `this tab (${tab(tabs.tabId)}) leads: it holds the one socket of every tab of this user`
+            : role === 'follower' && leader
+              ? `${tab(leader)} leads: this tab (${tab(tabs.tabId)}) shares its socket`
+              : `tabs: this tab is ${role}`,
+        ),
+      ),
     attach(client, realtime) {
       const offs = [
         client.on('request', (e) => {

@@ -1,6 +1,7 @@
 import { createClient, type TandemClient } from '@tandem/core'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime, type Realtime } from '@tandem/realtime'
+import { shareAcrossTabs, type TabShare } from '@tandem/realtime/tabs'
 import { createEventLog, type EventLog } from './event-log.js'
 
 const NAMES = [
@@ -38,19 +39,27 @@ export interface Session {
   user: string
   client: TandemClient
   realtime: Realtime
+  /** This tab's part in the one connection all of the user's tabs share. */
+  tabs: TabShare
   log: EventLog
 }
 
-/** One client and one realtime connection per tab, sharing one token provider, wired to the event log. */
+/**
+ * One client per tab, and one realtime connection for all the tabs of a user (the leading tab
+ * holds it), sharing one token provider, wired to the event log.
+ */
 export function createSession(user = tabUser()): Session {
   // The browser never sees a key: it asks our own backend (here the Vite dev server) for tokens.
   const client = createClient({
     baseUrl: location.origin,
     auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
   })
-  // A reload resumes the chat where this tab left it (keyed by user: `?user=` may change in a tab).
-  const realtime = createRealtime({ client }, { positions: sessionPositions({ key: `tandem:realtime:${user}` }) })
+  // Tabs of one user share one socket (keyed by user: tabs of two users never share), and a
+  // reload resumes the chat where this tab left it (`?user=` may change in a tab).
+  const tabs = shareAcrossTabs({ key: `user:${user}` })
+  const realtime = createRealtime({ client }, { tabs, positions: sessionPositions({ key: `tandem:realtime:${user}` }) })
   const log = createEventLog()
   log.attach(client, realtime)
-  return { user, client, realtime, log }
+  log.attachTabs(tabs)
+  return { user, client, realtime, tabs, log }
 }
