@@ -281,20 +281,25 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
       setRole('stopped')
     }
 
-    // A hidden page (closed, or into the back/forward cache) leaves; a page shown again joins.
+    // A hidden page (closed, or into the back/forward cache) and a frozen one leave; a page shown
+    // again, or resumed, joins.
     const page = globalThis as Partial<EventTarget>
+    const doc = (globalThis as { document?: Partial<EventTarget> }).document
     const onHide = () => leave?.()
-    const onShow = (e: Event) => {
-      if (!(e as PageTransitionEvent).persisted) return
+    const back = () => {
+      if (bc || stopped) return
       setRole('electing')
       join()
     }
-    page.addEventListener?.('pagehide', onHide)
-    page.addEventListener?.('pageshow', onShow)
-    const unlisten = () => {
-      page.removeEventListener?.('pagehide', onHide)
-      page.removeEventListener?.('pageshow', onShow)
+    const onShow = (e: Event) => (e as PageTransitionEvent).persisted && back()
+    const each = (method: 'addEventListener' | 'removeEventListener') => {
+      page[method]?.('pagehide', onHide)
+      page[method]?.('pageshow', onShow)
+      doc?.[method]?.('freeze', onHide)
+      doc?.[method]?.('resume', back)
     }
+    each('addEventListener')
+    const unlisten = () => each('removeEventListener')
     const stop = leave
     leave = () => {
       stop()
