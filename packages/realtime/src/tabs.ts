@@ -1,6 +1,6 @@
 // One realtime connection for all the tabs of an app: `createRealtime(source, { tabs: shareAcrossTabs({ key }) })`.
 // Its own entry, so an app that does not share does not ship it. See docs/realtime.md.
-export { shareAcrossTabs, OPEN_WAIT_MS } from './tabs/share.js'
+export { shareAcrossTabs, TABS_DEFAULTS } from './tabs/share.js'
 export type {
   BroadcastChannelConstructor,
   BroadcastChannelLike,

@@ -3,22 +3,43 @@
 // run in real Chromium pages in playground/e2e/tabs.test.ts.
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitUntil } from '../../../../test/utils/wait.js'
-import { shareAcrossTabs, type TabShare } from '../tabs.js'
+import { shareAcrossTabs, type TabShare, type TabsContext } from '../tabs.js'
 import type { Message, PresenceEvent } from '../types.js'
 import { client, collect, until, untilState, untilSubscribed, useEmulator } from './helpers.js'
 import { createBrowser, type Tab } from './tab-env.js'
 
-const emu = useEmulator({ realtime: { publishRate: { limit: 10_000, intervalMs: 1000 } } })
+const emu = useEmulator({ realtime: { publishRate: { limit: 10_000, intervalMs: 1000 }, heartbeatMs: 300 } })
 const shares: TabShare[] = []
 afterEach(() => {
   for (const s of shares.splice(0)) s.stop()
 })
 
-function openTab(browser: ReturnType<typeof createBrowser>, key = 'user_1', subject = 'user_1') {
+interface TabSetup {
+  key?: string
+  subject?: string
+  graceMs?: number
+  /** While `on`, nothing reaches the tab's client: its page stalls. */
+  frozen?: { on: boolean }
+}
+
+function openTab(browser: ReturnType<typeof createBrowser>, setup: TabSetup = {}) {
+  const { key = 'user_1', subject = 'user_1', graceMs, frozen } = setup
   const tab = browser.tab()
-  const share = shareAcrossTabs({ key, locks: tab.locks, BroadcastChannel: tab.BroadcastChannel })
+  const share = shareAcrossTabs({ key, locks: tab.locks, BroadcastChannel: tab.BroadcastChannel, graceMs })
   shares.push(share)
-  const rt = client(emu(), { subject }, { tabs: share })
+  // The tab socket, wrapped only to stall its deliveries when the test freezes the page.
+  const tabs = (ctx: TabsContext) => {
+    const link = share(ctx)
+    if (!link || !frozen) return link
+    const Base = link.WebSocket as new (url: string) => { receive(d: string): void }
+    const WebSocket = class extends Base {
+      override receive(d: string) {
+        if (!frozen.on) super.receive(d)
+      }
+    }
+    return { ...link, WebSocket }
+  }
+  const rt = client(emu(), { subject }, { tabs })
   return { tab, share, rt, crash: () => crash(tab, share, rt) }
 }
 
@@ -58,8 +79,8 @@ describe('one connection for all tabs', () => {
   it('tabs of two users (two keys) never share a socket', async () => {
     await untilSockets(0)
     const browser = createBrowser()
-    const a = openTab(browser, 'user_a', 'user_a')
-    const b = openTab(browser, 'user_b', 'user_b')
+    const a = openTab(browser, { key: 'user_a', subject: 'user_a' })
+    const b = openTab(browser, { key: 'user_b', subject: 'user_b' })
     a.rt.connect()
     b.rt.connect()
     await Promise.all([untilState(a.rt, 'connected'), untilState(b.rt, 'connected')])
@@ -156,5 +177,82 @@ describe('one connection for all tabs', () => {
 
   it('refuses a missing key', () => {
     expect(() => shareAcrossTabs({ key: '' })).toThrow(/key/)
+  })
+
+  it('a leading tab that was present goes: its member is left after the grace, once (nobody else held it)', async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const watcher = client(emu(), { subject: 'watcher' })
+    const seen: string[] = []
+    watcher.channel('room:gone').presence.subscribe((e) => seen.push(e.action))
+    await untilSubscribed(watcher.channel('room:gone'))
+    const a = openTab(browser, { graceMs: 200 })
+    a.rt.connect()
+    await untilState(a.rt, 'connected')
+    const b = openTab(browser, { graceMs: 200 })
+    collect(b.rt, 'room:gone')
+    await untilSubscribed(b.rt.channel('room:gone'))
+    expect(a.share.role).toBe('leader')
+    await a.rt.channel('room:gone').presence.enter({ who: 'a' })
+    await waitUntil(() => seen.length === 1, { what: 'the enter' })
+    a.crash()
+    await waitUntil(() => seen.length === 2, { what: 'the leave', timeoutMs: 5_000 })
+    expect(seen).toEqual(['enter', 'leave'])
+    expect(await watcher.channel('room:gone').presence.get()).toEqual([])
+  })
+
+  it("a follower whose page stalls (its client drops the link) keeps its presence, and the hub's socket is not cycled", async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const watcher = client(emu(), { subject: 'watcher' })
+    const seen: string[] = []
+    watcher.channel('room:stall').presence.subscribe((e) => seen.push(e.action))
+    await untilSubscribed(watcher.channel('room:stall'))
+    const leader = openTab(browser)
+    leader.rt.connect()
+    await untilState(leader.rt, 'connected')
+    const frozen = { on: false }
+    const f = openTab(browser, { frozen })
+    f.rt.connect()
+    await untilState(f.rt, 'connected')
+    await f.rt.channel('room:stall').presence.enter({ who: 'f' })
+    await waitUntil(() => seen.length === 1, { what: 'the enter' })
+    const socketsBefore = emu().realtime.stats.connections.total
+    frozen.on = true
+    await untilState(f.rt, 'reconnecting', 5_000)
+    expect(f.rt.lastError?.code).toBe('heartbeat_timeout')
+    frozen.on = false
+    await untilState(f.rt, 'connected')
+    await untilSubscribed(f.rt.channel('room:stall'))
+    await f.rt.channel('room:stall').publish('m', {}) // a round trip: what the service said meanwhile has come
+    expect(seen).toEqual(['enter'])
+    expect((await watcher.channel('room:stall').presence.get()).map((m) => m.data)).toEqual([{ who: 'f' }])
+    expect(emu().realtime.stats.connections.total).toBe(socketsBefore) // the hub's ping found the link alive
+  })
+
+  it('a tab socket closed before the leader answered leaves nothing in the hub; the last client closing closes the socket', async () => {
+    await untilSockets(0)
+    const browser = createBrowser()
+    const a = openTab(browser)
+    a.rt.connect()
+    await untilState(a.rt, 'connected')
+    const b = openTab(browser)
+    b.rt.connect()
+    b.rt.close() // before its tab socket's open was answered
+    await waitUntil(() => a.share.stats()?.peers === 1, { what: `1 peer (${JSON.stringify(a.share.stats())})` })
+    a.rt.close()
+    await untilSockets(0)
+    expect(a.share.stats()).toMatchObject({ peers: 0, channels: 0 })
+  })
+
+  it('a tab that stopped sharing fails its client at once with the reason, instead of retrying', async () => {
+    const browser = createBrowser()
+    const t = openTab(browser)
+    t.rt.connect()
+    await untilState(t.rt, 'connected')
+    t.share.stop()
+    await untilState(t.rt, 'failed')
+    expect(t.rt.lastError?.code).toBe('tabs_stopped')
+    expect(t.share.role).toBe('stopped')
   })
 })

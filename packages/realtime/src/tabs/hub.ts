@@ -3,7 +3,7 @@
 // keeps for a connection: its request ids, its channels, its presence. A service message is posted
 // once to the tabs that subscribed its channel; each tab's client dedupes and orders by offset.
 import ReconnectingWebSocket from 'partysocket/ws'
-import { MAX_GRACE_MS, OPEN_TIMEOUT_MS } from '../defaults.js'
+import { HANDSHAKE_TIMEOUT_MS, MAX_GRACE_MS, OPEN_TIMEOUT_MS } from '../defaults.js'
 import { closeOf } from '../protocol.js'
 import type { TabSocket } from './socket.js'
 import { HANDOVER_CLOSE, closeReason, type TabMessage } from './wire.js'
@@ -24,12 +24,20 @@ export interface HubOptions {
   post: (message: TabMessage) => void
   /** The service's connection id the tabs last ran on: resumed, so presence is kept. */
   resumeId: string | undefined
+  /**
+   * Channels where only the tab that led before was present: the resumed connection still holds
+   * its member there, and nobody is left to leave it. Left a grace after connecting, unless a tab
+   * (that one, reloaded) entered meanwhile.
+   */
+  orphans: string[]
+  /** How long a tab that went away keeps its channels and presence (it may come back). */
+  graceMs: number
   /** Calls `gone` once the tab has gone (closed, crashed); an abort of `signal` ends the watch. */
   watch: (tab: string, gone: () => void) => void
 }
 
 export interface HubStats {
-  /** Open tab sockets, subscribed channels, tabs watched, requests awaiting the service. */
+  /** Open tab sockets, subscribed channels, tabs watched, requests awaiting the service (and leaves awaiting their grace). */
   peers: number
   channels: number
   tabs: number
@@ -80,6 +88,17 @@ export function createHub(o: HubOptions): Hub {
   let nextId = 1
   let resumeId = o.resumeId
   let probe: ReturnType<typeof setTimeout> | undefined
+  const orphans = [...o.orphans]
+  /** Tabs whose channels or presence the hub gave up while they were away: told `resumed: false`, they enter again. */
+  const settled = new Set<string>()
+  const timers = new Set<ReturnType<typeof setTimeout>>()
+  const later = (ms: number, run: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t)
+      run()
+    }, ms)
+    timers.add(t)
+  }
 
   function deliver(to: Iterable<Peer>, text: string) {
     const remote: string[] = []
@@ -153,13 +172,21 @@ export function createHub(o: HubOptions): Hub {
     if (!first) return
     const [peer, frame] = first
     l.handshaking = true
+    // A service that never answers must not hold every tab: each would retry onto this socket.
+    const deadline = setTimeout(
+      () => link === l && lost(HANDOVER_CLOSE, closeReason('handshake_timeout')),
+      HANDSHAKE_TIMEOUT_MS,
+    )
     send({ ...frame, resume: resumeId ? { connectionId: resumeId } : frame.resume }, undefined, (answer) => {
+      clearTimeout(deadline)
       l.handshaking = false
       if (answer.type === 'connected' && typeof answer.connectionId === 'string') {
         l.session = { frame: answer, at: Date.now() }
         resumeId = answer.connectionId
         o.post({ k: 'conn', c: answer.connectionId })
         for (const [p, f] of [first, ...l.waiting.splice(0)]) if (peers.has(p.id)) connected(l, p, f)
+        const held = orphans.splice(0)
+        if (held.length) later(o.graceMs, () => leave(held))
       } else {
         // Refused: that tab hears why (the service closes next); the others wait for that close.
         if (peers.has(peer.id)) reply(peer, { ...answer, id: frame.id })
@@ -173,11 +200,12 @@ export function createHub(o: HubOptions): Hub {
     const s = l.session!.frame
     const elapsed = Math.floor((Date.now() - l.session!.at) / 1000)
     const resume = f.resume as { connectionId?: unknown } | undefined
+    const gaveUp = settled.delete(p.tab)
     reply(p, {
       ...s,
       id: f.id,
       expiresIn: Math.max(0, (s.expiresIn as number) - elapsed),
-      resumed: resume?.connectionId === s.connectionId,
+      resumed: !gaveUp && resume?.connectionId === s.connectionId,
     })
   }
 
@@ -188,6 +216,9 @@ export function createHub(o: HubOptions): Hub {
     if (f && f.type !== 'message' && (typeof id === 'number' || typeof id === 'string')) {
       const entry = pending.get(id as number)
       pending.delete(id as number)
+      // A refreshed token: tabs that connect later are told its lifetime, not the first one's.
+      if (f.type === 'authed' && link?.session)
+        link.session = { frame: { ...link.session.frame, ...f }, at: Date.now() }
       if (entry?.then) return entry.then(f)
       if (entry?.peer && peers.has(entry.peer.id)) reply(entry.peer, { ...f, id: entry.id })
       return
@@ -261,12 +292,33 @@ export function createHub(o: HubOptions): Hub {
     }
   }
 
+  /** Leaves, on the service's connection, the channels no tab is present on (any more). */
+  function leave(channels: string[]) {
+    for (const channel of channels) if (!present(channel)) send({ type: 'presence.leave', channel })
+  }
+
+  /** Unsubscribes, on the service's connection, the channels no tab subscribes (any more). */
+  const unsubscribe = (channels: string[]) => {
+    const unused = channels.filter((c) => !subs.has(c))
+    if (unused.length) send({ type: 'unsubscribe', channels: unused })
+    return unused
+  }
+
   function closed(id: string, reason: string) {
     const p = peers.get(id)
     if (!p) return
-    const { unsubscribe, leave } = forget(p)
-    for (const channel of leave) send({ type: 'presence.leave', channel })
-    if (unsubscribe.length) send({ type: 'unsubscribe', channels: unsubscribe })
+    const { unsubscribe: unwanted, leave: absent } = forget(p)
+    // A client that closes has sent its own leaves. Any other end (a dropped socket, a tab that
+    // left, reloaded or died) keeps the tab's channels and presence through a grace, as the
+    // service does for a socket: its client comes back and resumes them. After the grace, what
+    // no tab wants is let go, and the tab, if it comes back, is told to enter again.
+    if (reason === 'client_close') unsubscribe(unwanted)
+    else if (unwanted.length || absent.length)
+      later(o.graceMs, () => {
+        if ([...peers.values()].some((q) => q.tab === p.tab)) return // it came back
+        leave(absent)
+        if (unsubscribe(unwanted).length || absent.length) settled.add(p.tab)
+      })
     if (DEAD.has(reason)) check()
     if (!peers.size && link) lost(1000, 'client_close')
   }
@@ -287,11 +339,13 @@ export function createHub(o: HubOptions): Hub {
       const l = link
       link = undefined
       clearTimeout(probe)
+      for (const t of timers) clearTimeout(t)
+      timers.clear()
       pending.clear()
       shut([...peers.values()], HANDOVER_CLOSE, closeReason('leader_gone'))
       // A close without leaves: the service keeps the presence through its grace, for the next leader's resume.
       l?.rws.close(1000, 'leader_gone')
     },
-    stats: () => ({ peers: peers.size, channels: subs.size, tabs: tabs.size, pending: pending.size }),
+    stats: () => ({ peers: peers.size, channels: subs.size, tabs: tabs.size, pending: pending.size + timers.size }),
   }
 }

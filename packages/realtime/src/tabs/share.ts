@@ -6,12 +6,14 @@
 // presence is kept (the next leader resumes the service's connection id).
 import type { TokenProvider, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from '../core.js'
+import { rtError } from '../protocol.js'
 import type { TabsContext, TabsLink } from '../realtime.js'
 import { createHub, type Hub, type HubStats } from './hub.js'
 import { tabSocketClass, type SocketLink, type TabSocket } from './socket.js'
 import { createTokenAsks, serveToken } from './token.js'
 import {
   HANDOVER_CLOSE,
+  TABS_DEFAULTS,
   closeReason,
   type BroadcastChannelConstructor,
   type BroadcastChannelLike,
@@ -22,8 +24,7 @@ import {
 export type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from './wire.js'
 export type { HubStats } from './hub.js'
 
-/** How long a tab socket waits for a leader to take it before it reports `no_leader` (its client retries). */
-export const OPEN_WAIT_MS = 2_000
+export { TABS_DEFAULTS } from './wire.js'
 
 export interface ShareOptions {
   /**
@@ -36,6 +37,12 @@ export interface ShareOptions {
   locks?: LockManagerLike
   /** @default globalThis.BroadcastChannel (likewise) */
   BroadcastChannel?: BroadcastChannelConstructor
+  /**
+   * How long a tab that went away (closed, reloaded, its socket dropped) keeps its channels and
+   * presence on the shared connection: a reloaded page that enters again within it causes no leave.
+   * @default TABS_DEFAULTS.leftTabGraceMs (5 s)
+   */
+  graceMs?: number
 }
 
 /**
@@ -119,6 +126,10 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
     const sockets = new Map<string, TabSocket>()
     /** Channels this tab is present on (from the frames its client sends), told to each leader. */
     const entered = new Set<string>()
+    /** What the other tabs are present on, as they said: the next leader leaves what only a departed leader held. */
+    const present = new Map<string, string[]>()
+    /** The tab that led last (kept after its `bye`). */
+    let former: string | undefined
     let connectionId: string | undefined
     let bc: BroadcastChannelLike | undefined
     let abort: AbortController | undefined
@@ -134,13 +145,16 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
       }
       post({ k: 'open', s: s.id, t: tabId, e: [...entered] })
       clearTimeout(s.timer)
-      s.timer = setTimeout(() => s.shut(HANDOVER_CLOSE, closeReason('no_leader')), OPEN_WAIT_MS)
+      s.timer = setTimeout(() => {
+        post({ k: 'close', s: s.id, r: 'no_leader' }) // a leader that answers late forgets it
+        s.shut(HANDOVER_CLOSE, closeReason('no_leader'))
+      }, TABS_DEFAULTS.openWaitMs)
     }
 
     const link: SocketLink = {
       attach(s) {
         sockets.set(s.id, s)
-        if (!stopped && bc) open(s)
+        if (bc) open(s)
         else s.shut(HANDOVER_CLOSE, closeReason('tabs_stopped'))
       },
       up(s, text) {
@@ -151,7 +165,7 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
       closed(s, reason) {
         sockets.delete(s.id)
         if (s.leader === tabId) hub?.closed(s.id, reason)
-        else if (s.leader) post({ k: 'close', s: s.id, r: reason })
+        else post({ k: 'close', s: s.id, r: reason }) // opened, or asked to be: either way the leader forgets it
       },
       forget: (s) => sockets.delete(s.id),
     }
@@ -160,8 +174,10 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
       try {
         const f = JSON.parse(text) as { type?: unknown; channel?: unknown }
         if (typeof f.channel !== 'string') return
+        const had = entered.size
         if (f.type === 'presence.leave') entered.delete(f.channel)
         else if (f.type === 'presence.enter' || f.type === 'presence.update') entered.add(f.channel)
+        if (entered.size !== had) post({ k: 'present', t: tabId, e: [...entered] })
       } catch {
         // Not ours to judge: the service answers it.
       }
@@ -177,12 +193,18 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
     }
 
     function lead() {
+      // Where only the tab that led before was present, nobody will leave: the new hub does.
+      const others = [...present].filter(([t]) => t !== former).flatMap(([, e]) => e)
+      const orphans = (former ? (present.get(former) ?? []) : []).filter((c) => !entered.has(c) && !others.includes(c))
+      if (former) present.delete(former)
       leader = tabId
       hub = createHub({
         url: ctx.url,
         WebSocket: WS,
         post,
         resumeId: connectionId,
+        orphans,
+        graceMs: options.graceMs ?? TABS_DEFAULTS.leftTabGraceMs,
         watch(tab, gone) {
           const signal = abort?.signal
           // Granted once that tab's own lock is free: it has gone.
@@ -205,9 +227,15 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
     function receive(m: TabMessage) {
       switch (m.k) {
         case 'who':
+          if (entered.size) post({ k: 'present', t: tabId, e: [...entered] })
           return role === 'leader' && post({ k: 'leader', l: tabId })
+        case 'present':
+          if (m.e.length) present.set(m.t, m.e)
+          else present.delete(m.t)
+          return
         case 'leader':
-          leader = m.l
+          if (former !== m.l && former) present.delete(former) // the new leader settled its presence
+          leader = former = m.l
           if (role !== 'leader') setRole('follower')
           follow(m.l, 'leader_changed')
           return asks.resend()
@@ -216,8 +244,13 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
           leader = undefined
           setRole('electing')
           return follow(undefined, 'leader_gone')
-        case 'opened':
-          return sockets.get(m.s)?.opened(m.l)
+        case 'opened': {
+          const s = sockets.get(m.s)
+          if (s) return s.opened(m.l)
+          // Ours, but closed before the answer came: the leader must forget it.
+          if (m.s.startsWith(`${tabId}:`)) post({ k: 'close', s: m.s, r: 'gone' })
+          return
+        }
         case 'down':
           for (const id of m.to) sockets.get(id)?.receive(m.d)
           return
@@ -267,6 +300,8 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
 
     leave = () => {
       if (!bc) return
+      // A follower's presence is the leader's hub's to settle; a leader's, the next leader's (orphans).
+      if (role !== 'leader') post({ k: 'present', t: tabId, e: [] })
       if (role === 'leader') {
         post({ k: 'bye', l: tabId })
         hub?.stop()
@@ -309,7 +344,13 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
 
     const auth: TokenProvider = {
       getToken: (o) =>
-        role === 'leader' ? ctx.auth.getToken(o) : asks.ask(o?.forceRefresh ? lastToken : stale).then(keep),
+        stopped
+          ? Promise.reject(
+              rtError('tabs_stopped', 'This tab left the shared connection (tabs.stop()): close this client'),
+            )
+          : role === 'leader'
+            ? ctx.auth.getToken(o)
+            : asks.ask(o?.forceRefresh ? lastToken : stale).then(keep),
       invalidate(token) {
         ctx.auth.invalidate(token)
         if (token === undefined || token === lastToken) stale = lastToken

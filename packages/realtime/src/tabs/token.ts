@@ -3,10 +3,9 @@
 // refresh replaces): the leader then forces a fetch, once for all tabs.
 import type { TokenProvider } from '@tandem/core'
 import { rtError } from '../protocol.js'
-import type { TabMessage } from './wire.js'
+import { TABS_DEFAULTS, type TabMessage } from './wire.js'
 
-/** How long a follower waits for the leader's answer (a leader election included). */
-export const TOKEN_WAIT_MS = 10_000
+const TOKEN_WAIT_MS = TABS_DEFAULTS.tokenWaitMs
 
 export interface TokenAsks {
   ask(stale: string | undefined): Promise<string>

@@ -22,6 +22,8 @@ export type TabMessage =
   | { k: 'close'; s: string; r: string }
   /** The service's connection id, for the next leader's resume. */
   | { k: 'conn'; c: string }
+  /** The channels tab `t` is present on (posted when they change, and in answer to `who`). */
+  | { k: 'present'; t: string; e: string[] }
   /** A follower asks the leader's token provider; `stale`: a token it must not be given again. */
   | { k: 'token'; q: string; stale?: string | undefined }
   | { k: 'tokened'; q: string; token?: string; code?: string; message?: string }
@@ -38,6 +40,19 @@ export interface BroadcastChannelLike {
 }
 
 export type BroadcastChannelConstructor = new (name: string) => BroadcastChannelLike
+
+/** Every default of the tabs entry. */
+export const TABS_DEFAULTS = {
+  /** How long a tab socket waits for a leader to take it before it reports `no_leader` (its client retries). */
+  openWaitMs: 2_000,
+  /** How long a follower waits for the leader's token (an election included). */
+  tokenWaitMs: 10_000,
+  /**
+   * A tab that left (closed, reloaded) or died stays present this long: a reloaded page that
+   * enters again within it causes no leave, as the service's own grace does for a socket.
+   */
+  leftTabGraceMs: 5_000,
+} as const
 
 /** A close the service never sends: the tabs' own (closeAction reads `code` from the JSON reason). */
 export const HANDOVER_CLOSE = 1012
