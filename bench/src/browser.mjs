@@ -2,8 +2,8 @@
 // WebSocket doing JSON.parse (baseline), fed by the same blast server as realtime.mjs in its own
 // Node process. The client code is bundled with esbuild and timed in the page.
 import { existsSync } from 'node:fs'
-import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
+import { bounded, bundleForPage, CHROMIUM, CHROMIUM_ARGS, skipped, TIMEOUT_MS } from './chromium.mjs'
 import { spawnBlast } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
@@ -11,57 +11,15 @@ import { fmt, summarize, table } from './stats.mjs'
 // 20,000 messages already make a ~1.5–2 s run and keep the whole bench at about a minute.
 const N = 20_000
 const ROUNDS = 7
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const TIMEOUT_MS = 30_000
-
-// page.evaluate has no timeout of its own: bound it so a lost message cannot hang the bench.
-function bounded(promise, what) {
-  let timer
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no result after ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-async function bundleClient() {
-  const result = await build({
-    entryPoints: [new URL('./browser/entry.mjs', import.meta.url).pathname],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-  })
-  // Inline in a <script>: keep the bundle from closing the tag early.
-  return result.outputFiles[0].text.replaceAll('</script', '<\\/script')
-}
-
 export async function run() {
-  if (!existsSync(CHROMIUM)) {
-    return {
-      title: 'Realtime receive throughput in Chromium',
-      body: `Skipped: Chromium not found at ${CHROMIUM} (install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH).`,
-    }
-  }
-  const code = await bundleClient()
+  if (!existsSync(CHROMIUM)) return skipped('Realtime receive throughput in Chromium')
+  const code = await bundleForPage(new URL('./browser/entry.mjs', import.meta.url))
   let blast
   let browser
   try {
     ;[blast, browser] = await Promise.all([
       spawnBlast(),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
     ])
     const page = await browser.newPage()
     page.setDefaultTimeout(TIMEOUT_MS)

@@ -15,8 +15,8 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import os from 'node:os'
 import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
+import { bounded as boundedFor, bundleForPage, CHROMIUM, CHROMIUM_ARGS, skipped, TIMEOUT_MS } from './chromium.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
 const TABS = [1, 3, 10]
@@ -31,26 +31,9 @@ const PINGS = 200
 const GOAL_MS = 1
 const KEY = 'user:ana'
 const REALTIME_WS = /\/realtime\/v1\/ws(\?|$)/
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const TIMEOUT_MS = 30_000
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
-// page.evaluate has no timeout of its own: bound it, so a lost message cannot hang the bench.
-function bounded(promise, what, ms = TIMEOUT_MS) {
-  let timer
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`tabs: ${what}: no result after ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
+// The shared bound, its errors named for this bench.
+const bounded = (promise, what, ms) => boundedFor(promise, `tabs: ${what}`, ms)
 
 /** Polls `check` (async) until it holds; throws after `ms`. */
 async function until(check, what, ms = 10_000) {
@@ -102,17 +85,7 @@ async function spawnService() {
 }
 
 async function servePage() {
-  const result = await build({
-    entryPoints: [new URL('./tabs/page.mjs', import.meta.url).pathname],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-  })
-  // Inline in a <script>: keep the bundle from closing the tag early.
-  const code = result.outputFiles[0].text.replaceAll('</script', '<\\/script')
+  const code = await bundleForPage(new URL('./tabs/page.mjs', import.meta.url))
   const html = `<!doctype html><meta charset="utf-8"><title>tabs bench</title><script type="module">${code}</script>`
   const server = createServer((req, res) => {
     if (req.url !== '/') return void res.writeHead(404).end()
@@ -269,12 +242,7 @@ async function measureHop(browser, svc, origin) {
 
 export async function run() {
   const title = 'One connection for all tabs (`shareAcrossTabs`) in headless Chromium'
-  if (!existsSync(CHROMIUM)) {
-    return {
-      title,
-      body: `Skipped: Chromium not found at ${CHROMIUM} (install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH).`,
-    }
-  }
+  if (!existsSync(CHROMIUM)) return skipped(title)
   const load = fmt(os.loadavg()[0], 2)
   let svc
   let site
@@ -283,7 +251,7 @@ export async function run() {
     ;[svc, site, browser] = await Promise.all([
       spawnService(),
       servePage(),
-      chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
     ])
     const counts = await countConnections(browser, svc, site.origin)
     const hop = await measureHop(browser, svc, site.origin)

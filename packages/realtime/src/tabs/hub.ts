@@ -60,6 +60,10 @@ interface Link {
   at: number
   open: boolean
   handshaking: boolean
+  /** The token the service's connection runs on (the handshake's, then each in-band refresh's). */
+  token?: unknown
+  /** An in-band refresh on its way: the tabs that asked for the same token wait for its answer. */
+  authing?: { token: unknown; waiting: [Peer, unknown][] }
   /** The service's `connected` reply, and when it came. */
   session?: { frame: Frame; at: number }
   /** Tab sockets whose `connect` waits for the handshake. */
@@ -182,6 +186,7 @@ export function createHub(o: HubOptions): Hub {
       l.handshaking = false
       if (answer.type === 'connected' && typeof answer.connectionId === 'string') {
         l.session = { frame: answer, at: Date.now() }
+        l.token = frame.token
         resumeId = answer.connectionId
         o.post({ k: 'conn', c: answer.connectionId })
         for (const [p, f] of [first, ...l.waiting.splice(0)]) if (peers.has(p.id)) connected(l, p, f)
@@ -195,16 +200,19 @@ export function createHub(o: HubOptions): Hub {
     })
   }
 
+  /** What is left of the connection's token lifetime, in the service's seconds. */
+  const remaining = (l: Link) =>
+    Math.max(0, (l.session!.frame.expiresIn as number) - Math.floor((Date.now() - l.session!.at) / 1000))
+
   /** The service's `connected`, for one tab: its presence was kept if it last ran on this very connection. */
   function connected(l: Link, p: Peer, f: Frame) {
     const s = l.session!.frame
-    const elapsed = Math.floor((Date.now() - l.session!.at) / 1000)
     const resume = f.resume as { connectionId?: unknown } | undefined
     const gaveUp = settled.delete(p.tab)
     reply(p, {
       ...s,
       id: f.id,
-      expiresIn: Math.max(0, (s.expiresIn as number) - elapsed),
+      expiresIn: remaining(l),
       resumed: !gaveUp && resume?.connectionId === s.connectionId,
     })
   }
@@ -218,7 +226,7 @@ export function createHub(o: HubOptions): Hub {
       pending.delete(id as number)
       // A refreshed token: tabs that connect later are told its lifetime, not the first one's.
       if (f.type === 'authed' && link?.session)
-        link.session = { frame: { ...link.session.frame, ...f }, at: Date.now() }
+        link.session = { frame: { ...link.session.frame, expiresIn: f.expiresIn }, at: Date.now() }
       if (entry?.then) return entry.then(f)
       if (entry?.peer && peers.has(entry.peer.id)) reply(entry.peer, { ...f, id: entry.id })
       return
@@ -243,6 +251,26 @@ export function createHub(o: HubOptions): Hub {
     send({ type: 'ping' }, undefined, () => {
       clearTimeout(probe)
       probe = undefined
+    })
+  }
+
+  /**
+   * One in-band refresh per token for all tabs: a tab that brings the token the connection already
+   * runs on (another tab refreshed first) is answered here; one that brings the token being
+   * refreshed waits for that answer.
+   */
+  function refresh(p: Peer, f: Frame) {
+    const l = link
+    if (!l?.session) return
+    if (f.token === l.token) return reply(p, { type: 'authed', id: f.id, expiresIn: remaining(l) })
+    const under = l.authing
+    if (under && under.token === f.token) return void under.waiting.push([p, f.id])
+    const authing: NonNullable<Link['authing']> = { token: f.token, waiting: [[p, f.id]] }
+    l.authing = authing
+    send(f, undefined, (answer) => {
+      if (l.authing === authing) l.authing = undefined
+      if (answer.type === 'authed') l.token = f.token
+      for (const [q, id] of authing.waiting) if (peers.has(q.id)) reply(q, { ...answer, id })
     })
   }
 
@@ -282,6 +310,8 @@ export function createHub(o: HubOptions): Hub {
       case 'presence.update':
         p.entered.add(channel)
         return send(f, p)
+      case 'auth':
+        return refresh(p, f)
       case 'presence.leave':
         p.entered.delete(channel)
         // The member is the connection's: it stays while another tab is present.
