@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitUntil } from '../../../../test/utils/wait.js'
 import { shareAcrossTabs, type TabShare, type TabsContext } from '../tabs.js'
-import type { Message, PresenceEvent } from '../types.js'
+import type { Message, PresenceEvent, PublishAck } from '../types.js'
 import { client, collect, until, untilState, untilSubscribed, useEmulator } from './helpers.js'
 import { createBrowser, type Tab } from './tab-env.js'
 
@@ -101,22 +101,27 @@ describe('one connection for all tabs', () => {
     const pub = client(emu(), { subject: 'publisher' })
     const PER = 60
     let sent = 0
+    // 50 publishes from the followers: 25 in flight when the leader dies (sent to its hub, maybe
+    // stored, never acked), 25 issued while the next leader takes over.
+    const publish = (from: number) =>
+      Array.from({ length: 25 }, (_, k) => followers[k % 2]!.rt.channel('handover:pubs').publish('p', { i: from + k }))
+    let inFlight: Promise<unknown>[] = []
     const stream = (async () => {
       for (let i = 0; i < PER; i++) {
         await Promise.all(names.map((n) => pub.channel(n).publish('tick', { i })))
-        if (++sent === PER / 3) leader.crash()
+        if (++sent === PER / 3) {
+          inFlight = publish(0)
+          leader.crash()
+        }
       }
     })()
-    // 50 publishes from the followers, issued while the next leader takes over.
     await until(
       (cb) => leader.share.on('role', cb),
       () => leader.share.role === 'stopped',
       10_000,
       'the crash',
     )
-    const acks = Promise.all(
-      Array.from({ length: 50 }, (_, i) => followers[i % 2]!.rt.channel('handover:pubs').publish('p', { i })),
-    )
+    const acks = Promise.all([...inFlight, ...publish(25)]) as Promise<PublishAck[]>
     await stream
     const followerGot = tabs.map((t, i) => (t === leader ? undefined : got[i]!)).filter((g) => g !== undefined)
     await Promise.all(followerGot.flatMap((g) => g.map((c) => c.count(PER, 10_000))))
