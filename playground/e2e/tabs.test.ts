@@ -294,6 +294,9 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     expect(b.sockets.length).toBe(1)
     expect(await a.getByTestId('event-log').textContent()).toMatch(/this tab \(tab …\w{4}\) leads/)
     expect(await c.getByTestId('event-log').textContent()).toMatch(/tab …\w{4} leads: this tab \(tab …\w{4}\) shares/)
+    // The chat panel says it too.
+    expect(await a.getByTestId('tab-role').getAttribute('data-role')).toBe('leader')
+    expect(await c.getByTestId('tab-role').textContent()).toMatch(/tab …\w{4} leads; this tab is tab …\w{4}/)
     // The follower drops the user's sockets: the one socket goes, one new one comes, both tabs reconnect.
     await c.getByTestId('drop').click()
     await c

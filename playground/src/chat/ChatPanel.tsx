@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent }
 import { describeError, time } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import { ConnectionBadge } from './ConnectionBadge.js'
+import { TabRole } from './TabRole.js'
 
 const CHANNEL = 'chat:lobby'
 const TYPING_IDLE_MS = 2500
@@ -254,6 +255,7 @@ export function ChatPanel() {
           <p>
             <ConnectionBadge announce={false} />
           </p>
+          <TabRole />
           {connection.error && (
             <p className="small error">
               {connection.error.code}: {connection.error.message}
