@@ -96,6 +96,7 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
   let hub: Hub | undefined
   let used = false
   let stopped = false
+  /** Leaves for good, page listeners and all (set once a client has made its link). */
   let leave: (() => void) | undefined
   let told: string | undefined
 
@@ -298,15 +299,19 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
       post({ k: 'who' })
     }
 
-    leave = () => {
+    /** Leaves the group: the page is hidden or frozen, or `stop()`. */
+    function leaveGroup() {
       if (!bc) return
-      // A follower's presence is the leader's hub's to settle; a leader's, the next leader's (orphans).
-      if (role !== 'leader') post({ k: 'present', t: tabId, e: [] })
       if (role === 'leader') {
+        // Its presence is the next leader's to settle (orphans).
         post({ k: 'bye', l: tabId })
         hub?.stop()
         hub = undefined
-      } else for (const s of sockets.values()) if (s.leader) post({ k: 'close', s: s.id, r: 'tab_left' })
+      } else {
+        // Its presence is the leader's hub's to settle.
+        post({ k: 'present', t: tabId, e: [] })
+        for (const s of sockets.values()) if (s.leader) post({ k: 'close', s: s.id, r: 'tab_left' })
+      }
       for (const s of [...sockets.values()]) s.shut(HANDOVER_CLOSE, closeReason('tab_left'))
       abort?.abort()
       for (const done of release.splice(0)) done()
@@ -320,7 +325,7 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
     // again, or resumed, joins.
     const page = globalThis as Partial<EventTarget>
     const doc = (globalThis as { document?: Partial<EventTarget> }).document
-    const onHide = () => leave?.()
+    const onHide = leaveGroup
     const back = () => {
       if (bc || stopped) return
       setRole('electing')
@@ -334,11 +339,9 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
       doc?.[method]?.('resume', back)
     }
     each('addEventListener')
-    const unlisten = () => each('removeEventListener')
-    const stop = leave
     leave = () => {
-      stop()
-      if (stopped) unlisten()
+      leaveGroup()
+      each('removeEventListener')
     }
     join()
 
