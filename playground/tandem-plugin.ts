@@ -76,9 +76,42 @@ export function tandemEmulator(options: PlaygroundPluginOptions = {}): Plugin {
 /** How long the simulated 429 of the Maps panel asks clients to wait (its `Retry-After`). */
 export const SIMULATED_RETRY_AFTER_S = 3
 
+/** The chat's channel, and the most one flood may publish (the dev history keeps 10,000). */
+export const FLOOD = { channel: 'chat:lobby', max: 10_000, batch: 200 } as const
+
+/**
+ * `count` messages into the chat from `flood-bot`: `rate` a second, or as fast as the server can
+ * (`rate` 0) in batches that yield to the event loop, so the dev server keeps answering meanwhile.
+ */
+function flood(emulator: EmulatorCore, count: number, rate: number): void {
+  let sent = 0
+  const publish = (n: number) => {
+    for (const end = Math.min(count, sent + n); sent < end;)
+      emulator.realtime.publish(
+        FLOOD.channel,
+        'message',
+        { text: `flood #${++sent} of ${count}` },
+        { clientId: 'flood-bot' },
+      )
+  }
+  if (rate === 0) {
+    const step = () => {
+      publish(FLOOD.batch)
+      if (sent < count) setImmediate(step)
+    }
+    return step()
+  }
+  const started = performance.now()
+  const timer = setInterval(() => {
+    publish(Math.floor(((performance.now() - started) / 1000) * rate) - sent)
+    if (sent >= count) clearInterval(timer)
+  }, 25)
+}
+
 /**
  * `POST /api/dev/drop?user=` cuts that user's sockets (no close frame); `POST /api/dev/expire?user=`
- * revokes their tokens; `POST /api/dev/rate-limit?user=` answers the next maps request with a 429.
+ * revokes their tokens; `POST /api/dev/rate-limit?user=` answers the next maps request with a 429;
+ * `POST /api/dev/flood?user=&count=1000&rate=0` publishes `count` chat messages (`rate` a second, 0: at once).
  */
 function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const url = new URL(req.url ?? '/', 'http://localhost')
@@ -89,7 +122,7 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
     res.setHeader('Cache-Control', 'no-store')
     res.end(JSON.stringify(body))
   }
-  if (!['/drop', '/expire', '/rate-limit'].includes(url.pathname)) return next()
+  if (!['/drop', '/expire', '/rate-limit', '/flood'].includes(url.pathname)) return next()
   if (req.method !== 'POST') return send(405, { error: { code: 'method_not_allowed', message: 'Use POST.' } })
   if (!USER_NAME.test(user)) return send(400, { error: { code: 'invalid_parameter', message: 'Pass ?user=<name>.' } })
   if (url.pathname === '/rate-limit') {
@@ -97,6 +130,19 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
     // out Retry-After, and the panel shows the wait (useRateLimit) until the retry succeeds.
     emulator.faults.rateLimitNext(1, { service: 'maps', retryAfterSeconds: SIMULATED_RETRY_AFTER_S })
     return send(200, { retryAfterSeconds: SIMULATED_RETRY_AFTER_S })
+  }
+  if (url.pathname === '/flood') {
+    const count = Number(url.searchParams.get('count') ?? 1000)
+    const rate = Number(url.searchParams.get('rate') ?? 0)
+    if (!(Number.isInteger(count) && count >= 1 && count <= FLOOD.max && Number.isFinite(rate) && rate >= 0))
+      return send(400, {
+        error: {
+          code: 'invalid_parameter',
+          message: `count: 1 to ${FLOOD.max}; rate: messages a second, 0 for at once.`,
+        },
+      })
+    flood(emulator, count, rate)
+    return send(202, { flooding: count, rate })
   }
   if (url.pathname === '/drop') {
     // A raw TCP destroy: the browser sees an abnormal close (1006), as when Wi-Fi drops.

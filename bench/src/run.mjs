@@ -11,6 +11,7 @@ const BENCHES = {
   counts: () => import('./counts.mjs'),
   browser: () => import('./browser.mjs'),
   tabs: () => import('./tabs.mjs'),
+  chat: () => import('./chat.mjs'),
   hostile: () => import('./hostile.mjs'),
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -104,6 +104,20 @@ describe('handshake', () => {
 })
 
 describe('subscribe and publish', () => {
+  it('emu.realtime.publish stores and fans out with no token or bucket (more than the publish limit)', async () => {
+    const bob = await connect(await token({ subject: 'bob' }))
+    await bob.request({ type: 'subscribe', channels: [{ channel: 'chat:flood' }] })
+    // 20 publishes: four times the per-connection bucket of this emulator (5 a minute).
+    const acks = Array.from({ length: 20 }, (_, i) => emu().realtime.publish('chat:flood', 'message', { i }))
+    expect(acks.map((a) => a.offset)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+    const got = await bob.take((f) => f.type === 'message' && f.offset === 20)
+    expect(got).toMatchObject({ clientId: 'server', data: { i: 19 } })
+    const named = emu().realtime.publish('chat:flood', 'message', null, { clientId: 'flood-bot' })
+    expect((await bob.take((f) => f.offset === named.offset)).clientId).toBe('flood-bot')
+    const h = await bob.request({ type: 'history', channel: 'chat:flood', limit: 100 })
+    expect(h.messages.map((m) => m.offset)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1))
+  })
+
   it("round trip: ack before the publisher's own copy, every subscriber gets it once", async () => {
     const alice = await connect()
     const bob = await connect(await token({ subject: 'bob' }))

@@ -3,7 +3,8 @@ import { CLOSE, DEFAULTS } from './defaults.js'
 import type { Hub } from './hub.js'
 import type { DropOptions, RealtimeControls, RealtimeEvent } from './types.js'
 
-export function createControls(hub: Hub): RealtimeControls {
+/** `defaultApp`: the app `publish` uses when none is named (the emulator's first). */
+export function createControls(hub: Hub, defaultApp = ''): RealtimeControls {
   const bySubject = (subject: string | undefined) =>
     [...hub.sockets].filter((c) => subject === undefined || c.identity?.subject === subject)
 
@@ -45,6 +46,10 @@ export function createControls(hub: Hub): RealtimeControls {
       )
       for (const conn of targets) hub.close(conn, CLOSE.token_revoked)
       return targets.length
+    },
+    publish(channel, event, data, { app = defaultApp, clientId = 'server' } = {}) {
+      const { offset, epoch, messageId } = hub.publish(app, channel, event, data, clientId, undefined)
+      return { offset, epoch, messageId }
     },
     get stats() {
       return hub.stats

@@ -33,7 +33,7 @@ export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOption
     reset: () => hub.reset(),
     attach: (server) => hub.attach(server),
     close: () => hub.shutdown(),
-    controls: createControls(hub),
+    controls: createControls(hub, ctx.apps?.keys().next().value),
     publish(app, channel, event, data) {
       try {
         hub.publish(app, channel, event, data, 'server', undefined)

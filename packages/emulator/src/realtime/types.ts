@@ -101,6 +101,17 @@ export interface RealtimeControls {
   trimHistory(channel: string, keepLast: number): void
   /** Close the subject's sockets with 4102 and refuse every token it holds now (new tokens work). */
   revoke(subject: string): number
+  /**
+   * Publishes as the service would on a client's behalf: stored, sequenced and fanned out like
+   * any publish, with no token and no publish bucket (a dev server's "flood" button, a bench's
+   * feed). `app` defaults to the first app; `clientId` to `server`.
+   */
+  publish(
+    channel: string,
+    event: string,
+    data: unknown,
+    options?: { app?: string; clientId?: string },
+  ): { offset: number; epoch: string; messageId: string }
   /** Live counters (mutated in place). */
   readonly stats: RealtimeStats
   /** Listen to hub events; returns an unsubscribe function. */
