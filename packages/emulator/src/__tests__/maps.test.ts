@@ -254,6 +254,74 @@ describe('POST /maps/v1/addresses:validate', () => {
   })
 })
 
+describe('streets: one list for the geocoder and the validator (issue 25)', () => {
+  interface Validation {
+    verdict: { complete: boolean; hasUnconfirmedComponents: boolean; needsFixes: boolean }
+    address: { components: { type: string; text: string; confirmation: string; issue?: string }[] }
+    geocode?: { location: { lat: number; lng: number }; placeId: string }
+  }
+  const validate = (json: unknown) => ok<Validation>(post('addresses:validate', json))
+  const line = (v: Validation) => v.address.components.find((c) => c.type === 'address_line')
+
+  it('geocodes a street address the validator confirms, usable as a route stop', async () => {
+    const { results } = await ok<{ results: Place[] }>(post('geocode', { query: 'Rua Augusta 100, Lisbon' }))
+    expect(results[0]).toMatchObject({ name: 'Rua Augusta 100', countryCode: 'PT', types: [] })
+    expect(results[0]!.location.lat).toBeCloseTo(38.71, 1)
+    const checked = await validate({ regionCode: 'PT', addressLines: ['Rua Augusta 100'], locality: 'Lisbon' })
+    expect(line(checked)?.confirmation).toBe('confirmed')
+    expect(checked.geocode?.placeId).toBe(results[0]!.placeId) // the same street, the same point
+    // The number comes first where the country writes it first; a country qualifier narrows it.
+    const london = await ok<{ results: Place[] }>(post('geocode', { query: '10 downing street, london, gb' }))
+    expect(london.results.map((p) => p.name)).toEqual(['10 Downing Street'])
+    const route = await ok<{ legs: unknown[] }>(
+      post('routes:compute', {
+        origin: { placeId: results[0]!.placeId },
+        destination: { placeId: london.results[0]!.placeId },
+        mode: 'drive',
+      }),
+    )
+    expect(route.legs).toHaveLength(1)
+    await refused(
+      post('routes:compute', { origin: { placeId: 'street_pt-lisbon-nowhere:1' }, destination: PORTO, mode: 'drive' }),
+      404,
+      'not_found',
+      'origin.placeId',
+    )
+  })
+
+  it('does not confirm a made-up street, a made-up locality, a street of another city or an impossible number', async () => {
+    const atlantis = await validate({
+      regionCode: 'PT',
+      addressLines: ['Nowhere Street 99999, Atlantis'],
+      locality: 'Atlantis',
+      postalCode: '1100-053',
+    })
+    expect(atlantis.verdict).toMatchObject({ hasUnconfirmedComponents: true, needsFixes: true })
+    expect(atlantis.address.components.filter((c) => c.confirmation === 'confirmed').map((c) => c.type)).toEqual([
+      'postal_code',
+      'country',
+    ])
+    expect(atlantis.geocode).toBeUndefined()
+    const madeUp = await validate({ regionCode: 'PT', addressLines: ['Nowhere Street 99999'], locality: 'Lisbon' })
+    expect(line(madeUp)).toMatchObject({ confirmation: 'unconfirmed', issue: 'not a street known in Lisbon' })
+    expect(madeUp.verdict.hasUnconfirmedComponents).toBe(true)
+    const porto = await validate({ regionCode: 'PT', addressLines: ['Rua Augusta 100'], locality: 'Porto' })
+    expect(line(porto)?.issue).toBe('not a street known in Porto (there is one in Lisbon)')
+    const far = await validate({ regionCode: 'PT', addressLines: ['Rua Augusta 99999'], locality: 'Lisbon' })
+    expect(line(far)).toMatchObject({ confirmation: 'unconfirmed', issue: 'Rua Augusta has no number 99999' })
+    const nowhere = await ok<{ results: Place[] }>(post('geocode', { query: 'Nowhere Street 99999, Atlantis' }))
+    expect(nowhere.results).toEqual([])
+  })
+
+  it('fixes the case of a known street, and leaves a flat line unconfirmed', async () => {
+    const fixed = await validate({ regionCode: 'PT', addressLines: ['rua augusta 100', '3º Esq'], locality: 'Lisbon' })
+    expect(fixed.address.components.slice(0, 2).map((c) => [c.text, c.confirmation])).toEqual([
+      ['Rua Augusta 100', 'fixed'],
+      ['3º Esq', 'unconfirmed'],
+    ])
+  })
+})
+
 describe('GET /maps/v1/views', () => {
   interface View {
     bounds: number[]

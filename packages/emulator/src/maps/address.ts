@@ -1,16 +1,19 @@
 // POST /v1/addresses:validate. Each component gets a confirmation: the locality against the real
 // cities of the region (GeoNames), the postal code against the region's format (postcode-validator,
-// corrected when only case or separators were off), address lines for plausibility only (a street
-// name and a house number: there is no street database here).
+// corrected when only case or separators were off), the street line against the streets the
+// geocoder knows too (streets.ts). What is not known is `unconfirmed`, never `confirmed`: a made-up
+// street must not come back as a confirmed address (issue 25).
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator'
 import { HttpError } from '../http-errors.js'
 import type { RouteHandler } from '../resource-routes.js'
-import { cityInCountry } from './cities.js'
-import { countryByCode } from './countries.js'
+import { cityInCountry, type City } from './cities.js'
+import { countryByCode, type Country } from './countries.js'
 import { DEFAULTS } from './defaults.js'
 import { fold } from './geo.js'
 import { invalid, requireBody } from '../validate.js'
 import { trimmedText } from './params.js'
+import { streetResult, type PlaceResult } from './results.js'
+import { numberFits, parseStreetLine, streetLine, streetName, streetsNamed } from './streets.js'
 
 type Confirmation = 'confirmed' | 'unconfirmed' | 'fixed' | 'missing'
 
@@ -37,10 +40,11 @@ export const validateAddress: RouteHandler = {
     if (!Array.isArray(lines) || lines.length === 0 || lines.length > DEFAULTS.addressLines) {
       throw invalid('addressLines', `must be an array of 1 to ${DEFAULTS.addressLines} lines`)
     }
-    const components: Component[] = lines.map((line, i) => addressLine(trimmedText(line, `addressLines[${i}]`)))
+    const texts = lines.map((line, i) => trimmedText(line, `addressLines[${i}]`))
 
     const localityText = input.locality === undefined ? undefined : trimmedText(input.locality, 'locality')
     const city = localityText === undefined ? undefined : cityInCountry(regionCode, fold(localityText))
+    const { components, street } = addressLines(texts, { country, city, localityText })
     if (localityText === undefined)
       components.push({ type: 'locality', text: '', confirmation: 'missing', issue: 'no locality given' })
     else if (!city)
@@ -84,17 +88,81 @@ export const validateAddress: RouteHandler = {
           needsFixes: has('missing') || has('unconfirmed'),
         },
         address: { formattedAddress, components },
-        ...(city ? { geocode: { location: city.location, placeId: city.placeId } } : {}),
+        // The street's point when the street was found, else the locality's.
+        ...(street
+          ? { geocode: { location: street.location, placeId: street.placeId } }
+          : city
+            ? { geocode: { location: city.location, placeId: city.placeId } }
+            : {}),
       },
     }
   },
 }
 
-function addressLine(line: string): Component {
-  const plausible = /\p{L}{2}/u.test(line) && /\d/.test(line)
-  return plausible
-    ? { type: 'address_line', text: line, confirmation: 'confirmed' }
-    : { type: 'address_line', text: line, confirmation: 'unconfirmed', issue: 'expected a street and a house number' }
+interface Where {
+  country: Country
+  city: City | undefined
+  localityText: string | undefined
+}
+
+/**
+ * The street line is the first line naming a known street (else the first line); the other lines
+ * (a flat, a building) cannot be checked here, so they are unconfirmed, with the reason.
+ */
+function addressLines(lines: string[], where: Where): { components: Component[]; street?: PlaceResult } {
+  const checked = lines.map((line) => streetLineOf(line, where))
+  const at = Math.max(
+    0,
+    checked.findIndex((c) => c.known),
+  )
+  const components = checked.map((c, i): Component =>
+    i === at
+      ? c.component
+      : {
+          type: 'address_line',
+          text: lines[i]!,
+          confirmation: 'unconfirmed',
+          issue: 'not checked: only the street line can be',
+        },
+  )
+  const found = checked[at]
+  return { components, ...(found?.place ? { street: found.place } : {}) }
+}
+
+/** One line against the streets of the locality (of the region, when no locality is given). */
+function streetLineOf(line: string, where: Where): { known: boolean; component: Component; place?: PlaceResult } {
+  const { country, city, localityText } = where
+  const unconfirmed = (issue: string) => ({
+    known: false,
+    component: { type: 'address_line' as const, text: line, confirmation: 'unconfirmed' as const, issue },
+  })
+  // "Rua Augusta 100, Lisbon": what follows a comma must be the locality or the country.
+  const [first = '', ...rest] = line.split(',').map((part) => part.trim())
+  const names = [city?.name, localityText, country.name, country.code].filter(Boolean).map((n) => fold(n!))
+  const { street: written, number } = parseStreetLine(first)
+  const inRegion = streetsNamed(written, { country: country.code })
+  // A locality given but unknown confirms no street: where the street is depends on it.
+  const here = localityText === undefined ? inRegion : city ? inRegion.filter((s) => fold(s.locality) === city.key) : []
+  if (here.length === 0) {
+    const elsewhere = localityText !== undefined && inRegion[0] ? ` (there is one in ${inRegion[0].locality})` : ''
+    return unconfirmed(`not a street known in ${city?.name ?? localityText ?? country.name}${elsewhere}`)
+  }
+  if (rest.some((part) => !names.includes(fold(part))))
+    return unconfirmed(`“${rest.join(', ')}” does not match the locality or the country`)
+  const street = here[0]!
+  const name = streetName(street, written)
+  if (!number) return { ...unconfirmed(`no house number on ${name}`), known: true }
+  if (!numberFits(street, number)) return { ...unconfirmed(`${name} has no number ${number}`), known: true }
+  const text = streetLine(street, name, number)
+  return {
+    known: true,
+    component: {
+      type: 'address_line',
+      text,
+      confirmation: text === first && rest.length === 0 ? 'confirmed' : 'fixed',
+    },
+    place: streetResult(street, name, number),
+  }
 }
 
 /** Regions without a known postal format neither need nor check a code. */

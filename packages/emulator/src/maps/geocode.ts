@@ -1,5 +1,6 @@
 // POST /v1/geocode: `{ query }` (forward: "Lisbon", "Porto, Portugal", "porto, pt") or `{ location }`
-// (reverse: the nearest city of the country the point lies in, then that country).
+// (reverse: the nearest city of the country the point lies in, then that country). A street
+// address ("Rua Augusta 100, Lisbon") is looked up in streets.ts, the list address validation uses.
 import { countries as COUNTRIES } from 'countries-list'
 import { HttpError } from '../http-errors.js'
 import type { RouteHandler } from '../resource-routes.js'
@@ -9,7 +10,8 @@ import { DEFAULTS } from './defaults.js'
 import { fold, type LatLng } from './geo.js'
 import { invalid, requireBody, requireLatLng } from '../validate.js'
 import { trimmedText } from './params.js'
-import { cityResult, countryResult, type PlaceResult } from './results.js'
+import { cityResult, countryResult, streetResult, type PlaceResult } from './results.js'
+import { numberFits, parseStreetLine, streetName, streetsNamed } from './streets.js'
 
 /** Folded country names and codes → alpha-2, for "City, Country" qualifiers and country queries. */
 const countryKeys = new Map(
@@ -36,6 +38,8 @@ export const geocode: RouteHandler = {
 }
 
 export function forward(query: string): PlaceResult[] {
+  const streets = streetAddresses(query)
+  if (streets.length > 0) return streets.slice(0, DEFAULTS.geocodeResults)
   const [name = '', ...rest] = query.split(',').map(fold)
   const qualifier = countryKeys.get(rest.join(' ').trim())
   const inCountry = (code: string) => !qualifier || code === qualifier
@@ -52,6 +56,22 @@ export function forward(query: string): PlaceResult[] {
     found = majorCities().filter((c) => c.key.startsWith(name) && inCountry(c.country))
   for (const c of found) results.push(cityResult(c))
   return results.slice(0, DEFAULTS.geocodeResults)
+}
+
+/**
+ * "Rua Augusta 100, Lisbon", "10 Downing Street, London, UK", "Gran Vía, Madrid": a street the
+ * address validator knows (the same list), then optionally its city and country in any order. A
+ * house number past the street's last one is dropped: the answer is then the street itself.
+ */
+function streetAddresses(query: string): PlaceResult[] {
+  const [first = '', ...rest] = query.split(',').map((part) => part.trim())
+  const { street, number } = parseStreetLine(first)
+  let found = streetsNamed(street)
+  for (const part of rest.map(fold).filter(Boolean)) {
+    const country = countryKeys.get(part)
+    found = found.filter((s) => (country ? s.country === country : fold(s.locality) === part))
+  }
+  return found.map((s) => streetResult(s, streetName(s, street), number && numberFits(s, number) ? number : undefined))
 }
 
 function reverse(p: LatLng): PlaceResult[] {

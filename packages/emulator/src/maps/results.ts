@@ -2,6 +2,7 @@
 import { cityByPlaceId, majorCities, type City } from './cities.js'
 import { bordered, countryByCode, countryName, type Country } from './countries.js'
 import type { Place } from '@tandem/contract'
+import { streetByPlaceId, streetLine, streetPlaceId, type Street } from './streets.js'
 
 /** The contract's `Place`. */
 export type PlaceResult = Place
@@ -36,12 +37,30 @@ export function countryResult(c: Country): PlaceResult | undefined {
   }
 }
 
+/**
+ * A street address. The contract's place types (city, capital, country) have no word for a street,
+ * so its `types` is empty rather than a claim that it is a city.
+ */
+export function streetResult(street: Street, name: string = street.name, number?: string): PlaceResult {
+  const line = streetLine(street, name, number)
+  return {
+    name: line,
+    formattedAddress: `${line}, ${street.locality}, ${countryName(street.country)}`,
+    location: street.location,
+    countryCode: street.country,
+    placeId: streetPlaceId(street, number),
+    types: [],
+  }
+}
+
 /** Resolves a place id from any maps answer. */
 export function findPlace(placeId: string): PlaceResult | undefined {
   if (placeId.startsWith(COUNTRY_PREFIX)) {
     const country = countryByCode(placeId.slice(COUNTRY_PREFIX.length))
     return country && countryResult(country)
   }
+  const address = streetByPlaceId(placeId)
+  if (address) return streetResult(address.street, address.street.name, address.number)
   const city = cityByPlaceId(placeId)
   return city && cityResult(city)
 }
