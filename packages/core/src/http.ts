@@ -64,9 +64,11 @@ export function createHttp(options: HttpOptions): Http {
     // Token first: a slot taken while a token is being fetched would be sent late, in a burst.
     const token = await auth.getToken({ signal })
     const maxQueueWait = call.maxQueueWaitMs ?? options.maxQueueWaitMs ?? Infinity
+    // Read before the wait: once it is over, the pause that caused it is too.
+    const reason = call.limiter && call.limiter.pausedMs() > 0 ? 'retry-after' : 'bucket'
     const waited = call.limiter ? await call.limiter.acquire(signal, Math.min(deadline.remaining(), maxQueueWait)) : 0
     if (waited === 0) return token
-    emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued })
+    emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued, reason })
     log('debug', `rate limit: waited ${waited} ms`, { service: call.service })
     return auth.getToken({ signal }) // cached, unless the wait outlived a refresh
   }

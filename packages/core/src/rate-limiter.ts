@@ -46,6 +46,8 @@ export interface RateLimiter {
   update: (headers: RateLimitHeaders, inflight: number) => void
   /** The service said 429: nothing goes for `ms`. */
   pause: (ms: number) => void
+  /** How much longer that pause holds everything, in ms (0: none): a wait starting now is the service's, not the bucket's. */
+  pausedMs: () => number
   readonly queued: number
 }
 
@@ -171,6 +173,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       schedule(t)
       changed()
     },
+    pausedMs: () => Math.max(0, pausedUntil - now()),
     get queued() {
       return queue.length
     },

@@ -108,6 +108,11 @@ export interface RateLimitWaitEvent {
   service: ServiceName
   waitMs: number
   queued: number
+  /**
+   * Why it waited: `retry-after` when the service had answered 429 and its `Retry-After` held the
+   * queue, `bucket` when only the client-side bucket (the plan's pace) did.
+   */
+  reason: 'retry-after' | 'bucket'
 }
 
 /** A service's rate-limit queue, whenever it changes (a request queued, let go or aborted). */

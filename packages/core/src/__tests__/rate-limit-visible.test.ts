@@ -2,7 +2,7 @@
 // the wait ahead), an aborted request leaves it at once, and maxQueueWaitMs fails early with the
 // estimated wait. Against the emulator, with a client-side bucket of 2 requests per second.
 import { describe, expect, it, vi } from 'vitest'
-import { isRateLimitError, watchRateLimit, type RateLimitState } from '../index.js'
+import { isRateLimitError, watchRateLimit, type RateLimitState, type RateLimitWaitEvent } from '../index.js'
 import { setup } from './helpers.js'
 
 const BUCKET = { limit: 2, intervalMs: 1_000 } // a slot every 500 ms once the burst of 2 is spent
@@ -12,6 +12,8 @@ describe('rate-limit waits made visible', () => {
     const { client } = await setup({ client: { services: { maps: { rateLimit: BUCKET } } } })
     const states: RateLimitState[] = []
     client.on('rateLimit', (s) => void states.push(s))
+    const waits: RateLimitWaitEvent[] = []
+    client.on('rateLimitWait', (e) => void waits.push(e))
     const store = watchRateLimit(client, 'maps')
     const seen: number[] = []
     const off = store.subscribe(() => seen.push(store.getSnapshot().queued))
@@ -25,6 +27,7 @@ describe('rate-limit waits made visible', () => {
     expect(states.at(-1)).toMatchObject({ service: 'maps', queued: 0, waitMs: 0 })
     expect(seen.at(-1)).toBe(0)
     expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0 })
+    expect(waits.map((w) => w.reason)).toEqual(['bucket', 'bucket']) // the client's own pace, not the service's
     off()
   })
 
@@ -66,6 +69,8 @@ describe('rate-limit waits made visible', () => {
     const { emu, client } = await setup()
     const states: RateLimitState[] = []
     client.on('rateLimit', (s) => void states.push(s))
+    const waits: RateLimitWaitEvent[] = []
+    client.on('rateLimitWait', (e) => void waits.push(e))
     const store = watchRateLimit(client, 'maps')
     const off = store.subscribe(() => {})
     emu.faults.rateLimitNext(1, { service: 'maps', retryAfterSeconds: 1 })
@@ -78,6 +83,7 @@ describe('rate-limit waits made visible', () => {
     expect(waiting.waitMs).toBeLessThanOrEqual(1_000)
     expect((await call).data).toHaveLength(1)
     expect(Date.now() - started).toBeGreaterThanOrEqual(990) // Retry-After kept
+    expect(waits).toMatchObject([{ service: 'maps', reason: 'retry-after' }]) // the service's wait, named as such
     expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0 })
     off()
   })
