@@ -32,6 +32,9 @@ const tab = (id: string) => `tab …${id.slice(-4)}`
 
 const MAX = 300
 
+/** A wait as a person says it: "3 s", "0.4 s". */
+const seconds = (ms: number) => `${ms >= 1000 ? Math.round(ms / 1000) : (ms / 1000).toFixed(1)} s`
+
 /**
  * A store of SDK debug events for the Event log panel. Every text goes through core's `redact`
  * (anything JWT-, bearer- or key-shaped becomes `[redacted]`), although the events themselves
@@ -80,14 +83,19 @@ export function createEventLog(): EventLog {
         client.on('retry', (e) =>
           add(
             'retry',
-            `retry ${e.method} /${e.service}${e.path} in ${Math.round(e.delayMs)} ms: ${e.reason}`,
+            // A 429 is the service's own wait (its Retry-After), not something the client chose.
+            e.status === 429
+              ? `${e.service}: the service answered 429, waiting ${seconds(e.delayMs)} (Retry-After) before retrying ${e.method} /${e.service}${e.path}`
+              : `retry ${e.method} /${e.service}${e.path} in ${Math.round(e.delayMs)} ms: ${e.reason}`,
             e.requestId ? { requestId: e.requestId } : {},
           ),
         ),
         client.on('rateLimitWait', (e) =>
           add(
             'rate-limit',
-            `${e.service}: waited ${Math.round(e.waitMs)} ms for the client-side bucket, ${e.queued} queued`,
+            e.reason === 'retry-after'
+              ? `${e.service}: waited ${seconds(e.waitMs)} for the service's Retry-After (it had answered 429), ${e.queued} queued`
+              : `${e.service}: waited ${Math.round(e.waitMs)} ms for the client-side rate-limit bucket, ${e.queued} queued`,
           ),
         ),
         // The token itself is never shown: only that one arrived and how long it lives.

@@ -31,3 +31,51 @@ export function describeError(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error)
 }
+
+/** The input an error is about: a ValidationError's `field`, or the first of an ApiError's `details`. */
+export function errorField(error: unknown): string | undefined {
+  if (!isTandemError(error)) return undefined
+  if ('field' in error && typeof error.field === 'string') return error.field
+  const first: unknown = Array.isArray(error.details) ? error.details[0] : undefined
+  return first && typeof first === 'object' && 'field' in first && typeof first.field === 'string'
+    ? first.field
+    : undefined
+}
+
+/** What a person calls each input the SDK and the services name by their wire name. */
+const FIELD_SENTENCE: [RegExp, string][] = [
+  [/^regionCode$/, 'The region must be a two-letter country code, such as PT or FR.'],
+  [/^addressLines/, 'Type the street and the house number, such as “Rua Augusta 100”.'],
+  [/^locality$/, 'Check the locality (the town or city).'],
+  [/^postalCode$/, 'Check the postal code.'],
+  [/\.lat$/, 'The latitude must be a number from -90 to 90.'],
+  [/\.lng$/, 'The longitude must be a number from -180 to 180.'],
+  [/^query$/, 'Check the search text: type a place or an address.'],
+  [/^(origin|destination|waypoints)/, 'One of the stops is not known to the maps service any more: pick it again.'],
+]
+
+/**
+ * A sentence a person understands, chosen from the error's code and the field it names. The
+ * technical line (code, request id, the SDK's message) is for ErrorDetails' disclosure, not here.
+ */
+export function humanError(error: unknown): string {
+  if (!isTandemError(error)) return 'Something went wrong. Try again.'
+  switch (error.code) {
+    case 'unknown_region':
+      return 'That region is not a country we know. Use a two-letter country code, such as PT or FR.'
+    case 'route_not_found':
+      return 'There is no route by this mode between these stops: they may be across the sea, or too far apart to walk or cycle.'
+    case 'rate_limited':
+    case 'rate_limit_wait':
+      return 'The maps service is busy. Wait a few seconds and try again.'
+    case 'network_error':
+      return 'The maps service could not be reached. Check the connection and try again.'
+    case 'timeout':
+      return 'The maps service took too long to answer. Try again.'
+  }
+  const field = errorField(error)
+  const sentence = field && FIELD_SENTENCE.find(([pattern]) => pattern.test(field))?.[1]
+  if (sentence) return sentence
+  if (error.name === 'AuthError') return 'Your session could not be confirmed. Reload the page.'
+  return 'Something went wrong on our side. The details below help support find it.'
+}

@@ -1,7 +1,16 @@
 import type { AddressValidation } from '@tandem/core'
 import { useTandem } from '@tandem/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { describeError } from '../lib/format.js'
+import { ErrorDetails } from '../lib/ErrorDetails.js'
+import { errorField } from '../lib/format.js'
+
+/** The input each request field is typed in ("addressLines[0]" is the address line). */
+const INPUT_OF: [RegExp, string][] = [
+  [/^addressLines/, 'address-line'],
+  [/^locality$/, 'address-locality'],
+  [/^postalCode$/, 'address-postal'],
+  [/^regionCode$/, 'address-region'],
+]
 
 const COMPONENT_LABEL: Record<string, string> = {
   address_line: 'Address line',
@@ -17,7 +26,7 @@ export function AddressForm() {
   const [locality, setLocality] = useState('Lisbon')
   const [postalCode, setPostalCode] = useState('1100053')
   const [result, setResult] = useState<AddressValidation>()
-  const [error, setError] = useState<string>()
+  const [error, setError] = useState<unknown>()
   const [busy, setBusy] = useState(false)
   const shown = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -42,38 +51,63 @@ export function AddressForm() {
       )
     } catch (err) {
       setResult(undefined)
-      setError(describeError(err)) // a ValidationError names the field, before anything is sent
+      setError(err) // a ValidationError (before sending) or the service's details name the field
     } finally {
       setBusy(false)
     }
   }
 
   const v = result?.verdict
+  const field = error === undefined ? undefined : errorField(error)
+  const invalidInput = field && INPUT_OF.find(([pattern]) => pattern.test(field))?.[1]
+  /** The error's attachment to the input it is about; an error about none describes the form's button. */
+  const attach = (id: string) =>
+    invalidInput === id ? { 'aria-invalid': true, 'aria-describedby': 'address-error' } : {}
   return (
     <section className="card" aria-labelledby="address-title">
       <h2 id="address-title">Validate an address</h2>
       <form onSubmit={submit} className="address-form">
         <label className="wide">
-          Address line <input value={line} onChange={(e) => setLine(e.target.value)} />
+          Address line{' '}
+          <input id="address-line" value={line} onChange={(e) => setLine(e.target.value)} {...attach('address-line')} />
         </label>
         <label>
-          Locality <input value={locality} onChange={(e) => setLocality(e.target.value)} />
+          Locality{' '}
+          <input
+            id="address-locality"
+            value={locality}
+            onChange={(e) => setLocality(e.target.value)}
+            {...attach('address-locality')}
+          />
         </label>
         <label>
-          Postal code <input value={postalCode} onChange={(e) => setPostalCode(e.target.value)} />
+          Postal code{' '}
+          <input
+            id="address-postal"
+            value={postalCode}
+            onChange={(e) => setPostalCode(e.target.value)}
+            {...attach('address-postal')}
+          />
         </label>
         <label>
-          Region (ISO code) <input value={regionCode} onChange={(e) => setRegionCode(e.target.value)} maxLength={2} />
+          Region (ISO code){' '}
+          <input
+            id="address-region"
+            value={regionCode}
+            onChange={(e) => setRegionCode(e.target.value)}
+            maxLength={2}
+            {...attach('address-region')}
+          />
         </label>
-        <button type="submit" disabled={busy}>
+        <button
+          type="submit"
+          disabled={busy}
+          aria-describedby={error !== undefined && !invalidInput ? 'address-error' : undefined}
+        >
           {busy ? 'Checking…' : 'Validate'}
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      {error !== undefined && <ErrorDetails error={error} id="address-error" data-testid="address-error" />}
       {result && v && (
         <div data-testid="address-result" ref={shown}>
           <p className="verdict">
@@ -115,7 +149,8 @@ export function AddressForm() {
           </table>
           {result.geocode && (
             <p className="muted small">
-              Locality at {result.geocode.location.lat.toFixed(3)}, {result.geocode.location.lng.toFixed(3)} (
+              {result.geocode.placeId.startsWith('street_') ? 'Street' : 'Locality'} at{' '}
+              {result.geocode.location.lat.toFixed(3)}, {result.geocode.location.lng.toFixed(3)} (
               {result.geocode.placeId})
             </p>
           )}

@@ -1,50 +1,57 @@
-import { maps, type ComputedRoute, type LatLng, type Place, type TravelMode } from '@tandem/core'
-import { useTandem } from '@tandem/react'
-import { useMemo, useState, type FormEvent } from 'react'
-import { describeError, duration, km } from '../lib/format.js'
+import type { ComputedRoute, LatLng, Place } from '@tandem/core'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { ErrorDetails } from '../lib/ErrorDetails.js'
+import { errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import { AddressForm } from './AddressForm.js'
 import { CoordinatesForm } from './CoordinatesForm.js'
+import './maps.css'
+import { MAX_WAYPOINTS, RouteCard, type Stop } from './RouteCard.js'
+import { useCountdown } from './use-countdown.js'
 import { title, usePlaceSearch } from './use-place-search.js'
+import { useSimulated429 } from './use-simulated-429.js'
 import { WorldMap, type Marker } from './WorldMap.js'
-
-interface Stop {
-  label: string
-  at: LatLng
-  placeId?: string
-}
 
 const toStop = (p: Place): Stop => ({ label: p.name, at: p.location, placeId: p.placeId })
 
+/** Brings an element into view only when it is out of it (a phone's one column), never on a desktop's two. */
+function reveal(el: Element | null) {
+  if (!el) return
+  const r = el.getBoundingClientRect()
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches
+  el.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' })
+}
+
 export function MapsPanel() {
-  const { client } = useTandem()
   const { user } = useSession()
   const [query, setQuery] = useState('')
   const { search, submit, clear, result, busy } = usePlaceSearch(query)
   const places = search ? (result.data ?? []) : []
   const [blank, setBlank] = useState(false)
-  const searchError = result.error ? describeError(result.error) : undefined
   const [origin, setOrigin] = useState<Stop>()
+  const [waypoints, setWaypoints] = useState<readonly Stop[]>([])
   const [destination, setDestination] = useState<Stop>()
-  const [mode, setMode] = useState<TravelMode>('drive')
   const [route, setRoute] = useState<ComputedRoute>()
-  const [routing, setRouting] = useState(false)
-  const [routeError, setRouteError] = useState<string>()
   const [located, setLocated] = useState<Marker>()
+  const simulated = useSimulated429(user)
+  const waitLeft = useCountdown(busy.until)
+  // The queue's wait ends when the service's Retry-After does (give or take the refill): it is the service's.
+  const serviceWait = busy.queued > 0 && busy.until <= simulated.serviceWaitUntil + 1000
 
-  // Dev only: the emulator refuses the next maps request with 429, to show the SDK's wait.
-  const [simulated, setSimulated] = useState<string>()
-  const simulate429 = async () => {
-    try {
-      const res = await fetch(`/api/dev/rate-limit?user=${encodeURIComponent(user)}`, { method: 'POST' })
-      const body = (await res.json()) as { retryAfterSeconds?: number }
-      setSimulated(`the next maps request gets a 429 (Retry-After: ${body.retryAfterSeconds ?? '?'} s); type to see it`)
-    } catch (e) {
-      setSimulated(`could not reach the dev server: ${describeError(e)}`)
-    }
-  }
+  // A route computed on a phone: its map is below the cards, so bring it up to be seen.
+  const map = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (route) reveal(map.current)
+  }, [route])
 
-  // Enter: geocode the text as an address ("Porto, Portugal", a country, …), at once.
+  // Errors of the text search stay here; those of a looked-up point go to the coordinates form.
+  const searchError = search && search.kind !== 'near' ? result.error : undefined
+  const pointError = search?.kind === 'near' ? result.error : undefined
+  const searchInvalid =
+    blank || (searchError !== null && searchError !== undefined && errorField(searchError) !== undefined)
+
+  // Enter: geocode the text as an address ("Porto, Portugal", "Rua Augusta 100, Lisbon", …), at once.
   const geocode = (e: FormEvent) => {
     e.preventDefault()
     const q = query.trim()
@@ -59,43 +66,42 @@ export function MapsPanel() {
     submit({ kind: 'near', at })
   }
 
-  const compute = async () => {
-    if (!origin || !destination) return
-    setRouting(true)
-    setRouteError(undefined)
-    try {
-      const r = await maps(client).computeRoute({
-        origin: origin.placeId ? { placeId: origin.placeId } : origin.at,
-        destination: destination.placeId ? { placeId: destination.placeId } : destination.at,
-        mode,
-      })
-      setRoute(r)
-      setLocated(undefined)
-    } catch (err) {
-      setRoute(undefined)
-      setRouteError(describeError(err))
-    } finally {
-      setRouting(false)
-    }
-  }
-
   const markers = useMemo(() => {
     const list: Marker[] = []
     if (origin) list.push({ at: origin.at, label: origin.label, kind: 'origin' })
+    for (const w of waypoints) list.push({ at: w.at, label: w.label, kind: 'waypoint' })
     if (destination) list.push({ at: destination.at, label: destination.label, kind: 'destination' })
     if (located) list.push(located)
     return list
-  }, [origin, destination, located])
+  }, [origin, waypoints, destination, located])
 
-  const choose = (which: 'origin' | 'destination', p: Place) => {
-    ;(which === 'origin' ? setOrigin : setDestination)(toStop(p))
+  /** Any change of the stops drops the route computed for the old ones. */
+  const restop = (change: () => void) => {
+    change()
     setRoute(undefined)
-    setRouteError(undefined)
   }
+  const choose = (which: 'origin' | 'via' | 'destination', p: Place) =>
+    restop(() => {
+      if (which === 'origin') setOrigin(toStop(p))
+      else if (which === 'destination') setDestination(toStop(p))
+      else setWaypoints((w) => [...w, toStop(p)])
+    })
 
   return (
     <div className="maps">
       <div className="maps-side">
+        <RouteCard
+          origin={origin}
+          waypoints={waypoints}
+          destination={destination}
+          onRemoveWaypoint={(i) => restop(() => setWaypoints((w) => w.filter((_, j) => j !== i)))}
+          route={route}
+          onRoute={(r) => {
+            setRoute(r)
+            if (r) setLocated(undefined)
+          }}
+        />
+
         <section className="card" aria-labelledby="search-title">
           <h2 id="search-title">Find a place</h2>
           <form onSubmit={geocode} className="row">
@@ -107,6 +113,8 @@ export function MapsPanel() {
               type="search"
               placeholder="e.g. Porto, Portugal"
               value={query}
+              aria-invalid={searchInvalid || undefined}
+              aria-describedby={blank ? 'search-blank' : searchError ? 'search-error' : undefined}
               onChange={(e) => {
                 setQuery(e.target.value)
                 setBlank(false)
@@ -115,26 +123,37 @@ export function MapsPanel() {
             <button type="submit">Geocode</button>
           </form>
           <p className="hint">
-            Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>).{' '}
-            <button type="button" className="link small" onClick={() => void simulate429()} data-testid="simulate-429">
+            Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>), a street
+            address too.{' '}
+            <button
+              type="button"
+              className="link small"
+              onClick={() => void simulated.arm()}
+              data-testid="simulate-429"
+            >
               Simulate a 429
             </button>
-            {simulated && <span> — {simulated}</span>}
+            {simulated.armed !== undefined && (
+              <span data-testid="simulate-429-hint">
+                {' '}
+                — the next maps request gets a 429 (Retry-After: {simulated.armed} s); type to see it
+              </span>
+            )}
           </p>
+          {simulated.failure !== undefined && (
+            <ErrorDetails error={simulated.failure} message="The dev server could not be reached to simulate a 429." />
+          )}
           {blank && (
-            <p className="error" role="alert" data-testid="search-blank">
+            <p className="error" role="alert" id="search-blank" data-testid="search-blank">
               Type a place or an address first.
             </p>
           )}
-          {search && searchError && (
-            <p className="error" role="alert">
-              {searchError}
-            </p>
-          )}
+          {searchError && <ErrorDetails error={searchError} id="search-error" data-testid="search-error" />}
           {busy.queued > 0 && (
             <p className="hint" role="status" data-testid="rate-limit-busy">
-              Busy: {busy.queued} request{busy.queued > 1 ? 's' : ''} waiting for the rate limit, about{' '}
-              {Math.max(1, Math.ceil(busy.waitMs / 1000))} s
+              Busy: {busy.queued} request{busy.queued > 1 ? 's' : ''} waiting{' '}
+              {serviceWait ? 'because the service answered 429 (its Retry-After)' : 'for the client-side rate limit'},
+              about <span data-testid="rate-limit-seconds">{Math.max(1, waitLeft)}</span> s
             </p>
           )}
           {/* Always there, so the first answer is announced too: "Searching…", then what was found. */}
@@ -172,6 +191,15 @@ export function MapsPanel() {
                 <button
                   type="button"
                   className="small"
+                  onClick={() => choose('via', p)}
+                  aria-label={`Via ${p.name}`}
+                  disabled={waypoints.length >= MAX_WAYPOINTS}
+                >
+                  Via
+                </button>
+                <button
+                  type="button"
+                  className="small"
                   onClick={() => choose('destination', p)}
                   aria-label={`To ${p.name}`}
                 >
@@ -182,68 +210,13 @@ export function MapsPanel() {
           </ul>
         </section>
 
-        <section className="card" aria-labelledby="route-title">
-          <h2 id="route-title">Route</h2>
-          <dl className="stops">
-            <dt>
-              <span className="dot dot-origin" /> From
-            </dt>
-            <dd data-testid="origin">{origin?.label ?? <span className="muted">pick a place above</span>}</dd>
-            <dt>
-              <span className="dot dot-destination" /> To
-            </dt>
-            <dd data-testid="destination">{destination?.label ?? <span className="muted">pick a place above</span>}</dd>
-          </dl>
-          <div className="row">
-            <label className="inline">
-              Mode{' '}
-              <select
-                value={mode}
-                onChange={(e) => {
-                  setMode(e.target.value as TravelMode)
-                  setRoute(undefined)
-                }}
-              >
-                <option value="drive">Drive</option>
-                <option value="bicycle">Bicycle</option>
-                <option value="walk">Walk</option>
-              </select>
-            </label>
-            <button type="button" className="primary" disabled={!origin || !destination || routing} onClick={compute}>
-              {routing ? 'Computing…' : 'Compute route'}
-            </button>
-          </div>
-          {routeError && (
-            <p className="error" role="alert">
-              {routeError}
-            </p>
-          )}
-          {route && (
-            <div className="route-summary" data-testid="route-summary">
-              <div>
-                <span className="big" data-testid="route-distance">
-                  {km(route.distanceMeters)}
-                </span>
-                <span className="muted small"> distance</span>
-              </div>
-              <div>
-                <span className="big" data-testid="route-duration">
-                  {duration(route.durationSeconds)}
-                </span>
-                <span className="muted small"> by {route.mode}</span>
-              </div>
-              <div className="muted small">{route.coordinates.length} points decoded from the polyline</div>
-            </div>
-          )}
-        </section>
-
         <AddressForm />
       </div>
       <div className="maps-main">
-        <WorldMap route={route?.coordinates} markers={markers} onPick={pick} />
+        <WorldMap route={route?.coordinates} markers={markers} onPick={pick} figureRef={map} />
         <section className="card" aria-labelledby="coords-title">
           <h2 id="coords-title">Look up a point</h2>
-          <CoordinatesForm onPick={pick} />
+          <CoordinatesForm onPick={pick} error={pointError ?? undefined} />
         </section>
       </div>
     </div>

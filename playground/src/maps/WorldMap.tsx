@@ -2,8 +2,8 @@ import { maps, type BBox, type LatLng, type MapFeature } from '@tandem/core'
 import { useQuery } from '@tandem/react'
 import { geoGraticule10, geoMercator, geoNaturalEarth1, geoPath, type GeoProjection } from 'd3-geo'
 import type { Feature } from 'geojson'
-import { useMemo, useState, type MouseEvent } from 'react'
-import { describeError } from '../lib/format.js'
+import { useMemo, useState, type MouseEvent, type Ref } from 'react'
+import { humanError } from '../lib/format.js'
 
 const W = 960
 const H = 520
@@ -15,7 +15,7 @@ const WORLD: BBox = [-180, -85, 180, 85]
 export interface Marker {
   at: LatLng
   label: string
-  kind: 'origin' | 'destination' | 'point'
+  kind: 'origin' | 'waypoint' | 'destination' | 'point'
 }
 
 export interface WorldMapProps {
@@ -24,6 +24,8 @@ export interface WorldMapProps {
   markers?: readonly Marker[]
   /** A click on the map, as a point (for reverse geocoding). */
   onPick?: (at: LatLng) => void
+  /** The figure, for the panel to bring into view after a route (a phone's one column). */
+  figureRef?: Ref<HTMLElement>
 }
 
 /** The box around the points, at least MIN_SPAN across, as "west,south,east,north" ('' for none): a stable key. */
@@ -97,7 +99,7 @@ function visibleBox(projection: GeoProjection): BBox {
  * view). It shows the whole world until there is a route or a stop, then fits them; a looked-up
  * point never re-fits it (so the next click lands where it was aimed), and "Whole world" resets.
  */
-export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
+export function WorldMap({ route, markers = [], onPick, figureRef }: WorldMapProps) {
   // Keyed by the box, not the arrays: a new looked-up point (a new markers array) keeps the view.
   const key = boxKey([...(route ?? []), ...markers.filter((m) => m.kind !== 'point').map((m) => m.at)])
   const fit = useMemo(() => fitted(key), [key])
@@ -145,7 +147,7 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
   }
 
   return (
-    <figure className="map">
+    <figure className="map" ref={figureRef}>
       {fit && (
         <div className="map-tools">
           <button
@@ -207,7 +209,7 @@ export function WorldMap({ route, markers = [], onPick }: WorldMapProps) {
       </svg>
       <figcaption className="muted small" aria-live="polite">
         {view.error
-          ? `Could not load the map: ${describeError(view.error)}`
+          ? `Could not load the map. ${humanError(view.error)}`
           : view.data
             ? `Boundaries and cities from the maps service (getMapView, zoom ${view.data.zoom}), drawn with d3-geo. Click the map, or enter coordinates, to look a point up.`
             : 'Loading the map…'}
