@@ -1,11 +1,12 @@
-// Any screen, any input: axe-core finds no serious or critical violation on any tab at desktop
-// and phone widths, nothing scrolls sideways from 360 px up, the tabs work from the keyboard,
+// Any screen, any input: axe-core finds no serious or critical violation on any page (every
+// HTML file of the playground, every tab of the app) at desktop and phone widths, nothing scrolls sideways from 360 px up, the tabs work from the keyboard,
 // and a long chat message neither breaks the layout nor is lost when it is too long to send.
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { axeFindings, DESKTOP, hasChromium, here, PHONE, ready, SHOTS, useHarness, WAIT } from './harness.js'
+import { openView, pageViews } from './pages.js'
 
 const TABS = ['maps', 'support', 'chat'] as const
 const PHONE_SHOT = here('../../docs/playground-phone.png')
@@ -56,6 +57,22 @@ describe.skipIf(!hasChromium)('accessibility and layout', () => {
       await page.getByTestId('conversation-view').waitFor(WAIT)
       expect(await axeFindings(page), 'an open conversation').toEqual([])
       expect(page.errors).toEqual([])
+    })
+
+    // Every HTML file of playground/ (so a page added later is checked too), each tab of the app
+    // opened by its URL, and a `?user=` that breaks the rule (its notice is on every page).
+    it(`no serious or critical axe-core violation on any page (${name}, ${viewport.width} px)`, async () => {
+      const findings: string[] = []
+      for (const view of pageViews()) {
+        const page = await openView(harness.open, view, `axe-page-${name}`, viewport)
+        findings.push(...(await axeFindings(page)).map((f) => `${view.name}: ${f}`))
+        expect(page.errors).toEqual([])
+        const renamed = await openView(harness.open, view, 'not%20a%20name', viewport)
+        await renamed.getByTestId('user-notice').waitFor(WAIT)
+        findings.push(...(await axeFindings(renamed)).map((f) => `${view.name} (renamed): ${f}`))
+      }
+      expect(pageViews().map((v) => v.name)).toEqual(expect.arrayContaining(['vanilla.html', 'tabs.html']))
+      expect(findings).toEqual([])
     })
   }
 

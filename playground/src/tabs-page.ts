@@ -5,9 +5,11 @@ import { createClient } from '@tandem/core'
 import { createRealtime, type Message } from '@tandem/realtime'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { shareAcrossTabs } from '@tandem/realtime/tabs'
+import { showUserNotice } from './app/user-notice.js'
 import { tabUser } from './lib/session.js'
 
-const user = tabUser()
+const { user, rejected } = tabUser()
+showUserNotice(rejected, user)
 const client = createClient({
   baseUrl: location.origin,
   auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },

@@ -3,9 +3,11 @@ import { createClient, isTandemError, type Conversation } from '@tandem/core'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime } from '@tandem/realtime'
 import { shareAcrossTabs } from '@tandem/realtime/tabs'
+import { showUserNotice } from './app/user-notice.js'
 import { tabUser } from './lib/session.js'
 
-const user = tabUser()
+const { user, rejected } = tabUser()
+showUserNotice(rejected, user)
 // Tokens come from our backend (the dev server); the token endpoint makes `user` the subject.
 const client = createClient({
   baseUrl: location.origin,

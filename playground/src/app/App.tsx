@@ -7,6 +7,7 @@ import type { Session } from '../lib/session.js'
 import { MapsPanel } from '../maps/MapsPanel.js'
 import { SupportPanel } from '../support/SupportPanel.js'
 import { EventLogPanel } from './EventLogPanel.js'
+import { UserNotice } from './UserNotice.js'
 
 const TABS = [
   { id: 'maps', label: 'Maps' },
@@ -104,6 +105,7 @@ export function App({ session }: { session: Session }) {
             </a>
           </header>
           <main className="content">
+            <UserNotice rejected={session.rejectedUser} user={session.user} />
             {/* Panels stay mounted (hidden), so the chat keeps its history and the lists their pages. */}
             {TABS.map((t) => (
               <div

@@ -20,23 +20,35 @@ const NAMES = [
 ]
 const USER = /^[A-Za-z0-9_-]{1,32}$/
 
+/** The rule `?user=` names follow (the token endpoint's), in words for the notice. */
+export const USER_RULE = '1 to 32 letters, digits, _ or -'
+
+/** This tab's user, and the `?user=` value it replaced when that one broke the rule. */
+export interface TabUser {
+  user: string
+  /** The name asked for and refused, to tell the user (null: none given, or it was fine). */
+  rejected: string | null
+}
+
 /**
  * Who this tab is. The playground has no sign-in: `?user=` names the tab, else a random name is
  * picked and written into the URL (so a reload keeps it, and a new tab gets another one).
  * A real app has a session cookie instead, and its token endpoint reads it.
  */
-export function tabUser(): string {
+export function tabUser(): TabUser {
   const url = new URL(location.href)
   const given = url.searchParams.get('user')
-  if (given && USER.test(given)) return given
+  if (given && USER.test(given)) return { user: given, rejected: null }
   const name = `${NAMES[Math.floor(Math.random() * NAMES.length)]}-${Math.floor(100 + Math.random() * 900)}`
   url.searchParams.set('user', name)
   history.replaceState(null, '', url)
-  return name
+  return { user: name, rejected: given || null }
 }
 
 export interface Session {
   user: string
+  /** A `?user=` that broke the rule and was replaced by `user` (the app says so). */
+  rejectedUser: string | null
   client: TandemClient
   realtime: Realtime
   /** This tab's part in the one connection all of the user's tabs share. */
@@ -48,7 +60,7 @@ export interface Session {
  * One client per tab, and one realtime connection for all the tabs of a user (the leading tab
  * holds it), sharing one token provider, wired to the event log.
  */
-export function createSession(user = tabUser()): Session {
+export function createSession({ user, rejected }: TabUser = tabUser()): Session {
   // The browser never sees a key: it asks our own backend (here the Vite dev server) for tokens.
   const client = createClient({
     baseUrl: location.origin,
@@ -61,5 +73,5 @@ export function createSession(user = tabUser()): Session {
   const log = createEventLog()
   log.attach(client, realtime)
   log.attachTabs(tabs)
-  return { user, client, realtime, tabs, log }
+  return { user, rejectedUser: rejected, client, realtime, tabs, log }
 }

@@ -3,6 +3,7 @@ import { useMutation, useResource, useResources, useTandem } from '@tandem/react
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { dateTime, describeError } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
+import type { SupportStrings } from './strings.js'
 
 const THREAD_PARAMS = { limit: 100 }
 
@@ -10,9 +11,12 @@ interface Props {
   id: string
   agentNames: ReadonlyMap<string, string>
   mailboxNames: ReadonlyMap<string, string>
+  strings: SupportStrings
+  /** The Close button: the panel goes back to its empty state and puts focus back on the list. */
+  onClose(): void
 }
 
-export function ConversationView({ id, agentNames, mailboxNames }: Props) {
+export function ConversationView({ id, agentNames, mailboxNames, strings, onClose }: Props) {
   const { client } = useTandem()
   const { user } = useSession()
   const threadsPath = `conversations/${id}/threads` as const
@@ -36,6 +40,7 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
     if (shown) heading.current?.focus()
   }, [shown])
 
+  const replyBox = useRef<HTMLTextAreaElement>(null)
   const [text, setText] = useState('')
   const [replyStatus, setReplyStatus] = useState<'' | ConversationStatus>('')
 
@@ -77,6 +82,8 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
     if (!body) return
     reply.mutate(replyStatus ? { text: body, status: replyStatus } : { text: body })
     setText('')
+    // The Send button is disabled once the box is empty: focus goes back to the box (else the body).
+    replyBox.current?.focus()
     setReplyStatus('') // "then: close" is for this reply only: the next one keeps (or, if closed, reopens) the status
   }
 
@@ -91,9 +98,14 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
   return (
     <article className="conversation-view" data-testid="conversation-view" data-id={c.id}>
       <header>
-        <h2 ref={heading} tabIndex={-1}>
-          {c.subject}
-        </h2>
+        <div className="row title-row">
+          <h2 ref={heading} tabIndex={-1} className="grow">
+            {c.subject}
+          </h2>
+          <button type="button" className="close" onClick={onClose} aria-label={strings.closeLabel}>
+            {strings.close}
+          </button>
+        </div>
         <p className="muted small">
           #{c.number} · {c.customer.name ?? ''} &lt;{c.customer.email}&gt; ·{' '}
           {mailboxNames.get(c.mailboxId) ?? c.mailboxId}
@@ -109,19 +121,26 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
             </span>
           ))}
           <span className="grow" />
-          <div className="segmented small" role="group" aria-label="Set status">
-            {(['active', 'pending', 'closed'] as const).map((s) => (
-              <button
-                key={s}
-                type="button"
-                aria-pressed={c.status === s}
-                // Closed conversations reopen only through a reply (the service answers 422 otherwise).
-                disabled={update.status === 'pending' || c.status === s || (c.status === 'closed' && s !== 'closed')}
-                onClick={() => update.mutate(s)}
-              >
-                {s}
-              </button>
-            ))}
+          <div className="segmented small" role="group" aria-label={strings.setStatus}>
+            {(['active', 'pending', 'closed'] as const).map((s) => {
+              // Closed conversations reopen only through a reply (the service answers 422 otherwise).
+              const reopen = c.status === 'closed' && s !== 'closed'
+              const inert = update.status === 'pending' || c.status === s || reopen
+              return (
+                // aria-disabled, not disabled: a disabled button loses focus, and the one just
+                // pressed becomes the current status, so focus fell to the body.
+                <button
+                  key={s}
+                  type="button"
+                  aria-pressed={c.status === s}
+                  aria-disabled={inert}
+                  title={reopen ? strings.reopenByReply : undefined}
+                  onClick={() => void (inert || update.mutate(s))}
+                >
+                  {s}
+                </button>
+              )
+            })}
           </div>
         </div>
         {update.status === 'error' && (
@@ -159,6 +178,7 @@ export function ConversationView({ id, agentNames, mailboxNames }: Props) {
         </label>
         <textarea
           id="reply-text"
+          ref={replyBox}
           rows={3}
           placeholder={c.status === 'closed' ? 'A reply reopens the conversation…' : 'Write a reply…'}
           value={text}

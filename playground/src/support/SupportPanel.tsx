@@ -1,10 +1,11 @@
 import type { ConversationStatus } from '@tandem/core'
 import { useResources } from '@tandem/react'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { dateTime, describeError } from '../lib/format.js'
 import { useChannelState } from '../lib/use-channel-state.js'
 import { ConversationView } from './ConversationView.js'
 import { NewConversation } from './NewConversation.js'
+import { SUPPORT_STRINGS, type SupportStrings } from './strings.js'
 
 const STATUSES: { value: ConversationStatus | 'all'; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -14,7 +15,11 @@ const STATUSES: { value: ConversationStatus | 'all'; label: string }[] = [
 ]
 const PAGE = 15
 
-export function SupportPanel() {
+/** Where focus goes when what had it goes away: the row of a closed conversation, or the New button. */
+type FocusBack = { row: string } | 'new' | null
+
+export function SupportPanel({ strings: overrides }: { strings?: Partial<SupportStrings> } = {}) {
+  const strings = useMemo(() => ({ ...SUPPORT_STRINGS, ...overrides }), [overrides])
   const [mailboxId, setMailboxId] = useState<string>()
   const [status, setStatus] = useState<ConversationStatus | 'all'>('all')
   const [selected, setSelected] = useState<string>()
@@ -30,6 +35,23 @@ export function SupportPanel() {
   const params = { limit: PAGE, ...(mailboxId ? { mailboxId } : {}), ...(status !== 'all' ? { status } : {}) }
   const list = useResources('support/conversations', params, { live: true, keepPreviousData: true })
   const live = useChannelState('support:conversations')
+
+  // Closing the view or the form removes the focused element: focus goes back where the user came
+  // from (the conversation's row if the list still shows it, else the list's heading), not to the body.
+  const focusBack = useRef<FocusBack>(null)
+  const newButton = useRef<HTMLButtonElement>(null)
+  const listHeading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    const back = focusBack.current
+    if (!back) return
+    focusBack.current = null
+    const row =
+      back === 'new'
+        ? newButton.current
+        : document.querySelector<HTMLElement>(`[data-testid="conversation"][data-id="${CSS.escape(back.row)}"]`)
+    ;(row ?? listHeading.current)?.focus()
+  }, [selected, composing])
+  const more = list.hasNextPage
 
   return (
     <div className="support">
@@ -64,6 +86,7 @@ export function SupportPanel() {
           ))}
         </div>
         <button
+          ref={newButton}
           type="button"
           className="new-conv"
           onClick={() => {
@@ -77,7 +100,18 @@ export function SupportPanel() {
 
       <section className="support-list card" aria-label="Conversations">
         <header className="list-head">
-          <h2>Conversations</h2>
+          <h2 ref={listHeading} tabIndex={-1}>
+            Conversations
+          </h2>
+          {list.status === 'success' && (
+            <span
+              className="pill conv-count"
+              data-testid="conversation-count"
+              title={strings.countTitle(list.items.length, more)}
+            >
+              {strings.count(list.items.length, more)}
+            </span>
+          )}
           <span
             className={`live-badge ${live === 'subscribed' ? 'on' : ''}`}
             title="The list follows the support:conversations channel"
@@ -112,9 +146,12 @@ export function SupportPanel() {
                   <span className="conv-subject">{c.subject}</span>
                   <span className={`pill status-${c.status}`}>{c.status}</span>
                 </span>
+                {/* The date the list is sorted by comes first, so a narrow row cuts the names, not it. */}
                 <span className="conv-meta muted small">
-                  #{c.number} · {c.customer.name ?? c.customer.email} · {mailboxNames.get(c.mailboxId) ?? ''} ·{' '}
-                  {dateTime(c.modifiedAt)}
+                  <time dateTime={c.modifiedAt}>{dateTime(c.modifiedAt)}</time>
+                  <span className="conv-who">
+                    · #{c.number} · {c.customer.name ?? c.customer.email} · {mailboxNames.get(c.mailboxId) ?? ''}
+                  </span>
                 </span>
                 <span className="conv-preview small">{c.preview}</span>
               </button>
@@ -122,7 +159,7 @@ export function SupportPanel() {
           ))}
         </ul>
         <footer className="list-foot">
-          <span className="muted small">{list.items.length} shown</span>
+          <span className="muted small">{strings.shown(list.items.length, more)}</span>
           {list.hasNextPage && (
             <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
               {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
@@ -140,10 +177,23 @@ export function SupportPanel() {
               setComposing(false)
               setSelected(c.id)
             }}
-            onCancel={() => setComposing(false)}
+            onCancel={() => {
+              focusBack.current = 'new'
+              setComposing(false)
+            }}
           />
         ) : selected ? (
-          <ConversationView key={selected} id={selected} agentNames={agentNames} mailboxNames={mailboxNames} />
+          <ConversationView
+            key={selected}
+            id={selected}
+            agentNames={agentNames}
+            mailboxNames={mailboxNames}
+            strings={strings}
+            onClose={() => {
+              focusBack.current = { row: selected }
+              setSelected(undefined)
+            }}
+          />
         ) : (
           <div className="empty">
             <p>Pick a conversation to read its threads and reply.</p>

@@ -1,0 +1,210 @@
+// A playground that holds under stress (issue 25): the keyboard focus shows on every page, touch
+// targets are big enough at phone width, the event log stays readable on a phone, the support
+// inbox keeps focus where the user acted, its rows show their date and count, and a bad `?user=`
+// is named instead of silently replaced.
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { hasChromium, ready, useHarness, WAIT } from './harness.js'
+import { ringsByKeyboard, targets } from './measure.js'
+import { loadedView, openView, pageViews } from './pages.js'
+
+const PHONES = [360, 390]
+/** Where there is room on a phone, a target is at least 44 px tall (Apple's and WCAG AAA's size). */
+const ROOMY = [
+  '[role="tab"]',
+  'button.primary',
+  '.conversation',
+  '.choices button',
+  '.new-conv',
+  '.reply textarea',
+  '.reply select',
+  '.conversation-view .close',
+  // vanilla.html
+  '#publish button',
+  '#publish input',
+  '#more',
+]
+
+/** The element focused now, as a short description, or "body" when focus was dropped. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return 'body'
+    return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} ${(el.textContent ?? '').trim().slice(0, 40)}`.trim()
+  })
+
+async function openConversation(page: Page) {
+  await page.getByRole('tab', { name: 'Support inbox' }).click()
+  await page.locator('[data-testid="conversation"]').first().waitFor(WAIT)
+  await page.locator('[data-testid="conversation"]').first().focus()
+  await page.keyboard.press('Enter')
+  await page.getByTestId('conversation-view').waitFor(WAIT)
+}
+
+describe.skipIf(!hasChromium)('polish under stress', () => {
+  const harness = useHarness()
+
+  it('the keyboard focus shows at 3:1 against its background, 2 px or more, unclipped, on every page', async () => {
+    const failures: string[] = []
+    const check = async (page: Page, where: string) => {
+      const rings = await ringsByKeyboard(page)
+      expect(rings.length, `${where}: nothing took focus`).toBeGreaterThan(0)
+      for (const r of rings)
+        if (r.contrast < 3 || r.width < 2 || r.clippedBy)
+          failures.push(
+            `${where}: ${r.element} contrast ${r.contrast}, ${r.width} px${r.clippedBy ? `, clipped by ${r.clippedBy}` : ''}`,
+          )
+    }
+    for (const view of pageViews()) {
+      const page = await openView(harness.open, view, 'focus')
+      await check(page, view.name)
+      if (view.tab === 'support') {
+        await openConversation(page)
+        await check(page, 'an open conversation')
+      }
+      expect(page.errors).toEqual([])
+    }
+    expect(failures).toEqual([])
+  })
+
+  for (const width of PHONES)
+    it(`every target is 24 px or more at ${width} px on every page, 44 px where there is room`, async () => {
+      const failures: string[] = []
+      for (const view of pageViews()) {
+        const page = await openView(harness.open, view, `touch-${width}`, { width, height: 800 })
+        const views = [view.name]
+        if (view.tab === 'support') views.push('an open conversation')
+        for (const where of views) {
+          if (where === 'an open conversation') await openConversation(page)
+          for (const t of await targets(page))
+            if (t.width < 24 || t.height < 24) failures.push(`${where}: ${t.element} ${t.width}×${t.height}`)
+          for (const selector of ROOMY)
+            for (const el of await page.locator(selector).all()) {
+              const box = await el.boundingBox()
+              if (box && box.height < 44) failures.push(`${where}: ${selector} is ${box.height} px tall, not 44`)
+            }
+        }
+        expect(page.errors).toEqual([])
+      }
+      expect(failures).toEqual([])
+    })
+
+  it('the support inbox keeps focus where the user acted: status, reply, close, cancel, create', async () => {
+    const page = await harness.open('/?user=focus-support#support')
+    await ready(page)
+    await openConversation(page)
+    const view = page.getByTestId('conversation-view')
+    expect(await focused(page)).toMatch(/^h2 /) // opening focuses the title (kept from before)
+    const status = async () => (await page.getByTestId('conversation-status').textContent())!
+
+    // A status button pressed by keyboard: it becomes the current status, and keeps the focus.
+    const target = (await status()) === 'pending' ? 'active' : 'pending'
+    await view.getByRole('button', { name: target, exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid="conversation-status"]')?.textContent === t,
+      target,
+      WAIT,
+    )
+    expect(await focused(page)).toBe(`button ${target}`)
+    // Pressing it again does nothing (the service would refuse a no-op) and focus stays.
+    await page.keyboard.press('Enter')
+    expect(await focused(page)).toBe(`button ${target}`)
+
+    // Send reply: the box empties and the button goes disabled; focus goes back to the box.
+    const replies = await view.getByTestId('thread').count()
+    await page.locator('#reply-text').fill('Focus check')
+    await view.getByRole('button', { name: 'Send reply' }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="thread"]').length > n, replies, WAIT)
+    expect(await focused(page)).toBe('textarea#reply-text')
+
+    // Close: back on the conversation's row in the list.
+    const id = await view.getAttribute('data-id')
+    await view.getByRole('button', { name: 'Close the conversation' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('conversation-view').waitFor({ state: 'detached', ...WAIT })
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(id)
+
+    // New conversation, Cancel: back on the button that opened the form.
+    await page.getByRole('button', { name: '+ New conversation' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('form', { name: 'New conversation' }).waitFor(WAIT)
+    await page.getByRole('button', { name: 'Cancel' }).focus()
+    await page.keyboard.press('Enter')
+    expect(await focused(page)).toBe('button + New conversation')
+
+    // Create: the new conversation opens with its title focused.
+    await page.keyboard.press('Enter')
+    await page.getByRole('button', { name: 'Create' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('conversation-view').waitFor(WAIT)
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H2', undefined, WAIT)
+    expect(await focused(page)).toBe('h2 Where is my order?')
+    expect(page.errors).toEqual([])
+  })
+
+  for (const width of [360, 1100])
+    it(`conversation rows show their whole date and the list its count (${width} px)`, async () => {
+      const page = await harness.open(`/?user=rows-${width}#support`, { width, height: 800 })
+      await ready(page)
+      const rows = page.locator('[data-testid="conversation"]')
+      await rows.first().waitFor(WAIT)
+      const cut = await rows.evaluateAll((els) =>
+        els.flatMap((row) => {
+          const time = row.querySelector('time')
+          if (!time) return [`${row.dataset.id}: no date`]
+          const [t, r] = [time.getBoundingClientRect(), row.getBoundingClientRect()]
+          return time.scrollWidth > time.clientWidth + 1 || t.right > r.right || !time.textContent
+            ? [`${row.dataset.id}: "${time.textContent}" cut at ${t.right - r.left} of ${r.width} px`]
+            : []
+        }),
+      )
+      expect(cut).toEqual([])
+      // The service gives no total: a full page with more behind it says "15+", never a made-up number.
+      const count = page.getByTestId('conversation-count')
+      const loadMore = page.getByRole('button', { name: 'Load more' })
+      expect(await count.textContent()).toBe(`${await rows.count()}${(await loadMore.isVisible()) ? '+' : ''}`)
+      while (await loadMore.isVisible()) {
+        const before = await rows.count()
+        await loadMore.click()
+        await page.waitForFunction(
+          (n) => document.querySelectorAll('[data-testid="conversation"]').length > n,
+          before,
+          WAIT,
+        )
+      }
+      await page.waitForFunction(() => !document.querySelector('.list-foot button'), undefined, WAIT)
+      expect(await count.textContent()).toBe(String(await rows.count()))
+      expect(page.errors).toEqual([])
+    })
+
+  it('a ?user= that breaks the rule is named, with the rule and the name used instead, on every page', async () => {
+    for (const view of pageViews()) {
+      const page = await openView(harness.open, view, 'Ada%20Lovelace!')
+      const notice = page.getByTestId('user-notice')
+      await notice.waitFor(WAIT)
+      const user = new URL(page.url()).searchParams.get('user')!
+      expect(user).toMatch(/^[a-z]+-\d{3}$/)
+      const text = (await notice.textContent())!
+      expect(text, view.name).toContain('“Ada Lovelace!”')
+      expect(text, view.name).toContain('1 to 32 letters, digits, _ or -')
+      expect(text, view.name).toContain(`“${user}”`)
+      expect(await notice.isVisible()).toBe(true)
+      // A good name: no notice.
+      const fine = await openView(harness.open, view, 'ada')
+      expect(await fine.getByTestId('user-notice').count()).toBe(0)
+    }
+  })
+
+  it('event-log lines keep their text at 360 px (wrapped, not cut to "GE…")', async () => {
+    const page = await harness.open('/?user=log-phone#support', { width: 360, height: 800 })
+    await ready(page)
+    await loadedView(page, { name: 'support', path: '/#support', tab: 'support' })
+    const cut = await page.$$eval('.log-line .log-text', (els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent}: ${e.clientWidth} px`),
+    )
+    expect(await page.locator('.log-line').count()).toBeGreaterThan(0)
+    expect(cut).toEqual([])
+  })
+})
