@@ -85,9 +85,10 @@ describe.skipIf(!hasChromium)('the maps panel under stress (issue 25)', () => {
     const region = page.getByLabel('Region (ISO code)')
     await region.fill('ZZ')
     await page.getByRole('button', { name: 'Validate' }).click()
+    const alert = page.locator('[aria-labelledby="address-title"] [role="alert"]')
+    await alert.waitFor(WAIT)
+    expect(await alert.textContent()).toMatch(/^That region is not a country we know/)
     const error = page.getByTestId('address-error')
-    await error.waitFor(WAIT)
-    expect(await error.getByRole('alert').textContent()).toMatch(/^That region is not a country we know/)
     expect(await region.getAttribute('aria-invalid')).toBe('true')
     expect(await region.getAttribute('aria-describedby')).toBe(await error.getByRole('alert').getAttribute('id'))
     const details = error.locator('details')
@@ -124,12 +125,13 @@ describe.skipIf(!hasChromium)('the maps panel under stress (issue 25)', () => {
     const page = await harness.open('/?user=maps-429#maps')
     await mapReady(page) // the map's own request is done: the next maps request is the search
     await page.getByTestId('simulate-429').click()
-    await page.getByTestId('simulate-429-hint').waitFor(WAIT)
+    const hint = page.getByText('the next maps request gets a 429')
+    await hint.waitFor(WAIT)
     await page.getByLabel('Place or address').fill('Berlin')
     const busy = page.getByTestId('rate-limit-busy')
     await busy.waitFor(WAIT)
     expect(await busy.textContent()).toMatch(/the service answered 429/)
-    await page.getByTestId('simulate-429-hint').waitFor({ state: 'detached', ...WAIT }) // it happened
+    await hint.waitFor({ state: 'detached', ...WAIT }) // it happened: the busy line says the rest
     // A live countdown: the number goes down while the request waits (Retry-After: 3).
     const first = Number(await page.getByTestId('rate-limit-seconds').textContent())
     await page.waitForFunction(
