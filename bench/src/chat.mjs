@@ -13,7 +13,7 @@ import { bounded, CHROMIUM, CHROMIUM_ARGS, skipped } from './chromium.mjs'
 import { fmt, table } from './stats.mjs'
 
 const TITLE = 'The playground chat under load (Chromium, keystrokes while 20 messages/s arrive)'
-const STAGES = [1_000, 10_000]
+const STAGES = (process.env.CHAT_BENCH_STAGES ?? '1000,10000').split(',').map(Number)
 const TYPED = 'The quick brown fox jumps over the lazy dog, then types a little more to be sure.'
 const KEY_DELAY_MS = 80
 const LIVE_RATE = 20
@@ -63,7 +63,8 @@ async function untilShown(page, target) {
 export async function run() {
   if (!existsSync(CHROMIUM)) return skipped(TITLE)
   const server = await createServer({
-    configFile: new URL('../../playground/vite.config.ts', import.meta.url).pathname,
+    // CHAT_BENCH_PLAYGROUND: another checkout's playground (a "before" figure from an older commit).
+    configFile: `${process.env.CHAT_BENCH_PLAYGROUND ?? new URL('../../playground', import.meta.url).pathname}/vite.config.ts`,
     logLevel: 'warn',
     server: { port: 0, host: '127.0.0.1' },
   })
@@ -98,7 +99,7 @@ export async function run() {
         window.__chatBench.from = performance.now()
       })
       await flood(live, LIVE_RATE)
-      await input.pressSequentially(TYPED, { delay: KEY_DELAY_MS })
+      await input.pressSequentially(TYPED, { delay: KEY_DELAY_MS, timeout: 900_000 })
       total += live
       await untilShown(page, total)
       const m = await bounded(
@@ -117,7 +118,7 @@ export async function run() {
         'chat: reading the measurements',
         120_000,
       )
-      await input.fill('')
+      await input.fill('', { timeout: 300_000 })
       const keys = [...m.keys].sort((a, b) => a - b)
       rows.push([
         `${stage.toLocaleString('en-US')}${shown.reached ? '' : ` (not reached: ${shown.shown.toLocaleString('en-US')} shown after ${SHOW_TIMEOUT_MS / 1000} s)`}`,

@@ -45,6 +45,8 @@ export const PRESENCE_RETRY_CAP_MS = 30_000
  * neither resubscribes nor drops a message.
  */
 export { LEASE_RELEASE_MS }
+/** `createMessageLog`: the newest `initial` from history on join, at most `max` held, pages of at most `maxPage` (the service's history limit). */
+export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: 1000 } as const
 
 export const DEFAULTS = {
   path: WS_PATH,
@@ -65,4 +67,5 @@ export const DEFAULTS = {
   refreshRetryMs: REFRESH_RETRY_MS,
   presenceRetryCapMs: PRESENCE_RETRY_CAP_MS,
   leaseReleaseMs: LEASE_RELEASE_MS,
+  messageLog: MESSAGE_LOG,
 } as const

@@ -1,0 +1,235 @@
+// The chat under stress (issue 25): 10,000 messages with a light page, a hidden panel that does no
+// work, the reader's place kept, history paged back, right-to-left text, presence while offline.
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { DESKTOP, hasChromium, PHONE, ready, useHarness, WAIT, type TestPage } from './harness.js'
+
+/**
+ * Timing bounds are the issue's targets times this factor: the suite runs beside other work on a
+ * 2-core machine. `npm run bench -- chat` measures the targets themselves (bench/RESULTS.md); the
+ * chat as it was missed them by 60× at 1,000 messages, so the factor still catches a regression.
+ */
+const SLACK = Number(process.env.CHAT_PERF_SLACK ?? 3)
+const TARGET = { keystrokeP95Ms: 16, longTaskMs: 50, domElements: 3_000 }
+
+const count = (page: Page) => page.getByTestId('messages').evaluate((el) => Number((el as HTMLElement).dataset.count))
+/** The newest message on screen: the last row's offset. */
+const newest = (page: Page) =>
+  page.evaluate(() =>
+    Number(document.querySelector('[data-testid="message"]:last-child')?.getAttribute('data-offset') ?? 0),
+  )
+const untilNewest = (page: Page, offset: number, timeout = WAIT.timeout) =>
+  page.waitForFunction(
+    (o) => Number(document.querySelector('[data-testid="message"]:last-child')?.getAttribute('data-offset')) >= o,
+    offset,
+    { timeout },
+  )
+/** The newest offset the page's channel received (written outside React, so also while hidden). */
+const untilReceived = (page: Page, offset: number, timeout = WAIT.timeout) =>
+  page.waitForFunction(
+    (o) => Number(document.querySelector<HTMLElement>('[data-testid="messages"]')?.dataset.received) >= o,
+    offset,
+    { timeout },
+  )
+/** How far the chat's list is from its bottom, in px (0: the newest message in view). */
+const fromBottom = (page: Page) =>
+  page.getByTestId('messages').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
+
+/** The keystroke probe and the long-task observer, installed before the page's scripts. */
+function probe() {
+  const w = window as unknown as { __chat: { keys: number[]; longTasks: number[]; keyAt?: number } }
+  const bench = (w.__chat = { keys: [] as number[], longTasks: [] as number[], keyAt: undefined as number | undefined })
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) bench.longTasks.push(e.duration)
+  }).observe({ type: 'longtask', buffered: true })
+  addEventListener('keydown', (e) => void (bench.keyAt = e.timeStamp), true)
+  // After React's root listener (bubbling reaches window last): its render has run when this microtask does.
+  addEventListener('input', () => {
+    const at = bench.keyAt
+    if (at === undefined) return
+    bench.keyAt = undefined
+    queueMicrotask(() => {
+      void document.body.offsetHeight // style and layout, as the next frame would
+      bench.keys.push(performance.now() - at)
+    })
+  })
+}
+
+describe.skipIf(!hasChromium)('the chat under stress', () => {
+  const harness = useHarness()
+  const flood = async (count: number, rate = 0) => {
+    const res = await fetch(`${harness.url}/api/dev/flood?user=e2e-flood&count=${count}&rate=${rate}`, {
+      method: 'POST',
+    })
+    expect(res.status).toBe(202)
+  }
+  const open = async (path: string, viewport = DESKTOP): Promise<TestPage> => {
+    const page = await harness.open(path, viewport)
+    await ready(page)
+    return page
+  }
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])(
+    'on %s: first shown from another tab it opens at the newest; a reader who scrolled up stays put; history pages back to the first',
+    async (_, viewport) => {
+      const user = `e2e-read-${viewport.width}`
+      await flood(300)
+      const page = await open(`/?user=${user}#maps`, viewport)
+      await page.getByRole('tab', { name: 'Chat' }).click()
+      await page.locator('[data-testid="messages"][data-history="loaded"]').waitFor(WAIT)
+      await page.locator('[data-testid="message"]:last-child', { hasText: 'flood #300 of 300' }).waitFor(WAIT)
+      expect(await fromBottom(page)).toBeLessThan(2)
+      // Only the newest 50 came with the page: the rest is history. Every message so far is a `message`.
+      expect(await count(page)).toBe(50)
+      const last = await newest(page)
+
+      // Scrolled up, new messages leave the reader where they are and are counted on a button.
+      await page.getByTestId('messages').evaluate((el) => (el.scrollTop = 0))
+      await page.locator('[data-testid="messages"][data-following="false"]').waitFor(WAIT)
+      const top = await page.getByTestId('messages').evaluate((el) => el.scrollTop)
+      await flood(5)
+      await page.getByTestId('new-messages').filter({ hasText: '5 new messages' }).waitFor(WAIT)
+      expect(await page.getByTestId('messages').evaluate((el) => el.scrollTop)).toBe(top)
+      await page.getByTestId('new-messages').click()
+      await page.locator('[data-testid="messages"][data-following="true"]').waitFor(WAIT)
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid="messages"]')!
+          return el.scrollHeight - el.scrollTop - el.clientHeight < 2
+        },
+        undefined,
+        WAIT,
+      )
+
+      // Load earlier, from the keyboard, until the channel's first message: every offset once, in order.
+      const earlier = page.getByTestId('load-earlier')
+      await earlier.focus()
+      for (let i = 0; i < 30 && (await earlier.count()); i++) {
+        const n = await count(page)
+        await page.keyboard.press('Enter')
+        // One page more, or the end: then no button, and nothing loading.
+        await page.waitForFunction(
+          (n) => {
+            const button = document.querySelector('[data-testid="load-earlier"]')
+            const held = Number(document.querySelector<HTMLElement>('[data-testid="messages"]')?.dataset.count)
+            return !button || (held > n && button.getAttribute('aria-disabled') !== 'true')
+          },
+          n,
+          WAIT,
+        )
+      }
+      expect(await earlier.count()).toBe(0)
+      expect(await count(page)).toBe(last + 5) // offsets 1 to the newest, each once
+      // Focus did not fall to the page when the button went.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('messages')
+      expect(page.errors).toEqual([])
+    },
+  )
+
+  it('right-to-left text: messages and the input take their direction from their text', async () => {
+    const page = await open('/?user=e2e-rtl#chat')
+    const input = page.getByLabel('Message')
+    expect(await input.getAttribute('dir')).toBe('auto')
+    await input.fill('שלום, עולם!')
+    expect(await input.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
+    await input.press('Enter')
+    const text = page.locator('[data-testid="message"] .message-text', { hasText: 'שלום, עולם!' })
+    await text.waitFor(WAIT)
+    expect(await text.getAttribute('dir')).toBe('auto')
+    expect(await text.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
+    // Its punctuation ends the line on the left, where a right-to-left reader ends it.
+    expect(await text.evaluate((el) => getComputedStyle(el).textAlign)).toMatch(/start|right/)
+    expect(page.errors).toEqual([])
+  })
+
+  it('offline, presence does not claim who is online; the chat header is one line on a 360 px phone', async () => {
+    const [a, b] = await Promise.all([open('/?user=e2e-pres-a#chat'), open('/?user=e2e-pres-b#chat')])
+    // Both are listed (pages of earlier tests may be too: they stay open until the file ends).
+    await a.locator('[data-testid="member"][data-client="e2e-pres-b"]').waitFor(WAIT)
+    await a.getByTestId('online-count').waitFor(WAIT)
+    await a.context().setOffline(true)
+    await a.locator('[data-testid="connection-state"]:not([data-state="connected"])').first().waitFor(WAIT)
+    await a.getByTestId('presence-stale').waitFor(WAIT)
+    expect(await a.getByTestId('online-count').count()).toBe(0)
+    await a.context().setOffline(false)
+    await a.getByTestId('online-count').waitFor(WAIT)
+    await b.close()
+
+    const phone = await open('/?user=e2e-narrow#chat', { width: 360, height: 740 })
+    const head = phone.locator('.chat-head')
+    const [h2, counts] = await Promise.all([
+      head.locator('h2').boundingBox(),
+      phone.getByTestId('chat-counts').boundingBox(),
+    ])
+    // One row: the name and the counts side by side, not stacked.
+    expect(Math.abs(h2!.y + h2!.height / 2 - (counts!.y + counts!.height / 2))).toBeLessThan(6)
+    expect(a.errors.concat(phone.errors)).toEqual([])
+  })
+  it('10,000 messages: the DOM stays small, typing stays fast while 20 a second arrive, a hidden chat does no work, nothing lost or doubled', async () => {
+    const page = await harness.open('/?user=e2e-big#chat')
+    await page.evaluate(probe)
+    await page.locator('[data-testid="messages"][data-history="loaded"]').waitFor(WAIT)
+    await ready(page)
+    const base = await newest(page)
+    // The dev-only button floods 1,000; the other 9,000 come from the same endpoint.
+    await page.getByTestId('flood').click()
+    await page.getByTestId('control-result').filter({ hasText: 'publishing 1,000' }).waitFor(WAIT)
+    await flood(9_000)
+    await untilReceived(page, base + 10_000, 60_000)
+    await untilNewest(page, base + 10_000)
+    expect(await count(page)).toBe(10_000) // the log's bound: the oldest went as the newest came
+    expect(await fromBottom(page)).toBeLessThan(2) // it followed the flood
+    const dom = await page.evaluate(() => document.getElementsByTagName('*').length)
+    expect(dom).toBeLessThan(TARGET.domElements)
+
+    // Type while 20 messages a second arrive.
+    const input = page.getByLabel('Message')
+    await input.click()
+    await page.evaluate(() => {
+      const w = window as unknown as { __chat: { keys: number[]; longTasks: number[] } }
+      w.__chat.keys = []
+      w.__chat.longTasks = []
+    })
+    await flood(80, 20)
+    await input.pressSequentially('typing while the chat fills up', { delay: 80 })
+    await untilNewest(page, base + 10_080)
+    const m = await page.evaluate(
+      () => (window as unknown as { __chat: { keys: number[]; longTasks: number[] } }).__chat,
+    )
+    const keys = [...m.keys].sort((a, b) => a - b)
+    expect(keys.length).toBe('typing while the chat fills up'.length)
+    const p95 = keys[Math.ceil(keys.length * 0.95) - 1]!
+    expect(p95, `keystroke p95 ${p95.toFixed(1)} ms`).toBeLessThanOrEqual(TARGET.keystrokeP95Ms * SLACK)
+    expect(Math.max(0, ...m.longTasks), `long tasks ${m.longTasks.join(', ')}`).toBeLessThanOrEqual(
+      TARGET.longTaskMs * SLACK,
+    )
+    expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
+    expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
+
+    // Hidden behind another panel, 1,000 more change nothing in the chat's DOM; shown again, all are there.
+    await page.getByRole('tab', { name: 'Maps' }).click()
+    await page.evaluate(() => {
+      const w = window as unknown as { __mutations: number }
+      w.__mutations = 0
+      new MutationObserver((list) => void (w.__mutations += list.length)).observe(
+        document.querySelector('[data-testid="messages"]')!,
+        { childList: true, subtree: true, characterData: true },
+      )
+    })
+    await flood(1_000)
+    // They reach the page (its channel marks the offset) while the panel renders nothing: two
+    // animation frames after the last, when the list would have shown it.
+    await untilReceived(page, base + 11_080)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    expect(await page.evaluate(() => (window as unknown as { __mutations: number }).__mutations)).toBe(0)
+    await page.getByRole('tab', { name: 'Chat' }).click()
+    await untilNewest(page, base + 11_080)
+    expect(await fromBottom(page)).toBeLessThan(2)
+    expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
+    expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
+    expect(page.errors).toEqual([])
+  })
+})
