@@ -116,7 +116,13 @@ export function App({ session }: { session: Session }) {
                 tabIndex={-1}
                 hidden={tab !== t.id}
               >
-                {t.id === 'maps' ? <MapsPanel /> : t.id === 'support' ? <SupportPanel /> : <ChatPanel />}
+                {t.id === 'maps' ? (
+                  <MapsPanel />
+                ) : t.id === 'support' ? (
+                  <SupportPanel />
+                ) : (
+                  <ChatPanel active={tab === t.id} />
+                )}
               </div>
             ))}
           </main>
