@@ -41,14 +41,23 @@ export async function openView(
 
 /** Waits for what each view loads, so the checks see the page as a person would. */
 export async function loadedView(page: Page, view: PageView): Promise<void> {
-  const selector = view.tab
-    ? {
-        maps: '[data-country]',
-        support: '[data-testid="conversation"]',
-        chat: '[data-testid="messages"][data-history="loaded"]',
-      }[view.tab]
-    : // A plain page: its script has written the user's name.
-      '#user:not(:empty)'
+  if (!view.tab) {
+    // A plain page: its script has written the user's name (a page without one: it has loaded).
+    await page.waitForFunction(
+      () => {
+        const user = document.getElementById('user')
+        return user ? user.textContent !== '' : document.readyState === 'complete'
+      },
+      undefined,
+      WAIT,
+    )
+    return
+  }
+  const selector = {
+    maps: '[data-country]',
+    support: '[data-testid="conversation"]',
+    chat: '[data-testid="messages"][data-history="loaded"]',
+  }[view.tab]
   await page
     .locator(selector)
     .first()

@@ -4,7 +4,7 @@
 // is named instead of silently replaced.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { hasChromium, ready, useHarness, WAIT } from './harness.js'
+import { DESKTOP, hasChromium, ready, useHarness, WAIT } from './harness.js'
 import { ringsByKeyboard, targets } from './measure.js'
 import { loadedView, openView, pageViews } from './pages.js'
 
@@ -44,28 +44,29 @@ async function openConversation(page: Page) {
 describe.skipIf(!hasChromium)('polish under stress', () => {
   const harness = useHarness()
 
-  it('the keyboard focus shows at 3:1 against its background, 2 px or more, unclipped, on every page', async () => {
-    const failures: string[] = []
-    const check = async (page: Page, where: string) => {
-      const rings = await ringsByKeyboard(page)
-      expect(rings.length, `${where}: nothing took focus`).toBeGreaterThan(0)
-      for (const r of rings)
-        if (r.contrast < 3 || r.width < 2 || r.clippedBy)
-          failures.push(
-            `${where}: ${r.element} contrast ${r.contrast}, ${r.width} px${r.clippedBy ? `, clipped by ${r.clippedBy}` : ''}`,
-          )
-    }
-    for (const view of pageViews()) {
-      const page = await openView(harness.open, view, 'focus')
-      await check(page, view.name)
-      if (view.tab === 'support') {
-        await openConversation(page)
-        await check(page, 'an open conversation')
+  for (const viewport of [DESKTOP, { width: 360, height: 800 }])
+    it(`the keyboard focus shows at 3:1 against its background, 2 px or more, unclipped, on every page (${viewport.width} px)`, async () => {
+      const failures: string[] = []
+      const check = async (page: Page, where: string) => {
+        const rings = await ringsByKeyboard(page)
+        expect(rings.length, `${where}: nothing took focus`).toBeGreaterThan(0)
+        for (const r of rings)
+          if (r.contrast < 3 || r.width < 2 || r.clippedBy)
+            failures.push(
+              `${where}: ${r.element} contrast ${r.contrast}, ${r.width} px${r.clippedBy ? `, clipped by ${r.clippedBy}` : ''}`,
+            )
       }
-      expect(page.errors).toEqual([])
-    }
-    expect(failures).toEqual([])
-  })
+      for (const view of pageViews()) {
+        const page = await openView(harness.open, view, `focus-${viewport.width}`, viewport)
+        await check(page, `${view.name} at ${viewport.width} px`)
+        if (view.tab === 'support') {
+          await openConversation(page)
+          await check(page, 'an open conversation')
+        }
+        expect(page.errors).toEqual([])
+      }
+      expect(failures).toEqual([])
+    })
 
   for (const width of PHONES)
     it(`every target is 24 px or more at ${width} px on every page, 44 px where there is room`, async () => {
