@@ -221,7 +221,8 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(new Set(idsA).size).toBe(expected) // no duplicates
     expect(idsB).toEqual(idsA) // same messages, same order, on both pages
     for (const page of [a, b]) {
-      expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicates')
+      expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
+      expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
       const texts = await page.$$eval('[data-testid="message"]', (els) => els.map((e) => e.textContent ?? ''))
       for (const t of [
         'ana 1',

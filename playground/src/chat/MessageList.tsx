@@ -1,6 +1,6 @@
 import type { ChannelState } from '@tandem/realtime'
 import { useMessages, useRealtime } from '@tandem/react/realtime'
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, Profiler, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { describeError } from '../lib/format.js'
 import { CHAT_TEXT, type ChatText } from './chat-text.js'
 import { chunksOf, MessageChunk } from './message-chunk.js'
@@ -8,6 +8,16 @@ import type { ChatMessage } from './message-row.js'
 import { useAnnouncer } from './use-announcer.js'
 import { useDeliveryCheck } from './use-delivery-check.js'
 import { windowOf, type ChatWindow } from './window.js'
+
+/**
+ * Dev only: counts the commits in which the list rendered (`window.__chatListCommits`), so the
+ * browser tests can check that a keystroke or a hidden panel renders none of it. Profiler's
+ * callback never runs in a production build.
+ */
+const countCommits = () => {
+  const w = window as unknown as { __chatListCommits?: number }
+  w.__chatListCommits = (w.__chatListCommits ?? 0) + 1
+}
 
 /** How close to the bottom (px) still counts as "at the bottom": new messages then scroll into view. */
 const STICK_PX = 48
@@ -72,7 +82,7 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
   }, [canGoBack])
 
   return (
-    <>
+    <Profiler id="chat-list" onRender={countCommits}>
       <header className="list-head chat-head">
         <h2>#{channel.split(':')[1]}</h2>
         <span className="muted small chat-channel">
@@ -143,6 +153,6 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
       <p className="sr-only" aria-live="polite" data-testid="chat-announcer">
         {announcement}
       </p>
-    </>
+    </Profiler>
   )
 })
