@@ -2,6 +2,7 @@ import { useState, useSyncExternalStore } from 'react'
 import type { LogKind } from '../lib/event-log.js'
 import { time } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
+import './event-log.css'
 
 const KINDS: LogKind[] = ['request', 'retry', 'rate-limit', 'token', 'realtime', 'error', 'app']
 

@@ -6,6 +6,7 @@ import { useChannelState } from '../lib/use-channel-state.js'
 import { ConversationView } from './ConversationView.js'
 import { NewConversation } from './NewConversation.js'
 import { SUPPORT_STRINGS, type SupportStrings } from './strings.js'
+import './support.css'
 
 const STATUSES: { value: ConversationStatus | 'all'; label: string }[] = [
   { value: 'all', label: 'All' },
