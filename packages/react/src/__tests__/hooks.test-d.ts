@@ -1,11 +1,29 @@
-import type { Conversation, ListData, MutationStatus, PublishResult, ServiceResource } from '@tandem/core'
+import type {
+  Conversation,
+  ListData,
+  MutationStatus,
+  PublishResult,
+  RealtimeError,
+  ServiceResource,
+} from '@tandem/core'
 import type { ChannelState, ConnectionState, Member, Message, PublishAck } from '@tandem/realtime'
 import { describe, expectTypeOf, it } from 'vitest'
 import { useMutation, useResource, useResources } from '../index.js'
-import { useChannel, useConnectionState, usePresence } from '../realtime.js'
+import { useChannel, useConnectionState, useMessages, usePresence } from '../realtime.js'
 
 // Nothing here runs: hooks are called only for their types.
 describe('hook results', () => {
+  it('useMessages', () => {
+    const log = useMessages<{ text: string }>('chat:lobby', { event: 'message', initial: 20, paused: false })
+    expectTypeOf(log.messages).toEqualTypeOf<readonly Message<{ text: string }>[]>()
+    expectTypeOf(log.hasEarlier).toEqualTypeOf<boolean>()
+    expectTypeOf(log.loading).toEqualTypeOf<boolean>()
+    expectTypeOf(log.error).toEqualTypeOf<RealtimeError | undefined>()
+    expectTypeOf(log.loadEarlier).parameters.toEqualTypeOf<[count?: number]>()
+    // @ts-expect-error: `keep` is useChannel's option, not this one's
+    useMessages('chat:lobby', { keep: 5 })
+  })
+
   it('useResources and useResource', () => {
     const list = useResources('support/resources', { limit: 10 })
     expectTypeOf(list.items).toEqualTypeOf<ServiceResource[]>()
