@@ -135,7 +135,27 @@ describe.skipIf(!hasChromium)('polish under stress', () => {
     await page.keyboard.press('Enter')
     expect(await focused(page)).toBe('button + New conversation')
 
+    // Load more by keyboard: focus goes to the first row it brought (the button may go away).
+    const rows = page.locator('[data-testid="conversation"]')
+    const before = await rows.count()
+    await page.getByRole('button', { name: 'Load more' }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="conversation"]').length > n,
+      before,
+      WAIT,
+    )
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'conversation',
+      undefined,
+      WAIT,
+    )
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.id)).toBe(
+      await rows.nth(before).getAttribute('data-id'),
+    )
+
     // Create: the new conversation opens with its title focused.
+    await page.getByRole('button', { name: '+ New conversation' }).focus()
     await page.keyboard.press('Enter')
     await page.getByRole('button', { name: 'Create' }).focus()
     await page.keyboard.press('Enter')

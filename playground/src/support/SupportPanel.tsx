@@ -54,6 +54,17 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
   }, [selected, composing])
   const more = list.hasNextPage
 
+  // Load more: focus goes to the first row it brought, so the keyboard reads on from there (and
+  // is not lost when the last page makes the button go away).
+  const loadedFrom = useRef<number | null>(null)
+  const fetchingMore = list.isFetchingNextPage
+  useEffect(() => {
+    const from = loadedFrom.current
+    if (fetchingMore || from === null) return
+    loadedFrom.current = null
+    document.querySelectorAll<HTMLElement>('[data-testid="conversation"]')[from]?.focus()
+  }, [fetchingMore])
+
   return (
     <div className="support">
       <nav className="support-nav card" aria-label="Mailboxes and filters">
@@ -162,8 +173,17 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
         <footer className="list-foot">
           <span className="muted small">{strings.shown(list.items.length, more)}</span>
           {list.hasNextPage && (
-            <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            // aria-disabled while loading: a disabled button drops the keyboard's focus to the body.
+            <button
+              type="button"
+              aria-disabled={list.isFetchingNextPage}
+              onClick={() => {
+                if (list.isFetchingNextPage) return
+                loadedFrom.current = list.items.length
+                void list.fetchNextPage()
+              }}
+            >
+              {list.isFetchingNextPage ? strings.loading : strings.loadMore}
             </button>
           )}
         </footer>

@@ -8,6 +8,8 @@ export const SUPPORT_STRINGS = {
   countTitle: (loaded: number, more: boolean) =>
     more ? `${loaded} loaded; the service has more (Load more)` : `${loaded} in all`,
   shown: (loaded: number, more: boolean) => (more ? `${loaded} shown, more to load` : `all ${loaded} shown`),
+  loadMore: 'Load more',
+  loading: 'Loading…',
   close: 'Close',
   closeLabel: 'Close the conversation',
   setStatus: 'Set status',
