@@ -154,15 +154,35 @@ describe.skipIf(!hasChromium)('polish under stress', () => {
       await rows.nth(before).getAttribute('data-id'),
     )
 
-    // Create: the new conversation opens with its title focused.
+    // Create, held in flight then refused: focus stays on the button throughout (by the alert after).
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const refuse = JSON.stringify({ error: { code: 'invalid_parameter', message: 'Refused by the test.' } })
+    await page.route('**/support/v1/conversations', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback()
+      await held
+      await route.fulfill({ status: 422, contentType: 'application/json', body: refuse })
+    })
     await page.getByRole('button', { name: '+ New conversation' }).focus()
     await page.keyboard.press('Enter')
+    const form = page.getByRole('form', { name: 'New conversation' })
+    await form.getByRole('button', { name: 'Create' }).focus()
+    await page.keyboard.press('Enter')
+    await form.getByRole('button', { name: 'Creating…' }).waitFor(WAIT)
+    expect(await focused(page)).toBe('button Creating…')
+    release()
+    await form.getByRole('alert').waitFor(WAIT)
+    expect(await focused(page)).toBe('button Create')
+    await page.unroute('**/support/v1/conversations')
+
+    // Create: the new conversation opens with its title focused.
     await page.getByRole('button', { name: 'Create' }).focus()
     await page.keyboard.press('Enter')
     await page.getByTestId('conversation-view').waitFor(WAIT)
     await page.waitForFunction(() => document.activeElement?.tagName === 'H2', undefined, WAIT)
     expect(await focused(page)).toBe('h2 Where is my order?')
-    expect(page.errors).toEqual([])
+    // The held request's 422 is the browser's one console error, and the only one.
+    expect(page.errors.filter((e) => !/status of 422/.test(e))).toEqual([])
   })
 
   for (const width of [360, 1100])

@@ -36,6 +36,7 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
+    if (create.status === 'pending') return
     create.mutate({ mailboxId: mailboxId || (mailboxes[0]?.id ?? ''), subject, customer: { email, name }, text })
   }
 
@@ -77,7 +78,9 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={create.status === 'pending'}>
+        {/* aria-disabled while sending: a disabled button drops focus to the body, and a refusal
+            then left the keyboard nowhere near the fields to fix. */}
+        <button type="submit" className="primary" aria-disabled={create.status === 'pending'}>
           {create.status === 'pending' ? 'Creating…' : 'Create'}
         </button>
       </div>
