@@ -6,7 +6,7 @@
 // other work counts) to the end of the work it caused: the handlers, React's render and a forced
 // style and layout, i.e. everything but the paint. Long tasks come from a PerformanceObserver.
 // The messages come from the dev server's `POST /api/dev/flood` (emulator-side publishes).
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { bounded, CHROMIUM, CHROMIUM_ARGS, skipped } from './chromium.mjs'
@@ -20,6 +20,11 @@ const LIVE_RATE = 20
 /** How long a stage may take to show its messages before it is reported as not reached. */
 const SHOW_TIMEOUT_MS = Number(process.env.CHAT_BENCH_SHOW_TIMEOUT_MS ?? 240_000)
 const GOAL = { keystrokeP95Ms: 16, longTaskMs: 50, domElements: 3_000 }
+/**
+ * The chat as it was (before issue 25), measured once by this script against a checkout of that
+ * commit (the file says how): appended to this run's figures, so RESULTS.md shows before and after.
+ */
+const BEFORE = new URL('../chat-before.md', import.meta.url)
 
 /** In the page before its scripts: the keystroke probe and the long-task observer. */
 function probe() {
@@ -43,18 +48,19 @@ function probe() {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]
 
-async function countShown(page) {
+/** The newest message on screen: its offset (the chat as it was and as it is both mark rows so). */
+async function newestShown(page) {
   return page.evaluate(() => {
-    const text = document.querySelector('[data-testid="chat-counts"]')?.textContent ?? ''
-    return Number(/([\d,]+) messages?/.exec(text)?.[1]?.replaceAll(',', '') ?? 0)
+    const rows = document.querySelectorAll('[data-testid="message"]')
+    return Number(rows[rows.length - 1]?.getAttribute('data-offset') ?? 0)
   })
 }
 
-async function untilShown(page, target) {
+async function untilShown(page, offset) {
   const deadline = performance.now() + SHOW_TIMEOUT_MS
   for (;;) {
-    const shown = await bounded(countShown(page), 'chat: reading the count', 60_000).catch(() => -1)
-    if (shown >= target) return { reached: true, shown }
+    const shown = await bounded(newestShown(page), 'chat: reading the newest offset', 60_000).catch(() => -1)
+    if (shown >= offset) return { reached: true, shown }
     if (performance.now() > deadline) return { reached: false, shown }
     await new Promise((r) => setTimeout(r, 250))
   }
@@ -86,9 +92,10 @@ export async function run() {
 
     const rows = []
     let total = 0
+    const base = await newestShown(page) // the channel's offset before: a fresh dev server starts at 0
     for (const stage of STAGES) {
       await flood(stage - total, 0)
-      const shown = await untilShown(page, stage)
+      const shown = await untilShown(page, base + stage)
       total = stage
       // 20 messages a second for as long as the typing lasts, and a little more.
       const typingMs = TYPED.length * KEY_DELAY_MS
@@ -101,7 +108,7 @@ export async function run() {
       await flood(live, LIVE_RATE)
       await input.pressSequentially(TYPED, { delay: KEY_DELAY_MS, timeout: 900_000 })
       total += live
-      await untilShown(page, total)
+      await untilShown(page, base + total)
       const m = await bounded(
         page.evaluate(() => {
           const b = window.__chatBench
@@ -121,7 +128,7 @@ export async function run() {
       await input.fill('', { timeout: 300_000 })
       const keys = [...m.keys].sort((a, b) => a - b)
       rows.push([
-        `${stage.toLocaleString('en-US')}${shown.reached ? '' : ` (not reached: ${shown.shown.toLocaleString('en-US')} shown after ${SHOW_TIMEOUT_MS / 1000} s)`}`,
+        `${stage.toLocaleString('en-US')}${shown.reached ? '' : ` (not reached: message ${(shown.shown - base).toLocaleString('en-US')} shown after ${SHOW_TIMEOUT_MS / 1000} s)`}`,
         String(keys.length),
         fmt(quantile(keys, 0.5), 1),
         `**${fmt(quantile(keys, 0.95), 1)}**`,
@@ -149,7 +156,7 @@ export async function run() {
       return { longTasks: tasks.length, longest: Math.max(0, ...tasks.map((t) => t.duration)) }
     })
     await page.getByRole('tab', { name: 'Chat' }).click()
-    const hidden = await untilShown(page, total + 1_000)
+    const hidden = await untilShown(page, base + total + 1_000)
 
     return {
       title: TITLE,
@@ -170,8 +177,9 @@ export async function run() {
         ) +
         `\n\nGoals (issue 25): keystroke p95 ≤ ${GOAL.keystrokeP95Ms} ms and no long task over ${GOAL.longTaskMs} ms while ${LIVE_RATE} messages/s arrive, after 10,000 messages; the DOM under ${GOAL.domElements.toLocaleString('en-US')} elements.` +
         ` A keystroke's cost runs from its keydown's timestamp to the end of its handlers, React's render and a forced style and layout (not the paint); ${TYPED.length} characters typed ${KEY_DELAY_MS} ms apart.` +
-        ` With the chat hidden behind another panel, 1,000 more messages arrived at once: ${h.longTasks} long tasks, the longest ${fmt(h.longest)} ms (shown again, the chat had ${hidden.reached ? 'all of them' : `${hidden.shown.toLocaleString('en-US')}`}).` +
-        ` Chromium ${browser.version()} (headless), the playground's dev server (Vite, the embedded emulator), ${process.env.CHAT_BENCH_LABEL ?? 'this commit'}.`,
+        ` With the chat hidden behind another panel, 1,000 more messages arrived at once: ${h.longTasks} long tasks, the longest ${fmt(h.longest)} ms (shown again, the chat ${hidden.reached ? 'showed the newest' : `had reached message ${(hidden.shown - base).toLocaleString('en-US')}`}).` +
+        ` Chromium ${browser.version()} (headless), the playground's dev server (Vite, the embedded emulator), ${process.env.CHAT_BENCH_LABEL ?? 'this commit'}.` +
+        (!process.env.CHAT_BENCH_PLAYGROUND && existsSync(BEFORE) ? `\n\n${readFileSync(BEFORE, 'utf8').trim()}` : ''),
     }
   } finally {
     await browser?.close().catch(() => {})
