@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
       await page.locator('[data-testid="messages"][data-following="false"]').waitFor(WAIT)
       const top = await page.getByTestId('messages').evaluate((el) => el.scrollTop)
       await flood(5)
-      await page.getByTestId('new-messages').filter({ hasText: '5 new messages' }).waitFor(WAIT)
+      await page.getByTestId('new-messages').filter({ hasText: '5 newer messages' }).waitFor(WAIT)
       expect(await page.getByTestId('messages').evaluate((el) => el.scrollTop)).toBe(top)
       await page.getByTestId('new-messages').click()
       await page.locator('[data-testid="messages"][data-following="true"]').waitFor(WAIT)
@@ -112,20 +112,23 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
       // Load earlier, from the keyboard, until the channel's first message: every offset once, in order.
       const earlier = page.getByTestId('load-earlier')
       await earlier.focus()
-      for (let i = 0; i < 30 && (await earlier.count()); i++) {
-        const n = await count(page)
+      const firstShown = () =>
+        page.evaluate(() => Number(document.querySelector('[data-testid="message"]')?.getAttribute('data-offset')))
+      for (let i = 0; i < 40 && (await earlier.count()); i++) {
+        const first = await firstShown()
         await page.keyboard.press('Enter')
-        // One page more, or the end: then no button, and nothing loading.
+        // One page further back (from memory or from history), or the end: then no button.
         await page.waitForFunction(
-          (n) => {
+          (first) => {
             const button = document.querySelector('[data-testid="load-earlier"]')
-            const held = Number(document.querySelector<HTMLElement>('[data-testid="messages"]')?.dataset.count)
-            return !button || (held > n && button.getAttribute('aria-disabled') !== 'true')
+            const now = Number(document.querySelector('[data-testid="message"]')?.getAttribute('data-offset'))
+            return !button || (now < first && button.getAttribute('aria-disabled') !== 'true')
           },
-          n,
+          first,
           WAIT,
         )
       }
+      expect(await firstShown()).toBe(1)
       expect(await earlier.count()).toBe(0)
       expect(await count(page)).toBe(last + 5) // offsets 1 to the newest, each once
       // Focus did not fall to the page when the button went.

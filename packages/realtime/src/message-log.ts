@@ -7,13 +7,13 @@ import { MESSAGE_LOG } from './defaults.js'
 import { leaseChannel } from './lease.js'
 import type { Realtime } from './realtime.js'
 import { nextFrame, type Schedule, type Store } from './stores.js'
-import type { Message } from './types.js'
+import type { Message, Position } from './types.js'
 
 export interface MessageLogOptions {
   /** Only this event's messages. */
   event?: string
   /**
-   * How many of the newest messages to load from history when the channel is first subscribed.
+   * How many of the newest messages to read from history when the channel is first subscribed.
    * @default 50
    */
   initial?: number
@@ -32,16 +32,21 @@ export interface MessageLogOptions {
 export interface MessageLogSnapshot<T> {
   /** Oldest first, each once. */
   readonly messages: readonly Message<T>[]
+  /** The first page has been read (or `initial` is 0): an empty list now means an empty channel. */
+  readonly loaded: boolean
   /** History is being read (the first page, or an earlier one). */
   readonly loading: boolean
   /** The service may hold messages older than the first one here, and `max` leaves room for them. */
   readonly hasEarlier: boolean
-  /** Why the last history read failed, or the channel did (cleared by the next read that succeeds). */
+  /** Why the last history read failed, or the channel did (cleared by the next read or subscription that succeeds). */
   readonly error?: RealtimeError
 }
 
 export interface MessageLog<T> extends Store<MessageLogSnapshot<T>> {
-  /** Reads up to `count` (default `initial`) messages older than the first one here; never throws (see `error`). */
+  /**
+   * Reads up to `count` (default `initial`) messages older than the first one here, or the first
+   * page again after it failed. Never throws for the service's reasons: see `error`.
+   */
   loadEarlier: (count?: number) => Promise<void>
 }
 
@@ -53,8 +58,8 @@ const checkCount = (field: string, n: number, max = Number.MAX_SAFE_INTEGER) => 
 
 /**
  * The paged message store behind `useMessages`. It holds the channel (a lease) while it has
- * listeners; when the last one goes, it forgets its messages, and the next listener starts over
- * from history (nothing seen in between could be missed silently).
+ * listeners. It starts over from history, so that no gap goes unseen, when the last listener goes
+ * and a new one comes, and when the channel reports a discontinuity (history expired, new epoch).
  */
 export function createMessageLog<T = unknown>(
   rt: Realtime,
@@ -67,9 +72,11 @@ export function createMessageLog<T = unknown>(
   const channel = rt.channel(name)
   const emitter = createEmitter<{ change: () => void }>()
   let items: Message<T>[] = []
-  let snapshot: MessageLogSnapshot<T> = { messages: items, loading: false, hasEarlier: false }
+  let snapshot: MessageLogSnapshot<T>
   let loading = 0
-  let hasEarlier = false
+  let loaded = initial === 0
+  /** Every message at or after this position (of any event) has been read: the next page ends before it. */
+  let floor: Position | undefined
   let error: RealtimeError | undefined
   let cancel: (() => void) | undefined
   let listeners = 0
@@ -77,37 +84,59 @@ export function createMessageLog<T = unknown>(
   let joined = false
   let offs: Unsubscribe[] = []
 
+  const hasEarlier = () => floor !== undefined && floor.offset > 1 && items.length < max
+  const take = () =>
+    (snapshot = {
+      messages: items.slice(),
+      loaded,
+      loading: loading > 0,
+      // Not yet read, or read and failed: there may be earlier ones (loadEarlier reads the first page).
+      hasEarlier: (!loaded && joined === false && error !== undefined) || hasEarlier(),
+      ...(error ? { error } : {}),
+    })
+  take()
   const flush = () => {
     cancel = undefined
-    snapshot = { messages: items.slice(), loading: loading > 0, hasEarlier: hasEarlier && items.length < max, error }
+    take()
     emitter.emit('change')
   }
-  const changed = () => {
-    if (!cancel && listeners > 0) cancel = schedule(flush)
+  const changed = (now = false) => {
+    if (listeners === 0) return
+    // A read starting is told at once: a list must never look "loaded and empty" for a frame.
+    if (now) {
+      cancel?.()
+      return flush()
+    }
+    cancel ??= schedule(flush)
   }
   const wanted = (m: Message) => event === undefined || m.event === event
+
+  const trim = () => {
+    if (items.length <= max) return
+    items.splice(0, items.length - max)
+    floor = { epoch: items[0]!.epoch, offset: items[0]!.offset } // what went can be read again
+  }
 
   const append = (m: Message<T>) => {
     const last = items[items.length - 1]
     if (last && last.epoch === m.epoch && m.offset <= last.offset) return // history brought it already
     items.push(m)
-    if (items.length > max) {
-      items.splice(0, items.length - max)
-      hasEarlier = true
-    }
+    trim()
     changed()
   }
 
-  /** One history read; `apply` merges its page. Failures land in `error`. */
-  const read = async (run: () => Promise<void>) => {
+  /** One history read under `generation`; failures land in `error`, success clears it. */
+  const read = async (run: (mine: number) => Promise<void>) => {
     const mine = generation
     loading++
-    changed()
+    changed(loading === 1)
     try {
-      await run()
+      await run(mine)
       if (mine === generation) error = undefined
     } catch (e) {
-      if (mine === generation) error = e as RealtimeError
+      if (mine !== generation) return
+      error = e as RealtimeError
+      throw e
     } finally {
       if (mine === generation) {
         loading--
@@ -117,31 +146,40 @@ export function createMessageLog<T = unknown>(
   }
 
   const join = () => {
-    if (joined) return
+    if (joined || loaded) return
     joined = true
-    if (initial === 0) return
-    const mine = generation
-    void read(async () => {
-      const page = await channel.history({ limit: initial })
+    void read(async (mine) => {
+      const page = await channel.history({ limit: initial }).catch((e: unknown) => {
+        if (mine === generation) joined = false // the next subscription, or loadEarlier, tries again
+        throw e
+      })
       if (mine !== generation) return
       const first = items[0]
       const older = (page.messages as Message<T>[]).filter(
         (m) => wanted(m) && !(first && m.epoch === first.epoch && m.offset >= first.offset),
       )
-      items = [...older, ...items].slice(-max)
-      const oldest = page.messages[0]
-      hasEarlier = page.messages.length === initial && oldest !== undefined && oldest.offset > 1
-    })
+      items = [...older, ...items]
+      // Read from here on: the page's oldest (whatever the filter kept), or a live one before it.
+      const raw = page.messages[0]
+      const head = items[0]
+      const oldest = raw && head && head.epoch === raw.epoch && head.offset < raw.offset ? head : (raw ?? head)
+      // Fewer than asked: history holds nothing before them.
+      floor = oldest && page.messages.length === initial ? { epoch: oldest.epoch, offset: oldest.offset } : undefined
+      loaded = true
+      trim()
+    }).catch(() => {}) // in `error`
   }
 
   const reset = () => {
     generation++
+    cancel?.()
+    cancel = undefined
     items = []
     loading = 0
-    hasEarlier = false
+    loaded = initial === 0
+    floor = undefined
     error = undefined
     joined = false
-    snapshot = { messages: items, loading: false, hasEarlier: false }
   }
 
   return {
@@ -153,46 +191,63 @@ export function createMessageLog<T = unknown>(
         offs = [
           event === undefined ? channel.subscribe<T>(push) : channel.subscribe<T>(event, push),
           channel.on('state', ({ current, error: why }) => {
-            if (current === 'subscribed') join()
-            // A channel the service refused says why here too: a list must never just stay empty.
-            else if (current === 'failed' && why) {
+            if (current === 'subscribed') {
+              if (error && !loading) error = undefined // the channel is back: its failure is over
+              join()
+              changed()
+            } else if (current === 'failed' && why) {
+              // A channel the service refused says why here too: a list must never just stay empty.
               error = why
               changed()
             }
           }),
+          // Messages were lost (history expired) or the epoch changed: start over from history,
+          // rather than show a list with a hole in it. Live messages after it are appended as usual.
+          channel.on('discontinuity', () => {
+            reset()
+            changed(true)
+            join()
+          }),
           lease,
         ]
         if (channel.state === 'subscribed') join() // otherwise the state change will
+        take()
       }
       return () => {
         off()
         if (--listeners > 0) return
         offs.forEach((o) => o())
         offs = []
-        cancel?.()
-        cancel = undefined
         reset()
+        take()
       }
     },
     getSnapshot: () => snapshot,
     async loadEarlier(count = initial || MESSAGE_LOG.initial) {
       checkCount('count', count, MESSAGE_LOG.maxPage)
-      const oldest = items[0]
+      if (loading > 0) return
+      if (!loaded) return join() // the first page failed: this is its retry
+      const from = floor
       const room = Math.min(count, max - items.length)
-      if (!oldest || !hasEarlier || room <= 0 || loading > 0) return
-      const since = { epoch: oldest.epoch, offset: Math.max(0, oldest.offset - 1 - room) }
-      const mine = generation
-      await read(async () => {
-        const page = await channel.history({ since, limit: oldest.offset - 1 - since.offset })
-        if (mine !== generation) return
-        const first = items[0]
+      if (!from || from.offset <= 1 || room <= 0) return
+      const since = { epoch: from.epoch, offset: Math.max(0, from.offset - 1 - room) }
+      const first = items[0]
+      await read(async (mine) => {
+        const page = await channel.history({ since, limit: from.offset - 1 - since.offset })
+        // Trimmed meanwhile (live messages pushed the oldest out): this page would leave a hole.
+        if (mine !== generation || items[0] !== first || floor !== from) return
         const older = (page.messages as Message<T>[]).filter(
-          (m) => wanted(m) && m.epoch === oldest.epoch && first !== undefined && m.offset < first.offset,
+          (m) => wanted(m) && m.epoch === from.epoch && m.offset < from.offset,
         )
         items = [...older, ...items]
-        // Incomplete: history no longer reaches back (or the epoch moved on), so nothing earlier can come.
-        hasEarlier = page.complete && page.epoch === oldest.epoch && since.offset > 0
-      })
+        // Everything from `since` on is read now, whatever the event filter kept. Incomplete:
+        // history no longer reaches back (or the epoch moved on), so nothing earlier can come.
+        floor =
+          page.complete && page.epoch === from.epoch && since.offset > 0
+            ? { ...from, offset: since.offset + 1 }
+            : undefined
+        trim()
+      }).catch(() => {})
     },
   }
 }

@@ -62,7 +62,13 @@ export function ChatPanel({ active = true, text }: ChatPanelProps) {
     try {
       const query = what === 'flood' ? '&count=1000&rate=0' : ''
       const res = await fetch(`/api/dev/${what}?user=${encodeURIComponent(user)}${query}`, { method: 'POST' })
-      const body = (await res.json()) as { dropped?: number; revoked?: number; flooding?: number }
+      const body = (await res.json()) as {
+        dropped?: number
+        revoked?: number
+        flooding?: number
+        error?: { code: string; message: string }
+      }
+      if (!res.ok) throw new Error(`${body.error?.code ?? res.status}: ${body.error?.message ?? res.statusText}`)
       const n = body.dropped ?? body.revoked ?? body.flooding ?? 0
       const said =
         what === 'drop'

@@ -21,6 +21,7 @@ export interface ComposerProps {
  */
 export function Composer({ user, connected, publish, onTyping }: ComposerProps) {
   const [text, setText] = useState('')
+  const [tooLong, setTooLong] = useState<string>()
   const typing = useRef(false)
   const idle = useRef<ReturnType<typeof setTimeout>>(undefined)
   const setTyping = (now: boolean) => {
@@ -30,6 +31,7 @@ export function Composer({ user, connected, publish, onTyping }: ComposerProps) 
   }
   const edit = (value: string) => {
     setText(value)
+    setTooLong(undefined) // the reason was the old text's
     setTyping(value.trim().length > 0)
     clearTimeout(idle.current)
     if (value.trim()) idle.current = setTimeout(() => setTyping(false), TYPING_IDLE_MS)
@@ -37,18 +39,19 @@ export function Composer({ user, connected, publish, onTyping }: ComposerProps) 
   useEffect(() => () => clearTimeout(idle.current), [])
 
   const [waiting, setWaiting] = useState(0)
-  const [sendError, setSendError] = useState<string>()
+  // Messages that did not go, kept until sent again or dropped: none is lost, and a later success
+  // does not hide an earlier failure.
+  const [unsent, setUnsent] = useState<{ texts: string[]; reason: string }>({ texts: [], reason: '' })
   const send = (body: string) => {
     setWaiting((n) => n + 1)
     publish('message', { text: body } satisfies ChatMessage)
-      .then(
-        () => setSendError(undefined),
-        (e: unknown) => {
-          setSendError(describeError(e))
-          setText((now) => now || body) // a message that did not go is not lost: it comes back to the input
-        },
-      )
+      .catch((e: unknown) => setUnsent((u) => ({ texts: [...u.texts, body], reason: describeError(e) })))
       .finally(() => setWaiting((n) => n - 1))
+  }
+  const sendAgain = () => {
+    const { texts } = unsent
+    setUnsent({ texts: [], reason: '' })
+    texts.forEach(send)
   }
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -57,10 +60,10 @@ export function Composer({ user, connected, publish, onTyping }: ComposerProps) 
     const bytes = new TextEncoder().encode(body).length
     if (bytes > MAX_TEXT_BYTES) {
       // Checked before the input is cleared: the text stays, to be shortened.
-      setSendError(`Too long: ${bytes.toLocaleString('en')} bytes, at most ${MAX_TEXT_BYTES.toLocaleString('en')}.`)
+      setTooLong(`Too long: ${bytes.toLocaleString('en')} bytes, at most ${MAX_TEXT_BYTES.toLocaleString('en')}.`)
       return
     }
-    setSendError(undefined)
+    setTooLong(undefined)
     send(body)
     edit('')
   }
@@ -78,8 +81,8 @@ export function Composer({ user, connected, publish, onTyping }: ComposerProps) 
           onChange={(e) => edit(e.target.value)}
           className="grow"
           dir="auto"
-          aria-invalid={sendError?.startsWith('Too long') || undefined}
-          aria-describedby={sendError ? 'chat-send-error' : undefined}
+          aria-invalid={tooLong ? true : undefined}
+          aria-describedby={tooLong ? 'chat-too-long' : undefined}
         />
         <button type="submit" className="primary" disabled={!text.trim()}>
           Send
@@ -88,17 +91,30 @@ export function Composer({ user, connected, publish, onTyping }: ComposerProps) 
           Send 5
         </button>
       </form>
-      {(waiting > 0 || sendError) && (
-        <p className="small muted" data-testid="waiting">
-          {waiting > 0 &&
-            `${waiting} waiting for an acknowledgement${connected ? '' : ' (queued until the connection is back)'}`}
-          {sendError && (
-            <span className="error" role="alert" data-testid="send-error" id="chat-send-error">
-              {' '}
-              {sendError}
-            </span>
+      {(waiting > 0 || tooLong || unsent.texts.length > 0) && (
+        <div className="small muted chat-status" data-testid="waiting">
+          {waiting > 0 && (
+            <p>{`${waiting} waiting for an acknowledgement${connected ? '' : ' (queued until the connection is back)'}`}</p>
           )}
-        </p>
+          {tooLong && (
+            <p className="error" role="alert" id="chat-too-long" data-testid="send-error">
+              {tooLong}
+            </p>
+          )}
+          {unsent.texts.length > 0 && (
+            <p className="error" role="alert" data-testid="unsent">
+              {unsent.texts.length === 1
+                ? `“${unsent.texts[0]}” was not sent: ${unsent.reason}`
+                : `${unsent.texts.length} messages were not sent: ${unsent.reason}`}{' '}
+              <button type="button" onClick={sendAgain} data-testid="send-again">
+                Send again
+              </button>{' '}
+              <button type="button" onClick={() => setUnsent({ texts: [], reason: '' })}>
+                Drop
+              </button>
+            </p>
+          )}
+        </div>
       )}
     </>
   )

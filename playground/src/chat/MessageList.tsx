@@ -5,9 +5,9 @@ import { describeError } from '../lib/format.js'
 import { CHAT_TEXT, type ChatText } from './chat-text.js'
 import { chunksOf, MessageChunk } from './message-chunk.js'
 import type { ChatMessage } from './message-row.js'
-import { useAnnouncer } from './use-announcer.js'
+import { Announcer } from './Announcer.js'
 import { useDeliveryCheck } from './use-delivery-check.js'
-import { windowOf, type ChatWindow } from './window.js'
+import { FOLLOW, pageDown, pageUp, windowOf, type ChatWindow } from './window.js'
 
 /**
  * Dev only: counts the commits in which the list rendered (`window.__chatListCommits`), so the
@@ -40,13 +40,12 @@ export interface MessageListProps {
 export const MessageList = memo(function MessageList({ channel, user, state, active, text }: MessageListProps) {
   const t = { ...CHAT_TEXT, ...text }
   const log = useMessages<ChatMessage>(channel, { event: 'message', paused: !active })
-  const { messages, loading, hasEarlier, error } = log
+  const { messages, loaded, loading, hasEarlier, error } = log
   const scroller = useRef<HTMLDivElement>(null)
   const delivery = useDeliveryCheck(useRealtime().channel(channel), scroller)
-  const announcement = useAnnouncer(messages, user, active, t)
 
-  // The window: following the newest (`pinned` undefined) or held where the reader scrolled up.
-  const [view, setView] = useState<ChatWindow>({ pinned: undefined, size: undefined })
+  // The window: following the newest (`pinned` undefined) or held where the reader paged back to.
+  const [view, setView] = useState<ChatWindow>(FOLLOW)
   const shown = windowOf(messages, view)
   const following = view.pinned === undefined
   const newest = messages[messages.length - 1]?.messageId
@@ -55,9 +54,10 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
     const el = scroller.current
     if (!el || el.clientHeight === 0) return // hidden: no position to read
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
-    // Leaving the bottom holds the window where it is; reaching the bottom of the newest follows again.
+    // Leaving the bottom holds the window where it is; at the bottom of a held window, the next
+    // page comes in below (the browser's scroll anchoring keeps what the reader sees in place).
     if (!atBottom && following) setView((v) => ({ ...v, pinned: newest }))
-    else if (atBottom && !following && shown.end === messages.length) setView({ pinned: undefined, size: undefined })
+    else if (atBottom && !following) setView((v) => (shown.after === 0 ? FOLLOW : pageDown(messages, v)))
   }
   // Follow the newest message, also when the panel is first shown.
   useLayoutEffect(() => {
@@ -66,93 +66,94 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
   }, [active, following, newest, shown.start])
 
   const toBottom = () => {
-    setView({ pinned: undefined, size: undefined })
+    setView(FOLLOW)
     scroller.current?.focus()
   }
   const earlier = () => {
-    setView((v) => ({ pinned: v.pinned ?? newest, size: shown.size + shown.page }))
+    setView((v) => pageUp(messages, v))
     // Nothing older held here: ask the service's history for the page before.
-    if (shown.start === 0) void log.loadEarlier(shown.page)
+    if (shown.start === 0) void log.loadEarlier()
   }
   const canGoBack = shown.start > 0 || hasEarlier
-  // The button goes once history is exhausted: focus moves to the list rather than to the page.
+  // The button goes once history is exhausted: if it had the focus, the list takes it (not the page).
   const hadFocus = useRef(false)
   useEffect(() => {
-    if (!canGoBack && hadFocus.current) scroller.current?.focus()
+    if (canGoBack || !hadFocus.current) return
+    hadFocus.current = false
+    if (document.activeElement === document.body || document.activeElement === null) scroller.current?.focus()
   }, [canGoBack])
 
   return (
-    <Profiler id="chat-list" onRender={countCommits}>
-      <header className="list-head chat-head">
-        <h2>#{channel.split(':')[1]}</h2>
-        <span className="muted small chat-channel">
-          <code>{channel}</code> · {state}
-        </span>
-        <span className="grow" />
-        <span className="small muted" data-testid="chat-counts">
-          {t.count(messages.length)} ·{' '}
-          <span className={delivery.lost ? 'error' : ''} data-testid="lost">
-            {t.lost(delivery.lost)}
-          </span>{' '}
-          ·{' '}
-          <span className={delivery.duplicated ? 'error' : ''} data-testid="duplicates">
-            {t.duplicated(delivery.duplicated)}
+    <>
+      <Profiler id="chat-list" onRender={countCommits}>
+        <header className="list-head chat-head">
+          <h2>#{channel.split(':')[1]}</h2>
+          <span className="muted small chat-channel">
+            <code>{channel}</code> · {state}
           </span>
-        </span>
-      </header>
-      <div className="chat-viewport">
-        <div
-          className="chat-scroll"
-          ref={scroller}
-          onScroll={onScroll}
-          data-testid="messages"
-          data-history={loading && messages.length === 0 ? 'loading' : 'loaded'}
-          data-count={messages.length}
-          data-following={following}
-          aria-label={t.history}
-          role="region"
-          // Scrollable: the keyboard must be able to reach it to scroll it.
-          tabIndex={0}
-        >
-          {canGoBack && (
-            <button
-              type="button"
-              className="chat-earlier"
-              // aria-disabled, not disabled: a disabled button would drop the keyboard's focus to the page.
-              aria-disabled={loading}
-              onClick={() => void (loading || earlier())}
-              onFocus={() => void (hadFocus.current = true)}
-              onBlur={() => void (hadFocus.current = false)}
-              data-testid="load-earlier"
-            >
-              {loading ? t.loadingEarlier : t.loadEarlier}
+          <span className="grow" />
+          <span className="small muted" data-testid="chat-counts">
+            {t.count(messages.length)} ·{' '}
+            <span className={delivery.lost ? 'error' : ''} data-testid="lost">
+              {t.lost(delivery.lost)}
+            </span>{' '}
+            ·{' '}
+            <span className={delivery.duplicated ? 'error' : ''} data-testid="duplicates">
+              {t.duplicated(delivery.duplicated)}
+            </span>
+          </span>
+        </header>
+        <div className="chat-viewport">
+          <div
+            className="chat-scroll"
+            ref={scroller}
+            onScroll={onScroll}
+            data-testid="messages"
+            data-history={loaded ? 'loaded' : 'loading'}
+            data-count={messages.length}
+            data-following={following}
+            aria-label={t.history}
+            role="region"
+            // Scrollable: the keyboard must be able to reach it to scroll it.
+            tabIndex={0}
+          >
+            {canGoBack && (
+              <button
+                type="button"
+                className="chat-earlier"
+                // aria-disabled, not disabled: a disabled button would drop the keyboard's focus to the page.
+                aria-disabled={loading}
+                onClick={() => void (loading || earlier())}
+                onFocus={() => void (hadFocus.current = true)}
+                data-testid="load-earlier"
+              >
+                {loading ? t.loadingEarlier : t.loadEarlier}
+              </button>
+            )}
+            {error && (
+              <p className="error small chat-history-error" role="alert">
+                {t.historyFailed} {describeError(error)}
+              </p>
+            )}
+            {messages.length === 0 ? (
+              <p className="muted empty-chat">{loaded ? t.empty : t.loading}</p>
+            ) : (
+              <ol className="chat-rows">
+                {chunksOf(shown.messages).map((c) => (
+                  <MessageChunk key={c.key} messages={c.messages} user={user} />
+                ))}
+              </ol>
+            )}
+          </div>
+          {shown.after > 0 && (
+            <button type="button" className="chat-new" onClick={toBottom} data-testid="new-messages">
+              {t.newer(shown.after)}
             </button>
           )}
-          {error && (
-            <p className="error small chat-history-error" role="alert">
-              {t.historyFailed} {describeError(error)}
-            </p>
-          )}
-          {messages.length === 0 ? (
-            <p className="muted empty-chat">{loading ? t.loading : t.empty}</p>
-          ) : (
-            <ol className="chat-rows">
-              {chunksOf(shown.messages).map((c) => (
-                <MessageChunk key={c.key} messages={c.messages} user={user} />
-              ))}
-            </ol>
-          )}
         </div>
-        {shown.after > 0 && (
-          <button type="button" className="chat-new" onClick={toBottom} data-testid="new-messages">
-            {t.newMessages(shown.after)}
-          </button>
-        )}
-      </div>
+      </Profiler>
       {/* The list is not a live region (paging adds rows): new lines from others are read from here. */}
-      <p className="sr-only" aria-live="polite" data-testid="chat-announcer">
-        {announcement}
-      </p>
-    </Profiler>
+      <Announcer messages={messages} user={user} active={active} said={t.said} />
+    </>
   )
 })

@@ -6,7 +6,7 @@ export const CHAT_TEXT = {
   loadEarlier: 'Load earlier messages',
   loadingEarlier: 'Loading earlier messages…',
   historyFailed: 'Could not load the history.',
-  newMessages: (n: number) => `${n.toLocaleString('en')} new ${n === 1 ? 'message' : 'messages'} ↓`,
+  newer: (n: number) => `${n.toLocaleString('en')} newer ${n === 1 ? 'message' : 'messages'} ↓`,
   count: (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'message' : 'messages'}`,
   lost: (n: number) => `${n.toLocaleString('en')} lost`,
   duplicated: (n: number) => `${n.toLocaleString('en')} duplicated`,

@@ -1,40 +1,61 @@
 // Which of the messages held are in the DOM: a window that follows the newest, or is held where the
 // reader paged back to. Pure, so the list's render decides nothing else (and a test can read it).
 
-/** Rows shown while following the newest. */
+/** Rows in the DOM: `size` while following, growing by `page` as the reader pages back, at most `max`. */
 export const WINDOW = { size: 150, page: 100, max: 400 } as const
 
 export interface ChatWindow {
   /** The last message in the window while held (undefined: follow the newest). */
   pinned: string | undefined
-  /** Rows asked for (grows by a page each "Load earlier"; the window slides up past `max`). */
-  size: number | undefined
+  /** Rows shown, from `WINDOW.size` to `WINDOW.max`. */
+  size: number
 }
+
+export const FOLLOW: ChatWindow = { pinned: undefined, size: WINDOW.size }
 
 export interface WindowOf<M> {
   messages: readonly M[]
   start: number
   end: number
   size: number
-  page: number
-  /** Messages newer than the window (arrived while the reader was paging back). */
+  /** Messages held after the window (newer than what is shown). */
   after: number
 }
 
-export function windowOf<M extends { messageId: string }>(all: readonly M[], view: ChatWindow): WindowOf<M> {
+type Msg = { messageId: string }
+
+export function windowOf<M extends Msg>(all: readonly M[], view: ChatWindow): WindowOf<M> {
   let end = all.length
-  if (view.pinned !== undefined) {
-    // From the newest end: the pinned message is near it, and a message is held only once.
+  // From the newest end: the pinned message is near it. Gone (pushed out of the log): follow.
+  if (view.pinned !== undefined)
     for (let i = all.length - 1; i >= 0; i--)
       if (all[i]!.messageId === view.pinned) {
         end = i + 1
         break
       }
-  }
-  const wanted = Math.max(1, view.size ?? WINDOW.size)
-  // Past `max`, the window slides up rather than grows: the DOM stays bounded however far back one goes.
-  end = Math.max(Math.min(end, all.length) - Math.max(0, wanted - WINDOW.max), Math.min(all.length, 1))
-  const size = Math.min(wanted, WINDOW.max)
+  const size = Math.min(Math.max(1, view.size), WINDOW.max)
   const start = Math.max(0, end - size)
-  return { messages: all.slice(start, end), start, end, size: wanted, page: WINDOW.page, after: all.length - end }
+  return { messages: all.slice(start, end), start, end, size, after: all.length - end }
+}
+
+const pinAt = <M extends Msg>(all: readonly M[], end: number, size: number): ChatWindow =>
+  end >= all.length ? { pinned: all[all.length - 1]?.messageId, size } : { pinned: all[end - 1]!.messageId, size }
+
+/**
+ * One page further back. The window grows up to `max`, then slides: the newest rows leave the DOM
+ * (the "newer messages" button brings the reader back). With nothing older held (`start` 0), it
+ * makes room for the page the caller reads from history.
+ */
+export function pageUp<M extends Msg>(all: readonly M[], view: ChatWindow): ChatWindow {
+  const w = windowOf(all, view)
+  if (w.size < WINDOW.max) return pinAt(all, w.end, Math.min(WINDOW.max, w.size + WINDOW.page))
+  const end = w.start > 0 ? Math.max(w.size, w.end - WINDOW.page) : Math.max(1, w.end - WINDOW.page)
+  return pinAt(all, end, w.size)
+}
+
+/** One page further forward, for a reader who reached the bottom of a held window; the newest: follow. */
+export function pageDown<M extends Msg>(all: readonly M[], view: ChatWindow): ChatWindow {
+  const w = windowOf(all, view)
+  const end = Math.min(all.length, w.end + WINDOW.page)
+  return end >= all.length ? FOLLOW : pinAt(all, end, w.size)
 }
