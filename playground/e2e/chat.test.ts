@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     },
   )
 
-  it('right-to-left text: messages and the input take their direction from their text', async () => {
+  it('right-to-left text: chat messages, support threads and every message input take their direction from their text', async () => {
     const page = await open('/?user=e2e-rtl#chat')
     const input = page.getByLabel('Message')
     expect(await input.getAttribute('dir')).toBe('auto')
@@ -152,7 +152,20 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     expect(await text.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
     // Its punctuation ends the line on the left, where a right-to-left reader ends it.
     expect(await text.evaluate((el) => getComputedStyle(el).textAlign)).toMatch(/start|right/)
-    expect(page.errors).toEqual([])
+
+    // The support inbox's reply box and threads, and the vanilla page's input, do the same.
+    await page.getByRole('tab', { name: 'Support inbox' }).click()
+    await page.locator('[data-testid="conversation"]').first().click()
+    const reply = page.getByLabel('Reply')
+    expect(await reply.getAttribute('dir')).toBe('auto')
+    await reply.fill('مرحبا، كيف حالك؟')
+    await page.getByRole('button', { name: 'Send reply' }).click()
+    const thread = page.locator('[data-testid="thread"] .thread-text', { hasText: 'مرحبا، كيف حالك؟' })
+    await thread.waitFor(WAIT)
+    expect(await thread.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
+    const vanilla = await harness.open('/vanilla.html?user=e2e-rtl-v')
+    expect(await vanilla.getByLabel('Message').getAttribute('dir')).toBe('auto')
+    expect(page.errors.concat(vanilla.errors)).toEqual([])
   })
 
   it('offline, presence does not claim who is online; the chat header is one line on a 360 px phone', async () => {

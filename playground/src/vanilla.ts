@@ -52,6 +52,7 @@ function conversationItem(c: Conversation): HTMLLIElement {
   li.dataset.testid = 'conversation'
   const subject = document.createElement('strong')
   subject.textContent = c.subject // textContent, never innerHTML: this is user data
+  subject.dir = 'auto' // a right-to-left subject reads as its own script wants
   const meta = document.createElement('span')
   meta.className = 'muted small'
   meta.textContent = `#${c.number} · ${c.status} · ${c.customer.name ?? c.customer.email}`
@@ -73,6 +74,7 @@ channel.subscribe('message', (m) => {
   li.dataset.offset = String(m.offset)
   const data = m.data as { text?: unknown } | null
   li.textContent = `${m.clientId ?? 'someone'}: ${typeof data?.text === 'string' ? data.text : JSON.stringify(m.data)}`
+  li.dir = 'auto'
   messages.append(li)
   messages.scrollTop = messages.scrollHeight
 })

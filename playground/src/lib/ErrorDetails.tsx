@@ -1,4 +1,5 @@
 import { isTandemError } from '@tandem/core'
+import './error-details.css'
 import { describeError, humanError } from './format.js'
 
 interface ErrorDetailsProps {
@@ -7,6 +8,8 @@ interface ErrorDetailsProps {
   message?: string
   /** The sentence's id: the field it is about points at it with aria-describedby. */
   id?: string
+  /** Which service the sentence names when it is busy or out of reach. */
+  service?: string
   'data-testid'?: string
 }
 
@@ -15,12 +18,12 @@ interface ErrorDetailsProps {
  * message) folded in a disclosure, where support can still find it. The sentence is the alert
  * (read at once); the disclosure is not, so a screen reader is not read a request id.
  */
-export function ErrorDetails({ error, message, id, 'data-testid': testId }: ErrorDetailsProps) {
+export function ErrorDetails({ error, message, id, service, 'data-testid': testId }: ErrorDetailsProps) {
   const code = isTandemError(error) ? error.code : undefined
   return (
     <div className="error-details" data-testid={testId} data-code={code}>
       <p className="error" role="alert" id={id}>
-        {message ?? humanError(error)}
+        {message ?? humanError(error, service)}
       </p>
       <details className="muted small">
         <summary>Technical details</summary>

@@ -52,13 +52,20 @@ const FIELD_SENTENCE: [RegExp, string][] = [
   [/\.lng$/, 'The longitude must be a number from -180 to 180.'],
   [/^query$/, 'Check the search text: type a place or an address.'],
   [/^(origin|destination|waypoints)/, 'One of the stops is not known to the maps service any more: pick it again.'],
+  [/^subject$/, 'Give the conversation a subject.'],
+  [/^customer\.email$/, 'Check the customer’s email address, such as kim@example.com.'],
+  [/^customer\.name$/, 'Check the customer’s name.'],
+  [/^customer/, 'Check the customer’s name and email address.'],
+  [/^text$/, 'Write the message (it may not be empty or too long).'],
+  [/^mailboxId$/, 'Pick a mailbox.'],
+  [/^status$/, 'That status is not one the conversation can take.'],
 ]
 
 /**
  * A sentence a person understands, chosen from the error's code and the field it names. The
  * technical line (code, request id, the SDK's message) is for ErrorDetails' disclosure, not here.
  */
-export function humanError(error: unknown): string {
+export function humanError(error: unknown, service = 'maps'): string {
   if (!isTandemError(error)) return 'Something went wrong. Try again.'
   switch (error.code) {
     case 'unknown_region':
@@ -67,11 +74,13 @@ export function humanError(error: unknown): string {
       return 'There is no route by this mode between these stops: they may be across the sea, or too far apart to walk or cycle.'
     case 'rate_limited':
     case 'rate_limit_wait':
-      return 'The maps service is busy. Wait a few seconds and try again.'
+      return `The ${service} service is busy. Wait a few seconds and try again.`
     case 'network_error':
-      return 'The maps service could not be reached. Check the connection and try again.'
+      return `The ${service} service could not be reached. Check the connection and try again.`
     case 'timeout':
-      return 'The maps service took too long to answer. Try again.'
+      return `The ${service} service took too long to answer. Try again.`
+    case 'not_found':
+      return 'It is not there any more: it may have been deleted. Reload the list.'
   }
   const field = errorField(error)
   const sentence = field && FIELD_SENTENCE.find(([pattern]) => pattern.test(field))?.[1]

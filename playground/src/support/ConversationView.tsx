@@ -1,7 +1,8 @@
 import type { ConversationStatus, ListData, Thread } from '@tandem/core'
 import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { dateTime, describeError } from '../lib/format.js'
+import { ErrorDetails } from '../lib/ErrorDetails.js'
+import { dateTime, errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import type { SupportStrings } from './strings.js'
 
@@ -87,19 +88,18 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
     setReplyStatus('') // "then: close" is for this reply only: the next one keeps (or, if closed, reopens) the status
   }
 
+  // A refusal about the text is the reply box's: it says so to a screen reader too.
+  const replyRefused = reply.status === 'error' && errorField(reply.error) === 'text'
+
   if (conversation.status === 'error' && !c)
-    return (
-      <p className="error" role="alert">
-        {describeError(conversation.error)}
-      </p>
-    )
+    return <ErrorDetails error={conversation.error} service="support" data-testid="conversation-error" />
   if (!c) return <p className="muted">Loading…</p>
 
   return (
     <article className="conversation-view" data-testid="conversation-view" data-id={c.id}>
       <header>
         <div className="row title-row">
-          <h2 ref={heading} tabIndex={-1} className="grow">
+          <h2 ref={heading} tabIndex={-1} className="grow" dir="auto">
             {c.subject}
           </h2>
           <button type="button" className="close" onClick={onClose} aria-label={strings.closeLabel}>
@@ -144,9 +144,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           </div>
         </div>
         {update.status === 'error' && (
-          <p className="error" role="alert">
-            {describeError(update.error)}
-          </p>
+          <ErrorDetails error={update.error} service="support" data-testid="status-error" />
         )}
       </header>
 
@@ -166,7 +164,9 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
                 {t.id.startsWith('tmp_') ? 'sending…' : dateTime(t.createdAt)}
               </span>
             </div>
-            <div className="thread-text">{t.text}</div>
+            <div className="thread-text" dir="auto">
+              {t.text}
+            </div>
           </li>
         ))}
         {threads.status === 'pending' && <li className="muted">Loading threads…</li>}
@@ -183,6 +183,9 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           placeholder={c.status === 'closed' ? 'A reply reopens the conversation…' : 'Write a reply…'}
           value={text}
           onChange={(e) => setText(e.target.value)}
+          dir="auto"
+          aria-invalid={replyRefused || undefined}
+          aria-describedby={replyRefused ? 'reply-error' : undefined}
         />
         <div className="row">
           <label className="inline small">
@@ -195,9 +198,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           </label>
           <span className="grow" />
           {reply.status === 'error' && (
-            <span className="error small" role="alert">
-              {describeError(reply.error)}
-            </span>
+            <ErrorDetails error={reply.error} service="support" id="reply-error" data-testid="reply-error" />
           )}
           <button type="submit" className="primary" disabled={!text.trim()}>
             {reply.status === 'pending' ? 'Sending…' : 'Send reply'}

@@ -1,7 +1,8 @@
 import type { Conversation, ConversationCreate, Mailbox } from '@tandem/core'
 import { useMutation } from '@tandem/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { describeError } from '../lib/format.js'
+import { ErrorDetails } from '../lib/ErrorDetails.js'
+import { errorField } from '../lib/format.js'
 
 interface Props {
   mailboxes: readonly Mailbox[]
@@ -40,13 +41,25 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
     create.mutate({ mailboxId: mailboxId || (mailboxes[0]?.id ?? ''), subject, customer: { email, name }, text })
   }
 
+  // The field a refusal is about gets it: aria-invalid, and the sentence as its description.
+  const refused = create.status === 'error' ? (errorField(create.error) ?? '') : undefined
+  const invalid = (...fields: string[]) =>
+    refused !== undefined && fields.some((f) => refused === f || refused.startsWith(`${f}.`))
+      ? { 'aria-invalid': true, 'aria-describedby': 'new-conversation-error' }
+      : {}
+
   return (
     <form className="new-conversation" onSubmit={submit} aria-label="New conversation">
       <h2>New conversation</h2>
       <p className="muted small">As a customer writing in. Other tabs see it appear live.</p>
       <label>
         Mailbox
-        <select ref={first} value={mailboxId} onChange={(e) => edited(setMailboxId)(e.target.value)}>
+        <select
+          ref={first}
+          value={mailboxId}
+          onChange={(e) => edited(setMailboxId)(e.target.value)}
+          {...invalid('mailboxId')}
+        >
           {mailboxes.map((m) => (
             <option key={m.id} value={m.id}>
               {m.name}
@@ -55,23 +68,49 @@ export function NewConversation({ mailboxes, defaultMailboxId, onCreated, onCanc
         </select>
       </label>
       <label>
-        Subject <input value={subject} onChange={(e) => edited(setSubject)(e.target.value)} required />
+        Subject{' '}
+        <input
+          value={subject}
+          onChange={(e) => edited(setSubject)(e.target.value)}
+          required
+          dir="auto"
+          {...invalid('subject')}
+        />
       </label>
       <div className="row">
         <label className="grow">
-          Customer name <input value={name} onChange={(e) => edited(setName)(e.target.value)} />
+          Customer name{' '}
+          <input
+            value={name}
+            onChange={(e) => edited(setName)(e.target.value)}
+            dir="auto"
+            {...invalid('customer.name')}
+          />
         </label>
         <label className="grow">
-          Email <input type="email" value={email} onChange={(e) => edited(setEmail)(e.target.value)} required />
+          Email{' '}
+          <input
+            type="email"
+            value={email}
+            onChange={(e) => edited(setEmail)(e.target.value)}
+            required
+            {...invalid('customer.email', 'customer')}
+          />
         </label>
       </div>
       <label>
-        Message <textarea rows={4} value={text} onChange={(e) => edited(setText)(e.target.value)} required />
+        Message{' '}
+        <textarea
+          rows={4}
+          value={text}
+          onChange={(e) => edited(setText)(e.target.value)}
+          required
+          dir="auto"
+          {...invalid('text')}
+        />
       </label>
       {create.status === 'error' && (
-        <p className="error" role="alert">
-          {describeError(create.error)}
-        </p>
+        <ErrorDetails error={create.error} service="support" id="new-conversation-error" data-testid="create-error" />
       )}
       <div className="row">
         <span className="grow" />

@@ -1,7 +1,8 @@
 import type { ConversationStatus } from '@tandem/core'
 import { useResources } from '@tandem/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { dateTime, describeError } from '../lib/format.js'
+import { ErrorDetails } from '../lib/ErrorDetails.js'
+import { dateTime } from '../lib/format.js'
 import { useChannelState } from '../lib/use-channel-state.js'
 import { ConversationView } from './ConversationView.js'
 import { NewConversation } from './NewConversation.js'
@@ -133,11 +134,7 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
           </span>
           {list.isFetching && !list.isFetchingNextPage && <span className="muted small">refreshing…</span>}
         </header>
-        {list.status === 'error' && (
-          <p className="error" role="alert">
-            {describeError(list.error)}
-          </p>
-        )}
+        {list.status === 'error' && <ErrorDetails error={list.error} service="support" data-testid="list-error" />}
         {list.status === 'pending' && !list.items.length && <p className="muted">Loading conversations…</p>}
         {list.status === 'success' && !list.items.length && <p className="muted">No conversation matches.</p>}
         <ul className={`conversations ${list.isPlaceholderData ? 'dim' : ''}`} data-testid="conversations">
@@ -155,7 +152,9 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
                 }}
               >
                 <span className="conv-top">
-                  <span className="conv-subject">{c.subject}</span>
+                  <span className="conv-subject" dir="auto">
+                    {c.subject}
+                  </span>
                   <span className={`pill status-${c.status}`}>{c.status}</span>
                 </span>
                 {/* The date the list is sorted by comes first, so a narrow row cuts the names, not it. */}
@@ -165,7 +164,9 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
                     · #{c.number} · {c.customer.name ?? c.customer.email} · {mailboxNames.get(c.mailboxId) ?? ''}
                   </span>
                 </span>
-                <span className="conv-preview small">{c.preview}</span>
+                <span className="conv-preview small" dir="auto">
+                  {c.preview}
+                </span>
               </button>
             </li>
           ))}
