@@ -2,14 +2,13 @@
 // (the embedded emulator): what a keystroke costs and how long the main thread is blocked while
 // 20 messages a second arrive, after 1,000 and after 10,000 messages, and the DOM's size.
 //
-// A keystroke's cost is measured in the page: from the keydown's timestamp (so the wait behind
-// other work counts) to the end of the work it caused: the handlers, React's render and a forced
-// style and layout, i.e. everything but the paint. Long tasks come from a PerformanceObserver.
+// A keystroke's cost and the long tasks are measured in the page (keystroke-probe.mjs).
 // The messages come from the dev server's `POST /api/dev/flood` (emulator-side publishes).
 import { existsSync, readFileSync } from 'node:fs'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { bounded, CHROMIUM, CHROMIUM_ARGS, skipped } from './chromium.mjs'
+import { keystrokeProbe } from './keystroke-probe.mjs'
 import { fmt, table } from './stats.mjs'
 
 const TITLE = 'The playground chat under load (Chromium, keystrokes while 20 messages/s arrive)'
@@ -25,26 +24,6 @@ const GOAL = { keystrokeP95Ms: 16, longTaskMs: 50, domElements: 3_000 }
  * commit (the file says how): appended to this run's figures, so RESULTS.md shows before and after.
  */
 const BEFORE = new URL('../chat-before.md', import.meta.url)
-
-/** In the page before its scripts: the keystroke probe and the long-task observer. */
-function probe() {
-  const bench = { keys: [], longTasks: [], keyAt: undefined }
-  window.__chatBench = bench
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) bench.longTasks.push({ start: e.startTime, duration: e.duration })
-  }).observe({ type: 'longtask', buffered: true })
-  addEventListener('keydown', (e) => void (bench.keyAt = e.timeStamp), true)
-  // Bubbling to window comes after React's root listener, so this microtask runs after its render.
-  addEventListener('input', () => {
-    const at = bench.keyAt
-    if (at === undefined) return
-    bench.keyAt = undefined
-    queueMicrotask(() => {
-      void document.body.offsetHeight // style and layout, as the next frame would
-      bench.keys.push(performance.now() - at)
-    })
-  })
-}
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]
 
@@ -80,7 +59,7 @@ export async function run() {
     const origin = server.resolvedUrls.local[0].replace(/\/$/, '')
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } })
-    await page.addInitScript(probe)
+    await page.addInitScript(keystrokeProbe)
     await page.goto(`${origin}/?user=bench#chat`)
     await page.waitForSelector('[data-testid="connection-state"][data-state="connected"]', { timeout: 30_000 })
     await page.waitForSelector('[data-testid="messages"][data-history="loaded"]', { timeout: 30_000 })
@@ -102,8 +81,8 @@ export async function run() {
       const live = Math.ceil(((typingMs + 1000) / 1000) * LIVE_RATE)
       await input.click()
       await page.evaluate(() => {
-        window.__chatBench.keys = []
-        window.__chatBench.from = performance.now()
+        window.__keystrokes.keys = []
+        window.__keystrokes.from = performance.now()
       })
       await flood(live, LIVE_RATE)
       await input.pressSequentially(TYPED, { delay: KEY_DELAY_MS, timeout: 900_000 })
@@ -111,7 +90,7 @@ export async function run() {
       await untilShown(page, base + total)
       const m = await bounded(
         page.evaluate(() => {
-          const b = window.__chatBench
+          const b = window.__keystrokes
           const tasks = b.longTasks.filter((t) => t.start >= b.from)
           return {
             keys: b.keys,
@@ -143,15 +122,15 @@ export async function run() {
 
     // The chat hidden: another panel shown while 1,000 more arrive costs the page no long task.
     await page.getByRole('tab', { name: 'Maps' }).click()
-    await page.evaluate(() => (window.__chatBench.from = performance.now()))
+    await page.evaluate(() => (window.__keystrokes.from = performance.now()))
     await flood(1_000, 0)
     // A hidden panel need not count on screen: give the messages 3 s of the page's time to arrive.
     await page.waitForFunction(
       (from) => performance.now() > from + 3000,
-      await page.evaluate(() => window.__chatBench.from),
+      await page.evaluate(() => window.__keystrokes.from),
     )
     const h = await page.evaluate(() => {
-      const b = window.__chatBench
+      const b = window.__keystrokes
       const tasks = b.longTasks.filter((t) => t.start >= b.from)
       return { longTasks: tasks.length, longest: Math.max(0, ...tasks.map((t) => t.duration)) }
     })
