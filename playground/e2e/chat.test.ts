@@ -141,7 +141,8 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     expect(await reply.getAttribute('dir')).toBe('auto')
     await reply.fill('مرحبا، كيف حالك؟')
     await page.getByRole('button', { name: 'Send reply' }).click()
-    const thread = page.locator('[data-testid="thread"] .thread-text', { hasText: 'مرحبا، كيف حالك؟' })
+    // The stored reply, not its optimistic copy (that row is replaced when the service answers).
+    const thread = page.locator('[data-testid="thread"]:not(.sending) .thread-text', { hasText: 'مرحبا، كيف حالك؟' })
     await thread.waitFor(WAIT)
     expect(await thread.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl')
     const vanilla = await harness.open('/vanilla.html?user=e2e-rtl-v')
