@@ -7,7 +7,7 @@ import { chunksOf, MessageChunk } from './message-chunk.js'
 import type { ChatMessage } from './message-row.js'
 import { Announcer } from './Announcer.js'
 import { useDeliveryCheck } from './use-delivery-check.js'
-import { FOLLOW, pageDown, pageUp, windowOf, type ChatWindow } from './window.js'
+import { FOLLOW, pageDown, pageUp, WINDOW, windowOf, type ChatWindow } from './window.js'
 
 /**
  * Dev only: counts the commits in which the list rendered (`window.__chatListCommits`), so the
@@ -72,7 +72,7 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
   const earlier = () => {
     setView((v) => pageUp(messages, v))
     // Nothing older held here: ask the service's history for the page before.
-    if (shown.start === 0) void log.loadEarlier()
+    if (shown.start === 0) void log.loadEarlier(WINDOW.page)
   }
   const canGoBack = shown.start > 0 || hasEarlier
   // The button goes once history is exhausted: if it had the focus, the list takes it (not the page).
