@@ -183,7 +183,7 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     await page.getByTestId('flood').click()
     await page.getByTestId('control-result').filter({ hasText: 'publishing 1,000' }).waitFor(WAIT)
     await flood(9_000)
-    await untilReceived(page, base + 10_000, 60_000)
+    await untilReceived(page, base + 10_000, 90_000)
     await untilNewest(page, base + 10_000)
     expect(await count(page)).toBe(10_000) // the log's bound: the oldest went as the newest came
     expect(await fromBottom(page)).toBeLessThan(2) // it followed the flood
@@ -248,5 +248,5 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
     expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
     expect(page.errors).toEqual([])
-  })
+  }, 150_000) // 10,000 messages reach a page on a busy 2-core machine in 10–50 s
 })
