@@ -90,7 +90,7 @@ export function createMessageLog<T = unknown>(
       messages: items.slice(),
       loaded,
       loading: loading > 0,
-      // Not yet read, or read and failed: there may be earlier ones (loadEarlier reads the first page).
+      // The first page failed: there may be earlier ones (loadEarlier reads the first page again).
       hasEarlier: (!loaded && joined === false && error !== undefined) || hasEarlier(),
       ...(error ? { error } : {}),
     })
