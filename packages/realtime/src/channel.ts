@@ -1,23 +1,12 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { PUBLISH_TIMEOUT_MS } from './defaults.js'
+import type { Hub } from './channel-hub.js'
 import { createPresence, type PresenceImpl } from './presence.js'
-import { bad, isMessage, matches, toError, type ClientFrame, type FrameOf, type SubscribeResult } from './protocol.js'
-import type { AppRequest, ReplyTo } from './requests.js'
+import { bad, isMessage, matches, toError, type FrameOf, type SubscribeResult } from './protocol.js'
 import type { Channel, ChannelEvents, ChannelState, HistoryOptions, Listener, Message, Position } from './types.js'
 
-/** What a channel needs from the connection. */
-export interface Hub {
-  /** Sends when connected (and `ready`), again on each new connection, until a reply or `timeoutMs`. */
-  request: <T extends AppRequest>(
-    frame: ClientFrame & { type: T },
-    timeoutMs?: number,
-    ready?: () => boolean,
-  ) => Promise<ReplyTo<T>>
-  /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */
-  changed: () => void
-  error: (error: RealtimeError) => void
-}
+export type { Hub } from './channel-hub.js'
 
 export interface ChannelImpl extends Channel {
   readonly leases: number

@@ -1,7 +1,7 @@
 import type { Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
 import { matches, type FrameOf } from './protocol.js'
-import type { Hub } from './channel.js'
+import type { Hub } from './channel-hub.js'
 import type { Member, Presence, PresenceEvent } from './types.js'
 
 const isMember = (m: unknown): m is Member => matches(m, 'clientId:string connectionId:string')
