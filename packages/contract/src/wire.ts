@@ -10,6 +10,17 @@ export const CHANNEL_NAME = /^(?!\.\.?$)[\w:.@-]{1,200}$/
 export const CHANNEL_NAME_RULE = 'must be 1-200 characters of A-Z a-z 0-9 _ : . @ - (not "." or "..")'
 export const isChannelName = (value: unknown): value is string => typeof value === 'string' && CHANNEL_NAME.test(value)
 
+/**
+ * An `Idempotency-Key` (the REST header and a `publish` frame's `idempotencyKey`): 1–255
+ * (`MAX_IDEMPOTENCY_KEY`) printable ASCII characters, space excluded. A literal, so that a bundler
+ * can drop it where unused; a test holds its bound equal to `MAX_IDEMPOTENCY_KEY`.
+ */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+/** The rule in words, for error messages. */
+export const IDEMPOTENCY_KEY_RULE = 'must be 1-255 printable ASCII characters, without spaces'
+export const isIdempotencyKey = (value: unknown): value is string =>
+  typeof value === 'string' && IDEMPOTENCY_KEY.test(value)
+
 // Sizes and counts the services enforce (docs/services/*.md, docs/protocol.md). Each is a
 // top-level constant, so a bundler inlines the ones a package uses (a number, not an object
 // lookup); `LIMITS` groups them for readers and for the spec.
@@ -35,6 +46,10 @@ export const MAX_POSTAL_CODE = 20
 export const MAX_RADIUS_METERS = 1_000_000
 export const ZOOM_MIN = 0
 export const ZOOM_MAX = 20
+export const MAX_IDEMPOTENCY_KEY = 255
+export const MAX_SUBSCRIBE_CHANNELS = 1000
+export const MAX_MESSAGE_BYTES = 65_536
+export const MAX_RESOURCE_NAME = 200
 
 export const LIMITS = {
   /** `limit` of every REST list. */
@@ -42,18 +57,18 @@ export const LIMITS = {
   /** `limit` of a history read. */
   history: { min: HISTORY_MIN, max: HISTORY_MAX, default: HISTORY_DEFAULT },
   /** Channels in one `subscribe` frame. */
-  subscribeChannels: 1000,
+  subscribeChannels: MAX_SUBSCRIBE_CHANNELS,
   /** The default `maxMessageBytes` a socket announces. */
-  maxMessageBytes: 65_536,
+  maxMessageBytes: MAX_MESSAGE_BYTES,
   /** An event name. */
   eventName: MAX_EVENT_NAME,
-  /** An `Idempotency-Key` (printable ASCII). */
-  idempotencyKey: 255,
+  /** An `Idempotency-Key` (printable ASCII, no space: `IDEMPOTENCY_KEY`). */
+  idempotencyKey: MAX_IDEMPOTENCY_KEY,
   /** An id sent as a field or filter (`mailboxId`, `assigneeId`). */
   id: MAX_ID,
   email: MAX_EMAIL,
   /** A resource's name. */
-  resourceName: 200,
+  resourceName: MAX_RESOURCE_NAME,
   /** Free-text search (`query`) and channel list `prefix`. */
   query: MAX_QUERY,
   subject: MAX_SUBJECT,
@@ -109,6 +124,16 @@ export const CLOSE = {
   rate_limited: 4290,
 } as const
 export type CloseName = keyof typeof CLOSE
+export type CloseCode = (typeof CLOSE)[CloseName]
+
+/** What a close asks of a client: `fatal` stop (4000–4099), `reauth` a new token (4100–4199), else `retry` (reconnect). */
+export type CloseClass = 'fatal' | 'reauth' | 'retry'
+export const closeClass = (code: number): CloseClass =>
+  code < 4000 || code >= 4200 ? 'retry' : code < 4100 ? 'fatal' : 'reauth'
+
+/** A close code's name (`4100` → `token_expired`), or undefined for a code the protocol does not name. */
+export const closeName = (code: number): CloseName | undefined =>
+  (Object.keys(CLOSE) as CloseName[]).find((name) => CLOSE[name] === code)
 
 /** Error codes a REST answer may carry (`error.code`); clients must still accept codes not listed. */
 export const API_ERROR_CODES = [

@@ -1,9 +1,23 @@
 // The shared rules, once: what every package checks against, and what the documents state.
 import { describe, expect, it } from 'vitest'
-import { CHANNEL_NAME, LIMITS, PLANS, isChannelName, msUntil, refill } from '../index.js'
+import {
+  CHANNEL_NAME,
+  CLOSE,
+  IDEMPOTENCY_KEY,
+  LIMITS,
+  PLANS,
+  closeClass,
+  closeName,
+  isChannelName,
+  isIdempotencyKey,
+  msUntil,
+  refill,
+} from '../index.js'
 import { asyncapi, openapi } from '../spec/index.js'
 
 type Schemas = { components: { schemas: Record<string, { pattern?: string; enum?: string[] }> } }
+type Property = { properties: Record<string, { pattern?: string }> }
+type Parameters = { components: { parameters: Record<string, { schema: { pattern?: string; maxLength?: number } }> } }
 
 describe('wire rules', () => {
   it('channel names: 1–200 of [A-Za-z0-9_:.@-], never . or ..', () => {
@@ -13,12 +27,32 @@ describe('wire rules', () => {
       expect(isChannelName(bad)).toBe(false)
   })
 
+  it('idempotency keys: 1–255 printable ASCII, no space (REST and socket alike)', () => {
+    for (const ok of ['a', '~', 'k-1:x/y', '!'.repeat(LIMITS.idempotencyKey)])
+      expect(isIdempotencyKey(ok), ok).toBe(true)
+    for (const bad of ['', 'a b', ' ', 'é', '\t', 'x'.repeat(LIMITS.idempotencyKey + 1), 42, null])
+      expect(isIdempotencyKey(bad)).toBe(false)
+    expect(IDEMPOTENCY_KEY.source).toContain(`{1,${LIMITS.idempotencyKey}}`)
+  })
+
+  it('close codes: named both ways, classed by range', () => {
+    for (const [name, code] of Object.entries(CLOSE)) expect(closeName(code)).toBe(name)
+    expect(closeName(4050)).toBeUndefined()
+    expect([4000, 4003, 4009, 4099].map(closeClass)).toEqual(['fatal', 'fatal', 'fatal', 'fatal'])
+    expect([4100, 4102, 4199].map(closeClass)).toEqual(['reauth', 'reauth', 'reauth'])
+    expect([1000, 1006, 3999, 4200, 4290, 4300].map(closeClass)).toEqual(Array(6).fill('retry'))
+  })
+
   it('the documents state the same rules the packages import', () => {
     const rest = (openapi as unknown as Schemas).components.schemas
     const socket = (asyncapi as unknown as Schemas).components.schemas
     expect(rest.ChannelName!.pattern).toBe(CHANNEL_NAME.source)
     expect(socket.ChannelName!.pattern).toBe(CHANNEL_NAME.source)
     expect(JSON.stringify(rest.ConversationCreate)).toContain(`"maxLength":${LIMITS.subject}`)
+    const header = (openapi as unknown as Parameters).components.parameters.idempotencyKey!.schema
+    expect(header).toMatchObject({ pattern: IDEMPOTENCY_KEY.source, maxLength: LIMITS.idempotencyKey })
+    expect((socket.PublishFrame as unknown as Property).properties.idempotencyKey!.pattern).toBe(IDEMPOTENCY_KEY.source)
+    expect((asyncapi as { 'x-close-codes'?: unknown })['x-close-codes']).toEqual(CLOSE)
   })
 
   it('one token-bucket refill: continuous, capped, never backwards', () => {

@@ -203,7 +203,7 @@ export interface Message {
 }
 export interface ErrorBody {
   /**
-   * bad_request, invalid_channel, forbidden, not_subscribed, rate_limited, …
+   * bad_request, invalid_channel, forbidden, not_subscribed, message_too_large, rate_limited, token_invalid, internal, …
    */
   code: string
   message: string

@@ -1,6 +1,6 @@
 // The realtime socket's contract, AsyncAPI 3.0: every frame each side sends, as JSON Schema.
 // `npm run generate` writes it out as spec/asyncapi.json (linted by @redocly/cli) and the frame types.
-import { CLOSE, LIMITS } from '../wire.js'
+import { CLOSE, IDEMPOTENCY_KEY, LIMITS, REALTIME_ERROR_CODES } from '../wire.js'
 import { anyJson, array, boolean, integer, object, realtime, ref, string, type Schema } from './schemas.js'
 
 const id: Schema = { type: ['string', 'number'], description: 'Chosen by the client; echoed by the reply.' }
@@ -31,7 +31,7 @@ const client = {
       channel: ref('ChannelName'),
       event: string({ minLength: 1, maxLength: LIMITS.eventName }),
       data: anyJson,
-      idempotencyKey: string({ pattern: `^[\\x21-\\x7E]{1,${LIMITS.idempotencyKey}}$` }),
+      idempotencyKey: string({ pattern: IDEMPOTENCY_KEY.source }),
     },
     ['data'],
   ),
@@ -55,7 +55,7 @@ const client = {
 
 const errorBody = object(
   {
-    code: string({ description: 'bad_request, invalid_channel, forbidden, not_subscribed, rate_limited, …' }),
+    code: string({ description: `${REALTIME_ERROR_CODES.join(', ')}, …` }),
     message: string(),
     temporary: boolean,
     retryAfterMs: integer({ minimum: 0 }),

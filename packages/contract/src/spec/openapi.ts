@@ -2,7 +2,7 @@
 // keep 30 operations' repeated parts, the standard headers and the error answers, in one place);
 // `npm run generate` writes it out as spec/openapi.json, which @redocly/cli lints in `npm test`.
 import { LIST_RULES } from '../list-rules.js'
-import { LIMITS } from '../wire.js'
+import { IDEMPOTENCY_KEY, LIMITS } from '../wire.js'
 import { common, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
 
 const header = (description: string, schema: Schema = integer({ minimum: 0 })) => ({ description, schema })
@@ -334,7 +334,7 @@ export const openapi: Schema = {
         in: 'header',
         required: false,
         description: 'A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`).',
-        schema: string({ minLength: 1, maxLength: LIMITS.idempotencyKey }),
+        schema: string({ minLength: 1, maxLength: LIMITS.idempotencyKey, pattern: IDEMPOTENCY_KEY.source }),
       },
     },
     responses: {

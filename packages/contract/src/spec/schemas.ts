@@ -1,7 +1,7 @@
 // The shapes of the three services, as JSON Schema 2020-12 (what OpenAPI 3.1 uses). Written by
 // hand, once: openapi.ts and asyncapi.ts place them; scripts/generate.mjs writes the published
 // JSON documents and the TypeScript types every package imports. Limits come from wire.ts.
-import { CHANNEL_NAME, CONVERSATION_STATUSES, LIMITS, PLACE_TYPES, TRAVEL_MODES } from '../wire.js'
+import { CHANNEL_NAME, CONVERSATION_STATUSES, LIMITS, PLACE_TYPES, SERVICES, TRAVEL_MODES } from '../wire.js'
 
 /** A JSON Schema (or OpenAPI) object, loosely typed: the linter and ajv check the documents. */
 export type Schema = Record<string, unknown>
@@ -55,7 +55,7 @@ export const common: Record<string, Schema> = {
     [],
     { description: 'Every error answer.' },
   ),
-  ServiceName: string({ enum: ['maps', 'support', 'realtime'] }),
+  ServiceName: string({ enum: [...SERVICES] }),
   Resource: object(
     {
       id: string({ pattern: '^res_' }),
