@@ -2,10 +2,10 @@
 // gives that socket up after the handshake timeout (10 s, real time: this file takes ~14 s), and
 // the tabs connect on a new one.
 import { afterEach, expect, it } from 'vitest'
-import { HANDSHAKE_TIMEOUT_MS } from '../defaults.js'
-import { shareAcrossTabs, type TabShare } from '../tabs.js'
-import { untilState } from './helpers.js'
-import { connected, during, hostileClient, hostileServer } from './hostile-server.js'
+import { HANDSHAKE_TIMEOUT_MS } from '../../defaults.js'
+import { shareAcrossTabs, type TabShare } from '../../tabs.js'
+import { untilState } from '../helpers.js'
+import { connected, during, hostileClient, hostileServer } from '../hostile-server.js'
 import { createBrowser } from './tab-env.js'
 
 const shares: TabShare[] = []

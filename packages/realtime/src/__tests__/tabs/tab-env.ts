@@ -2,7 +2,7 @@
 // as the spec has it), and per tab a view of it plus a BroadcastChannel (Node's own, which
 // delivers between instances of one name) that `crash()` cuts off without a word, as a killed
 // renderer would: its locks are freed, its channel goes silent.
-import type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from '../tabs.js'
+import type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from '../../tabs.js'
 
 interface Waiter {
   owner: Tab

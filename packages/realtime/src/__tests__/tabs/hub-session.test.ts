@@ -2,10 +2,10 @@
 // token expires in a second: the tabs refresh again and again, and the connection is re-authed
 // once per token, with one fetch per refresh, whatever the number of tabs.
 import { afterEach, expect, it } from 'vitest'
-import { waitUntil } from '../../../../test/utils/wait.js'
-import { shareAcrossTabs, type TabShare } from '../tabs.js'
-import { untilState } from './helpers.js'
-import { connected, hostileClient, hostileServer } from './hostile-server.js'
+import { waitUntil } from '../../../../../test/utils/wait.js'
+import { shareAcrossTabs, type TabShare } from '../../tabs.js'
+import { untilState } from '../helpers.js'
+import { connected, hostileClient, hostileServer } from '../hostile-server.js'
 import { createBrowser } from './tab-env.js'
 
 const shares: TabShare[] = []
