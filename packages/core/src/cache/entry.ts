@@ -1,30 +1,8 @@
 import type { Collection, Page } from '../collection.js'
 import { createEmitter } from '../events.js'
 import type { ServiceName } from '../types.js'
-import { patchItem, patchList } from './patch.js'
-import { idOf, replaceEqualDeep } from './structural-sharing.js'
-import type {
-  CacheEvent,
-  CacheQuery,
-  CacheStatus,
-  ListData,
-  ListSnapshot,
-  ResourceEntry,
-  Snapshot,
-  WatchOptions,
-} from './types.js'
-
-export interface EntryState {
-  status: CacheStatus
-  data: unknown
-  error: Error | null
-  fetching: false | 'all' | 'next'
-  dataUpdatedAt: number
-  invalidated: boolean
-  /** Fresh until at least this time, whatever staleTime says (set by hydrate). */
-  freshUntil: number
-  liveError: Error | null
-}
+import { INITIAL, reduce, type EntryAction, type EntryState } from './entry-actions.js'
+import type { CacheEvent, CacheQuery, ListData, ListSnapshot, ResourceEntry, Snapshot, WatchOptions } from './types.js'
 
 /** Entry options with every field set; `refetchInterval` is Infinity when off. */
 export type Settings = Required<Omit<WatchOptions, 'refetchInterval'>> & { refetchInterval: number }
@@ -44,7 +22,8 @@ type AnySnapshot = Snapshot<unknown> & Partial<Omit<ListSnapshot<unknown>, keyof
 export interface Entry extends ResourceEntry<AnySnapshot> {
   readonly hash: string
   state(): EntryState
-  set(patch: Partial<EntryState>): void
+  /** The one way an entry's state changes (entry-actions.ts); notifies subscribers when it did. */
+  dispatch(action: EntryAction): void
   active(): boolean
   settings(): Settings
   isStale(staleTime?: number): boolean
@@ -55,17 +34,6 @@ export interface Entry extends ResourceEntry<AnySnapshot> {
   setFn(next: CacheQuery['fn']): void
   scheduleGc(): void
   dispose(): void
-}
-
-const INITIAL: EntryState = {
-  status: 'pending',
-  data: undefined,
-  error: null,
-  fetching: false,
-  dataUpdatedAt: 0,
-  invalidated: false,
-  freshUntil: 0,
-  liveError: null,
 }
 
 export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext): Entry {
@@ -108,8 +76,10 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     return { ...base, items, hasNextPage: !!pages?.at(-1)?.nextCursor, isFetchingNextPage: fetching === 'next' }
   }
 
-  function set(patch: Partial<EntryState>): void {
-    state = { ...state, ...patch }
+  function dispatch(action: EntryAction): void {
+    const next = reduce(state, action)
+    if (next === state) return
+    state = next
     snap = build()
     emitter.emit('change')
   }
@@ -138,33 +108,19 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
       (result) => {
         if (run?.ctrl !== ctrl) return
         run = undefined
-        if (next) {
-          const pages = (state.data as ListData<unknown> | undefined)?.pages ?? []
-          // A live list may already show an item of this page (moved up by an event): once is enough.
-          const shown = new Set(pages.flatMap((p) => p.data.map(idOf)))
-          const page = result as Page<unknown>
-          const fresh = { ...page, data: page.data.filter((x) => !shown.has(idOf(x))) }
-          return set({ data: { pages: [...pages, fresh] }, fetching: false })
-        }
-        set({
-          status: 'success',
-          data: replaceEqualDeep(state.data, result),
-          error: null,
-          fetching: false,
-          dataUpdatedAt: Date.now(),
-          invalidated: false,
-          freshUntil: 0,
-        })
+        dispatch(
+          next ? { type: 'page', page: result as Page<unknown> } : { type: 'success', data: result, at: Date.now() },
+        )
       },
       (error: unknown) => {
         // Aborted: the state was already restored; a forced refetch's waiters join the new run.
         if (run?.ctrl !== ctrl) return run?.promise
         run = undefined
-        set({ status: 'error', error: error instanceof Error ? error : new Error(String(error)), fetching: false })
+        dispatch({ type: 'error', error })
       },
     )
     run = { ctrl, promise }
-    set({ fetching: next ? 'next' : 'all' })
+    dispatch({ type: 'fetch', next })
     return promise
   }
 
@@ -173,7 +129,7 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     if (!r) return
     run = undefined
     r.ctrl.abort()
-    set({ fetching: false })
+    dispatch({ type: 'cancel' })
   }
 
   function schedule(): void {
@@ -189,7 +145,7 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     query,
     hash,
     state: () => state,
-    set,
+    dispatch,
     active: () => subs.size > 0,
     settings,
     isStale,
@@ -238,9 +194,8 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
       if (next) fn = next
     },
     applyEvent(event) {
-      if (state.data === undefined || query.key !== undefined) return
-      const data = isList ? patchList(state.data as ListData<unknown>, event) : patchItem(query.id, state.data, event)
-      if (data !== state.data) set({ data })
+      // A call has no collection: no event concerns it.
+      if (query.key === undefined) dispatch({ type: 'live', event, id: query.id })
     },
     scheduleGc() {
       clearTimeout(gcTimer)

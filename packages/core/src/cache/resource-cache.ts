@@ -3,7 +3,6 @@ import { DEFAULTS } from '../defaults.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
 import { createEntry, type Entry, type EntryContext, type Settings } from './entry.js'
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
-import { replaceEqualDeep } from './structural-sharing.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
 import type {
   CacheFilter,
@@ -90,14 +89,8 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     }
     e.setFn(query.fn)
     // Only an unwatched entry: seeding one that others watch would re-render them mid-render.
-    if (o.initialData !== undefined && e.state().data === undefined && !e.active()) {
-      e.set({
-        status: 'success',
-        data: o.initialData,
-        error: null,
-        dataUpdatedAt: o.initialDataUpdatedAt ?? Date.now(),
-      })
-    }
+    if (o.initialData !== undefined && !e.active())
+      e.dispatch({ type: 'seed', data: o.initialData, at: o.initialDataUpdatedAt ?? Date.now() })
     return e
   }
 
@@ -105,7 +98,7 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
 
   /** Marks `e` stale; refetches it now when someone watches it (the others refetch on their next subscribe). */
   function invalidateEntry(e: Entry): Promise<void> {
-    e.set({ invalidated: true })
+    e.dispatch({ type: 'invalidate' })
     return e.active() ? e.fetch(true) : Promise.resolve()
   }
 
@@ -141,17 +134,15 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     },
     setData(query: CacheQuery, updater: unknown) {
       const e = get(query)
-      const { fetching, ...previous } = e.state()
+      const previous = e.state()
       const next = typeof updater === 'function' ? (updater as (p: unknown) => unknown)(previous.data) : updater
-      const data = replaceEqualDeep(previous.data, next)
-      e.set({ status: 'success', data, error: null, dataUpdatedAt: Date.now(), invalidated: false })
+      e.dispatch({ type: 'optimistic', data: next, at: Date.now() })
+      const { data } = e.state()
       // Restoring over data that changed since (a refetch, another update) would lose it: refetch instead.
-      return () =>
-        e.state().data === data ? e.set({ ...previous, liveError: e.state().liveError }) : void invalidateEntry(e)
+      return () => (e.state().data === data ? e.dispatch({ type: 'rollback', to: previous }) : void invalidateEntry(e))
     },
     setLiveError(query: CacheQuery, error: Error | null) {
-      const e = get(query)
-      if (e.state().liveError !== error) e.set({ liveError: error })
+      get(query).dispatch({ type: 'liveError', error })
     },
     applyEvent(filter: CacheFilter, event: Parameters<Entry['applyEvent']>[0]) {
       for (const e of matching(filter)) e.applyEvent(event)
@@ -167,20 +158,8 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     },
     hydrate(state: DehydratedState) {
       const freshUntil = Date.now() + Math.max(defaults.staleTime, d.hydrateFreshMs)
-      for (const { query, data, dataUpdatedAt } of state?.entries ?? []) {
-        const e = get(query)
-        const s = e.state()
-        // Never replace newer data (a client fetch that beat the HTML).
-        if (s.status === 'success' && s.dataUpdatedAt > dataUpdatedAt) continue
-        e.set({
-          status: 'success',
-          data: replaceEqualDeep(s.data, data),
-          error: null,
-          dataUpdatedAt,
-          invalidated: false,
-          freshUntil,
-        })
-      }
+      for (const { query, data, dataUpdatedAt } of state?.entries ?? [])
+        get(query).dispatch({ type: 'hydrate', data, at: dataUpdatedAt, freshUntil })
     },
     clear() {
       for (const e of entries.values()) ctx.remove(e)
