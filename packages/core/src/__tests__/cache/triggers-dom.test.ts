@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { createRequire } from 'node:module'
 import { describe, expect, it, vi } from 'vitest'
-import type { ListQuery, ListSnapshot } from '../index.js'
-import { setup } from './helpers.js'
+import { until } from '../../../../../test/utils/wait.js'
+import type { ListQuery, ListSnapshot } from '../../index.js'
+import { setup } from '../helpers.js'
 
 // Under happy-dom, `ws` resolves to its browser stub; the emulator (Node) needs the real one.
 vi.mock('ws', () => {
@@ -28,18 +29,15 @@ describe('resource cache in a browser', () => {
       seen.push(s)
       waiters.forEach((w) => w())
     })
-    const refetched = () =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no refetch')), 5_000)
-        const check = () => {
-          const s = seen.at(-1)
-          if (!s || s.isFetching) return
-          waiters.delete(check)
-          clearTimeout(timer)
-          resolve()
-        }
-        waiters.add(check)
-      })
+    const on = (cb: () => void) => {
+      waiters.add(cb)
+      return () => void waiters.delete(cb)
+    }
+    /** The next notification after now that shows no fetch in flight. */
+    const refetched = () => {
+      const from = seen.length
+      return until(on, () => seen.length > from && seen.at(-1)?.isFetching === false, 5_000, 'a refetch')
+    }
     await refetched() // the mount revalidation (staleTime 0)
     expect(attached()).toBe(1)
     expect(onWindow.mock.calls.map(([t]) => t)).toEqual(expect.arrayContaining(['focus', 'online', 'offline']))

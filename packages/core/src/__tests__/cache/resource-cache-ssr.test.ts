@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { setup } from './helpers.js'
+import { setup } from '../helpers.js'
 
 // zustand's vanilla tests do the same: if core imported React anywhere, this mock would break it.
 vi.mock('react', () => ({}))
@@ -8,7 +8,7 @@ describe('resource cache without a browser or React', () => {
   it('imports and runs in Node with no window, and attaches no platform listener', async () => {
     expect(typeof window).toBe('undefined')
     expect(typeof document).toBe('undefined')
-    const core = await import('../index.js')
+    const core = await import('../../index.js')
     expect(typeof core.createResourceCache).toBe('function')
 
     const { emu, client } = await setup()
@@ -27,7 +27,7 @@ describe('resource cache without a browser or React', () => {
 
   it('a cache works with any collection source (createResourceCache on its own)', async () => {
     const { client } = await setup()
-    const cache = (await import('../index.js')).createResourceCache({
+    const cache = (await import('../../index.js')).createResourceCache({
       // The registry's paths only, typed; a source of its own takes any name.
       collection: (service, name) => client.collection(service, name as 'resources'),
       focusManager: { subscribe: () => () => {} },
