@@ -29,7 +29,6 @@ export interface Entry extends ResourceEntry<AnySnapshot> {
   isStale(staleTime?: number): boolean
   /** Refetch all pages; `force` cancels a fetch in flight instead of joining it. */
   fetch(force?: boolean): Promise<void>
-  applyEvent(event: CacheEvent<unknown>): void
   /** A call query's function, from its latest caller. */
   setFn(next: CacheQuery['fn']): void
   scheduleGc(): void
@@ -192,10 +191,6 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     },
     setFn(next) {
       if (next) fn = next
-    },
-    applyEvent(event) {
-      // A call has no collection: no event concerns it.
-      if (query.key === undefined) dispatch({ type: 'live', event, id: query.id })
     },
     scheduleGc() {
       clearTimeout(gcTimer)

@@ -5,6 +5,7 @@ import { createEntry, type Entry, type EntryContext, type Settings } from './ent
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
 import type {
+  CacheEvent,
   CacheFilter,
   CacheOptions,
   CacheQuery,
@@ -144,8 +145,10 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     setLiveError(query: CacheQuery, error: Error | null) {
       get(query).dispatch({ type: 'liveError', error })
     },
-    applyEvent(filter: CacheFilter, event: Parameters<Entry['applyEvent']>[0]) {
-      for (const e of matching(filter)) e.applyEvent(event)
+    applyEvent(filter: CacheFilter, event: CacheEvent<unknown>) {
+      // A call has no collection: no event concerns it.
+      for (const { query, dispatch } of matching(filter))
+        if (query.key === undefined) dispatch({ type: 'live', event, id: query.id })
     },
     dehydrate(): DehydratedState {
       return {
