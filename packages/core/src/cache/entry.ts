@@ -2,7 +2,7 @@ import type { Collection, Page } from '../collection.js'
 import { createEmitter } from '../events.js'
 import type { ServiceName } from '../types.js'
 import { INITIAL, reduce, type EntryAction, type EntryState } from './entry-actions.js'
-import type { CacheEvent, CacheQuery, ListData, ListSnapshot, ResourceEntry, Snapshot, WatchOptions } from './types.js'
+import type { CacheQuery, ListData, ListSnapshot, ResourceEntry, Snapshot, WatchOptions } from './types.js'
 
 /** Entry options with every field set; `refetchInterval` is Infinity when off. */
 export type Settings = Required<Omit<WatchOptions, 'refetchInterval'>> & { refetchInterval: number }
@@ -207,9 +207,9 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
 }
 
 /** Several subscribers, one entry: the most eager wins (smallest staleTime and interval, any refetch flag). */
-function mergeSettings(d: Settings, subs: Set<WatchOptions>): Settings {
-  if (subs.size === 0) return d
+export function mergeSettings(d: Settings, subs: Iterable<WatchOptions>): Settings {
   const all = [...subs]
+  if (!all.length) return d
   const min = (pick: (o: WatchOptions) => number | undefined, fallback: number) => {
     const values = all.map(pick).filter((v): v is number => v !== undefined)
     return values.length ? Math.min(...values) : fallback

@@ -1,7 +1,7 @@
 import type { Collection } from '../collection.js'
 import { DEFAULTS } from '../defaults.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
-import { createEntry, type Entry, type EntryContext, type Settings } from './entry.js'
+import { createEntry, mergeSettings, type Entry, type EntryContext } from './entry.js'
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
 import type {
@@ -35,15 +35,10 @@ export interface ResourceCacheOptions extends CacheOptions {
 export function createResourceCache(options: ResourceCacheOptions): ResourceCache {
   const { focusManager = createFocusManager(), onlineManager = createOnlineManager() } = options
   const d = DEFAULTS.cache
-  const defaults: Settings = {
-    staleTime: options.staleTime ?? d.staleTime,
-    // Without a window (a server, a script) a pending gc timer would hold the process open
-    // for minutes; entries live as long as the cache there, as in TanStack Query.
-    gcTime: options.gcTime ?? (typeof window === 'undefined' ? Infinity : d.gcTime),
-    refetchOnFocus: options.refetchOnFocus ?? d.refetchOnFocus,
-    refetchOnReconnect: options.refetchOnReconnect ?? d.refetchOnReconnect,
-    refetchInterval: (options.refetchInterval ?? d.refetchInterval) || Infinity,
-  }
+  // Without a window (a server, a script) a pending gc timer would hold the process open
+  // for minutes; entries live as long as the cache there, as in TanStack Query.
+  const gcTime = options.gcTime ?? (typeof window === 'undefined' ? Infinity : d.gcTime)
+  const defaults = mergeSettings({ ...d, gcTime, refetchInterval: d.refetchInterval || Infinity }, [options])
   const entries = new Map<string, Entry>()
   let active = 0
   let detach: Unsubscribe[] = []
@@ -147,8 +142,8 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     },
     applyEvent(filter: CacheFilter, event: CacheEvent<unknown>) {
       // A call has no collection: no event concerns it.
-      for (const { query, dispatch } of matching(filter))
-        if (query.key === undefined) dispatch({ type: 'live', event, id: query.id })
+      for (const e of matching(filter))
+        if (e.query.key === undefined) e.dispatch({ type: 'live', event, id: e.query.id })
     },
     dehydrate(): DehydratedState {
       return {
