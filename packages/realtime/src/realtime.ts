@@ -1,6 +1,5 @@
 import { CHANNEL_NAME_RULE, isChannelName } from '@tandem/contract'
-import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/core'
-import { createBackoff, type BackoffOptions } from './backoff.js'
+import { createBackoff } from './backoff.js'
 import { createChannel, type ChannelImpl } from './channel.js'
 import { createConnection } from './connection.js'
 import {
@@ -22,99 +21,24 @@ import {
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
 import { createLog } from './log.js'
-import type { PositionsFactory, Saved } from './positions.js'
+import type { Saved } from './positions.js'
 import { parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
 import { createRequests } from './requests.js'
 import { createSubscriptions } from './subscriptions.js'
 import { createTokenRefresh } from './token-refresh.js'
-import type { Channel, ConnectionState, RealtimeEvents } from './types.js'
+import type { RealtimeOptions, Realtime, RealtimeSource } from './realtime-options.js'
+import type { RealtimeEvents } from './types.js'
 import { toWsUrl } from './url.js'
 import { createWatchdog } from './watchdog.js'
 
-export interface RealtimeOptions {
-  /**
-   * A WebSocket constructor. Node 20 has none: pass `ws`'s (`import WebSocket from 'ws'`).
-   * @default `globalThis.WebSocket`
-   */
-  WebSocket?: unknown
-  /**
-   * Connect as soon as a channel is used.
-   * @default true
-   */
-  autoConnect?: boolean
-  /**
-   * Requests (publishes first of all) waiting for a connection; the oldest is dropped past this.
-   * @default 100
-   */
-  maxQueued?: number
-  /**
-   * Reconnect delays: full jitter between 0 and `min(capMs, baseMs · 2^attempt)`.
-   * @default { baseMs: 500, capMs: 20_000, stableMs: 10_000 }
-   */
-  backoff?: Partial<BackoffOptions>
-  /**
-   * How long history and presence requests wait for their reply, in ms.
-   * @default 15_000
-   */
-  requestTimeoutMs?: number
-  /**
-   * Debug lines (frames by type, states) with the connection id; tokens are redacted. `true` logs to the console.
-   * @default false
-   */
-  debug?: boolean | Logger
-  /**
-   * Resume after a reload: `sessionPositions()` from '@tandem/realtime/positions'. When the page
-   * goes away, each channel's last delivered position and the connection id are kept; the next page
-   * of the tab resumes from them (what was published meanwhile arrives, once; presence is kept
-   * within the service's grace).
-   * @default undefined (each page starts fresh)
-   */
-  positions?: PositionsFactory
-  /**
-   * One connection for all the tabs of this app and user: `shareAcrossTabs({ key })` from
-   * '@tandem/realtime/tabs'. The tabs elect a leader, whose socket serves them all; when it goes,
-   * another takes over and every tab resumes without loss or duplicates.
-   * @default undefined (a socket per tab)
-   */
-  tabs?: TabsFactory
-  /**
-   * Randomness for the backoff (tests).
-   * @default `Math.random`
-   */
-  random?: () => number
-}
-
-/** What a `tabs` option is given: where the client connects, its token provider and WebSocket. */
-export interface TabsContext {
-  url: string
-  auth: TokenProvider
-  WebSocket: unknown
-}
-
-/** What the client runs on instead, when its tab shares a connection. */
-export interface TabsLink {
-  WebSocket: unknown
-  auth: TokenProvider
-}
-
-export type TabsFactory = (context: TabsContext) => TabsLink | undefined
-
-export type RealtimeSource =
-  | { client: { auth: TokenProvider; baseUrls: { realtime: string } } }
-  | { auth: AuthOptions | TokenProvider; url: string }
-
-export interface Realtime {
-  readonly state: ConnectionState
-  readonly connectionId: string | undefined
-  /** Why the client is not connected (the last failure), until the next `connected`. */
-  readonly lastError: RealtimeError | undefined
-  /** The channel of that name (one object per name); it subscribes while it has listeners. */
-  channel: (name: string) => Channel
-  connect: () => void
-  /** Closes the socket and rejects waiting requests; `connect()` opens it again. */
-  close: () => void
-  on: <E extends keyof RealtimeEvents>(event: E, callback: RealtimeEvents[E]) => Unsubscribe
-}
+export type {
+  Realtime,
+  RealtimeOptions,
+  RealtimeSource,
+  TabsContext,
+  TabsFactory,
+  TabsLink,
+} from './realtime-options.js'
 
 /**
  * @example
@@ -172,12 +96,16 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       subscriptions.lost()
       for (const ch of channels.values()) ch.suspend()
     },
+    resync: () => subscriptions.sync(),
+    flush: () => requests.flush(),
     probe,
     failed: (e) => requests.clear(e),
   })
   const requests = createRequests({
     write: (text) => conn.send(text),
-    dead: (reason) => conn.drop(reason),
+    dead: (reason) => conn.dispatch({ type: 'drop', reason }),
+    // App requests wait for the handshake and the resubscribe (the machine's `resyncing`).
+    ready: () => conn.machine.name === 'connected',
     error,
     seq: () => conn.attempt?.n ?? 0,
     maxBytes: () => session.maxBytes,
@@ -186,7 +114,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     retryFloor: (n) => fullJitter(n - 1, backoffOptions.baseMs, backoffOptions.capMs, options.random),
     serverMaxMs: backoffOptions.serverMaxMs,
     // What a request that times out was waiting on, for its error.
-    reason: () => (conn.state === 'connected' ? undefined : conn.lastError),
+    reason: () => (conn.state === 'connected' ? undefined : conn.machine.context.lastError),
   })
   const call: typeof requests.call = (frame, ...rest) => {
     log(`-> ${frame.type}`) // the type only: frames carry tokens and app data
@@ -197,19 +125,16 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     call,
     maxBytes: () => session.maxBytes,
     resumed: () => session.resumed,
-    done() {
-      requests.ready = true
-      requests.flush()
-    },
+    done: () => conn.dispatch({ type: 'synced' }),
     error,
   })
-  const watchdog = createWatchdog(() => conn.drop('heartbeat_timeout'))
+  const watchdog = createWatchdog(() => conn.dispatch({ type: 'drop', reason: 'heartbeat_timeout' }))
   const refresher = createTokenRefresh({
     auth,
     current: () => conn.attempt?.token,
     send: (token, onReply) =>
       call({ type: 'auth', token }, (reply) => {
-        if (reply.type === 'authed' && conn.attempt) conn.attempt.token = token
+        if (reply.type === 'authed') conn.dispatch({ type: 'authed', token })
         onReply(reply)
       }),
     error,
@@ -217,12 +142,12 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   })
 
   /** The socket is open: `connect` with the attempt's token (and our last connection id, to resume). */
-  function handshake(attempt: { token: string }) {
+  function handshake(token: string) {
     const { connectionId } = session
     // A first connection has no `resume`: JSON leaves an undefined field out.
     const frame: ClientFrame = {
       type: 'connect',
-      token: attempt.token,
+      token,
       resume: connectionId ? { connectionId } : undefined,
     }
     call(
@@ -237,8 +162,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
         session.resumed = reply.resumed === true
         watchdog.start(heartbeatMs, session.graceMs)
         refresher.schedule(reply.expiresIn)
-        conn.transition({ type: 'connected', resumed: session.resumed })
-        subscriptions.sync()
+        conn.dispatch({ type: 'connected', resumed: session.resumed }) // then the machine resyncs
       },
       HANDSHAKE_TIMEOUT_MS,
       'handshake_timeout',
@@ -263,7 +187,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
 
   /** The app used the client: connect unless told not to. */
   function autoConnect() {
-    if (conn.state === 'idle' && options.autoConnect !== false) conn.transition({ type: 'connect' })
+    if (conn.state === 'idle' && options.autoConnect !== false) conn.connect()
   }
 
   function changed() {
@@ -283,7 +207,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
    */
   const request: typeof requests.request = (...args) => {
     autoConnect()
-    const { state, lastError } = conn
+    const { state } = conn
+    const { lastError } = conn.machine.context
     if (state === 'closed') return Promise.reject(rtError('closed', 'Client closed: connect() opens it again'))
     if (state === 'failed')
       return Promise.reject(
@@ -305,7 +230,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return session.connectionId
     },
     get lastError() {
-      return conn.lastError
+      return conn.machine.context.lastError
     },
     channel(name) {
       if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
@@ -318,14 +243,14 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     },
     connect() {
       positions?.attach()
-      conn.transition({ type: 'connect' })
+      conn.connect()
     },
     close() {
       positions?.detach()
       // Leave presence at once rather than after the service's grace.
       if (conn.state === 'connected')
         for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name })
-      conn.transition({ type: 'close' })
+      conn.dispatch({ type: 'close' })
       requests.clear(rtError('closed', 'Client closed'))
     },
     on: events.on,

@@ -20,12 +20,14 @@ export interface RequestsOptions {
   serverMaxMs: number
   /** Why the client is not connected, if it is not: a request that times out says so. */
   reason?: () => RealtimeError | undefined
+  /** App requests may go: connected, and the channels resubscribed (the connection machine says). */
+  ready: () => boolean
 }
 
 export interface Requests {
   /** A request of the session itself (connect, subscribe, auth, ping); only on the open socket. */
   call: (frame: ClientFrame, onReply?: (reply: Reply) => void, timeoutMs?: number, why?: string) => boolean
-  /** A request of the app: queued, sent when `ready`, resent on each new connection until a reply or its deadline. */
+  /** A request of the app: queued, sent when `o.ready()`, resent on each new connection until a reply or its deadline. */
   request: <T extends AppRequest>(
     frame: ClientFrame & { type: T },
     timeoutMs?: number,
@@ -38,7 +40,6 @@ export interface Requests {
   /** The socket is gone: replies will not come; app requests stay queued. */
   lost: () => void
   clear: (error: RealtimeError) => void
-  ready: boolean
 }
 
 /**
@@ -102,7 +103,6 @@ export function createRequests(o: RequestsOptions): Requests {
   }
 
   const self: Requests = {
-    ready: false,
     call(frame, onReply = () => {}, timeoutMs = o.timeoutMs, why = 'request_timeout') {
       const id = nextId++
       pending.set(id, [onReply, setTimeout(() => o.dead(why), timeoutMs)])
@@ -131,7 +131,7 @@ export function createRequests(o: RequestsOptions): Requests {
       return entry !== undefined
     },
     flush() {
-      if (!self.ready) return
+      if (!o.ready()) return
       outbox.flush((op) => {
         const id = nextId++
         const text = JSON.stringify({ ...op.frame, id })
@@ -146,7 +146,6 @@ export function createRequests(o: RequestsOptions): Requests {
       })
     },
     lost() {
-      self.ready = false
       for (const [, timer] of pending.values()) clearTimeout(timer)
       pending.clear()
     },

@@ -23,8 +23,8 @@ describe('hostile replies and inputs', () => {
       timeoutMs: 5_000,
       retryFloor: () => 0,
       serverMaxMs: 300_000,
+      ready: () => true,
     })
-    requests.ready = true
     const cases = [
       ['history', 'authed'],
       ['publish', 'ok'],

@@ -22,8 +22,8 @@ describe('requests: a rate_limited refusal', () => {
       timeoutMs: 5_000,
       retryFloor: () => 0,
       serverMaxMs: 300_000,
+      ready: () => true,
     })
-    requests.ready = true
     const done = requests.request({ type: 'publish', channel: 'c', event: 'e', data: 1, idempotencyKey: 'k1' })
     expect(sent).toHaveLength(1)
     requests.reply({

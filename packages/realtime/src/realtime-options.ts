@@ -1,0 +1,90 @@
+import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/core'
+import type { BackoffOptions } from './backoff.js'
+import type { RealtimeError } from './core.js'
+import type { PositionsFactory } from './positions.js'
+import type { Channel, ConnectionState, RealtimeEvents } from './types.js'
+
+export interface RealtimeOptions {
+  /**
+   * A WebSocket constructor. Node 20 has none: pass `ws`'s (`import WebSocket from 'ws'`).
+   * @default `globalThis.WebSocket`
+   */
+  WebSocket?: unknown
+  /**
+   * Connect as soon as a channel is used.
+   * @default true
+   */
+  autoConnect?: boolean
+  /**
+   * Requests (publishes first of all) waiting for a connection; the oldest is dropped past this.
+   * @default 100
+   */
+  maxQueued?: number
+  /**
+   * Reconnect delays: full jitter between 0 and `min(capMs, baseMs · 2^attempt)`.
+   * @default { baseMs: 500, capMs: 20_000, stableMs: 10_000 }
+   */
+  backoff?: Partial<BackoffOptions>
+  /**
+   * How long history and presence requests wait for their reply, in ms.
+   * @default 15_000
+   */
+  requestTimeoutMs?: number
+  /**
+   * Debug lines (frames by type, states) with the connection id; tokens are redacted. `true` logs to the console.
+   * @default false
+   */
+  debug?: boolean | Logger
+  /**
+   * Resume after a reload: `sessionPositions()` from '@tandem/realtime/positions'. When the page
+   * goes away, each channel's last delivered position and the connection id are kept; the next page
+   * of the tab resumes from them (what was published meanwhile arrives, once; presence is kept
+   * within the service's grace).
+   * @default undefined (each page starts fresh)
+   */
+  positions?: PositionsFactory
+  /**
+   * One connection for all the tabs of this app and user: `shareAcrossTabs({ key })` from
+   * '@tandem/realtime/tabs'. The tabs elect a leader, whose socket serves them all; when it goes,
+   * another takes over and every tab resumes without loss or duplicates.
+   * @default undefined (a socket per tab)
+   */
+  tabs?: TabsFactory
+  /**
+   * Randomness for the backoff (tests).
+   * @default `Math.random`
+   */
+  random?: () => number
+}
+
+/** What a `tabs` option is given: where the client connects, its token provider and WebSocket. */
+export interface TabsContext {
+  url: string
+  auth: TokenProvider
+  WebSocket: unknown
+}
+
+/** What the client runs on instead, when its tab shares a connection. */
+export interface TabsLink {
+  WebSocket: unknown
+  auth: TokenProvider
+}
+
+export type TabsFactory = (context: TabsContext) => TabsLink | undefined
+
+export type RealtimeSource =
+  | { client: { auth: TokenProvider; baseUrls: { realtime: string } } }
+  | { auth: AuthOptions | TokenProvider; url: string }
+
+export interface Realtime {
+  readonly state: ConnectionState
+  readonly connectionId: string | undefined
+  /** Why the client is not connected (the last failure), until the next `connected`. */
+  readonly lastError: RealtimeError | undefined
+  /** The channel of that name (one object per name); it subscribes while it has listeners. */
+  channel: (name: string) => Channel
+  connect: () => void
+  /** Closes the socket and rejects waiting requests; `connect()` opens it again. */
+  close: () => void
+  on: <E extends keyof RealtimeEvents>(event: E, callback: RealtimeEvents[E]) => Unsubscribe
+}
