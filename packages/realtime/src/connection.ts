@@ -3,7 +3,7 @@ import type { SafeEmitter } from '@tandem/core/internal'
 import ReconnectingWebSocket from 'partysocket/ws'
 import type { Backoff } from './backoff.js'
 import { initialState, publicState, transition } from './connection-machine.js'
-import type { Attempt, ConnectionEvent, Effect, MachineState } from './connection-types.js'
+import type { Attempt, ConnectionEvent, Effect, EffectType, MachineState } from './connection-types.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'
 import type { Log } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
@@ -66,51 +66,40 @@ export function createConnection(o: ConnectionOptions): Connection {
   /** The wait the machine last asked the gate for. */
   let pause: Promise<void> | undefined
 
+  /** How each effect is carried out. */
+  const perform: { [T in EffectType]: (effect: Extract<Effect, { type: T }>) => void } = {
+    open() {
+      pause = undefined
+      run = open()
+    },
+    stop,
+    lost: o.lost,
+    wait(e) {
+      pause = waiter.wait(e.ms)
+    },
+    backoff: (e) => o.backoff[e.op](),
+    // partysocket closes the socket and reports the close at once (a half-open link cannot keep us waiting).
+    reconnect: (e) => run?.rws.reconnect(1000, e.reason),
+    invalidate: (e) => o.auth.invalidate(e.token),
+    handshake: (e) => o.opened(e.token),
+    resync: o.resync,
+    flush: o.flush,
+    state({ change }) {
+      o.log(`${change.previous} -> ${change.current} ${change.reason}`)
+      o.events.emit('state', change)
+    },
+    error({ error }) {
+      o.log(`error ${error.code}`)
+      o.events.emit('error', error)
+    },
+    failed: (e) => o.failed(e.error),
+    log: (e) => o.log(e.message),
+  }
+
   function dispatch(event: ConnectionEvent): void {
     const { state, effects } = transition(machine, event)
     machine = state // before the effects: one may dispatch again (a drop closes the socket at once)
-    for (const effect of effects) perform(effect)
-  }
-
-  function perform(e: Effect): void {
-    switch (e.type) {
-      case 'open':
-        pause = undefined
-        run = open()
-        return
-      case 'stop':
-        return stop()
-      case 'lost':
-        return o.lost()
-      case 'wait':
-        pause = waiter.wait(e.ms)
-        return
-      case 'backoff':
-        return o.backoff[e.op]()
-      // partysocket closes the socket and reports the close at once (a half-open link cannot keep us waiting).
-      case 'reconnect':
-        return run?.rws.reconnect(1000, e.reason)
-      case 'invalidate':
-        return o.auth.invalidate(e.token)
-      case 'handshake':
-        return o.opened(e.token)
-      case 'resync':
-        return o.resync()
-      case 'flush':
-        return o.flush()
-      case 'state': {
-        const { previous, current, reason } = e.change
-        o.log(`${previous} -> ${current} ${reason}`)
-        return o.events.emit('state', e.change)
-      }
-      case 'error':
-        o.log(`error ${e.error.code}`)
-        return o.events.emit('error', e.error)
-      case 'failed':
-        return o.failed(e.error)
-      case 'log':
-        return o.log(e.message)
-    }
+    for (const effect of effects) (perform[effect.type] as (effect: Effect) => void)(effect)
   }
 
   function stop() {

@@ -1,0 +1,164 @@
+import { RealtimeError } from '@tandem/core'
+import { describe, expect, it } from 'vitest'
+import { TABLE, initialState, transition } from '../connection-machine.js'
+import type { ConnectionEvent, Context, EffectType, EventType, Phase } from '../connection-types.js'
+
+// Every edge of the connection machine, walked: (state, event) → (next state, effect types, in
+// order). The rows must name exactly the machine's edges, so adding, removing or changing one
+// fails here until this table says the same.
+
+const error = new RealtimeError('Token endpoint down', { code: 'token_endpoint_unavailable', temporary: true })
+const refused = new RealtimeError('Refused', { code: 'token_invalid' })
+
+/** One event of each type, as the runner sends them. */
+const E = {
+  connect: { type: 'connect', webSocket: true },
+  noWebSocket: { type: 'connect', webSocket: false },
+  close: { type: 'close' },
+  fail: { type: 'fail', error: refused, reason: 'auth_failed' },
+  offline: { type: 'offline' },
+  token: { type: 'token', token: 't2', at: 5 },
+  tokenUnavailable: { type: 'token_unavailable', error, delay: 300 },
+  opened: { type: 'opened' },
+  connected: { type: 'connected', resumed: false },
+  synced: { type: 'synced' },
+  authed: { type: 'authed', token: 't3' },
+  drop: { type: 'drop', reason: 'heartbeat_timeout' },
+  lost: { type: 'socket_closed', code: 1006, reason: '', offline: false, stable: false, delay: 300 },
+  lostOffline: { type: 'socket_closed', code: 1006, reason: '', offline: true, stable: false, delay: 300 },
+  fatal: { type: 'socket_closed', code: 4003, reason: '', offline: false, stable: false, delay: 300 },
+  expired: { type: 'socket_closed', code: 4100, reason: '', offline: false, stable: false, delay: 300 },
+} satisfies Record<string, ConnectionEvent>
+
+/** Contexts the guards read: an attempt with a token (up or not), a fifth failure in a row. */
+const C = {
+  none: {},
+  attempt: { attempts: 1, attempt: { n: 1, token: 't1', up: false } },
+  up: { attempts: 1, attempt: { n: 1, token: 't1', up: true }, everUp: true },
+  fifth: { attempts: 5, attempt: { n: 5, token: 't1', up: false }, failures: 4 },
+} satisfies Record<string, Partial<Context>>
+
+type Row = [from: Phase, event: keyof typeof E, context: keyof typeof C, to: Phase, effects: EffectType[]]
+
+const closeRun: EffectType[] = ['stop', 'state']
+const failRun: EffectType[] = ['stop', 'state', 'error', 'failed']
+const connect: EffectType[] = ['backoff', 'state', 'open']
+const noWebSocket: EffectType[] = ['state', 'error', 'failed']
+const retry: EffectType[] = ['lost', 'log', 'state', 'wait']
+const fatal: EffectType[] = ['lost', 'log', 'stop', 'state', 'error', 'failed']
+const reauth: EffectType[] = ['lost', 'log', 'invalidate', 'state', 'wait']
+const connected: EffectType[] = ['backoff', 'state', 'resync']
+
+/** The three states of an attempt (connecting, reconnecting, disconnected) share their edges. */
+const attempting = (from: 'connecting' | 'reconnecting' | 'disconnected'): Row[] => [
+  [from, 'close', 'attempt', 'closed', closeRun],
+  [from, 'fail', 'none', 'failed', failRun],
+  [from, 'offline', 'none', 'disconnected', from === 'disconnected' ? ['wait'] : ['state', 'wait']],
+  [from, 'token', 'none', from, []],
+  [from, 'tokenUnavailable', 'none', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'opened', 'attempt', from, ['handshake']],
+  [from, 'opened', 'none', from, []],
+  [from, 'connected', 'attempt', 'resyncing', connected],
+  [from, 'drop', 'attempt', from, ['reconnect']],
+  [from, 'drop', 'none', from, []],
+  [from, 'lost', 'attempt', 'reconnecting', retry],
+  [from, 'lost', 'fifth', 'reconnecting', ['lost', 'log', 'error', 'state', 'wait']],
+  [from, 'lostOffline', 'attempt', 'disconnected', from === 'disconnected' ? ['lost', 'log', 'wait'] : retry],
+  [from, 'fatal', 'attempt', 'failed', fatal],
+  [from, 'expired', 'attempt', 'reconnecting', reauth],
+]
+
+/** Resyncing and connected: the handshake is done. */
+const up = (from: 'resyncing' | 'connected'): Row[] => [
+  [from, 'close', 'up', 'closed', closeRun],
+  [from, 'synced', 'up', 'connected', ['flush']],
+  [from, 'authed', 'up', from, []],
+  [from, 'drop', 'up', from, ['reconnect']],
+  [from, 'drop', 'none', from, []],
+  [from, 'lost', 'up', 'reconnecting', retry],
+  [from, 'lostOffline', 'up', 'disconnected', retry],
+  [from, 'fatal', 'up', 'failed', fatal],
+  [from, 'expired', 'up', 'reconnecting', reauth],
+]
+
+const ROWS: Row[] = [
+  ['idle', 'connect', 'none', 'connecting', connect],
+  ['idle', 'noWebSocket', 'none', 'failed', noWebSocket],
+  ['idle', 'close', 'none', 'closed', ['state']],
+  ...attempting('connecting'),
+  ...attempting('reconnecting'),
+  ...attempting('disconnected'),
+  ...up('resyncing'),
+  ...up('connected'),
+  ['closed', 'connect', 'none', 'connecting', connect],
+  ['closed', 'noWebSocket', 'none', 'failed', noWebSocket],
+  ['failed', 'connect', 'none', 'connecting', connect],
+  ['failed', 'noWebSocket', 'none', 'failed', ['error', 'failed']],
+  ['failed', 'close', 'none', 'closed', ['state']],
+]
+
+const at = (name: Phase, context: keyof typeof C) => {
+  const initial = initialState('ws://127.0.0.1:1/v1/ws', 300_000)
+  return { name, context: { ...initial.context, ...C[context] } }
+}
+
+const PHASES = Object.keys(TABLE) as Phase[]
+const TYPES = [...new Set(Object.values(E).map((e) => e.type))] as EventType[]
+
+describe('the connection machine', () => {
+  it.each(ROWS)('%s + %s (%s) → %s, effects %j', (from, event, context, to, effects) => {
+    const r = transition(at(from, context), E[event])
+    expect(r.state.name).toBe(to)
+    expect(r.effects.map((e) => e.type)).toEqual(effects)
+  })
+
+  it('the rows above are exactly the edges of its table', () => {
+    const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
+    const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
+    expect([...new Set(rows)].sort()).toEqual(table.sort())
+    expect(TYPES.length, 'one sample event of every type').toBe(12)
+  })
+
+  it('ignores a pair it has no edge for: the same state, no effect but a debug line', () => {
+    let ignored = 0
+    for (const phase of PHASES)
+      for (const type of TYPES) {
+        if (TABLE[phase][type]) continue
+        const s = at(phase, 'attempt')
+        const event = Object.values(E).find((e) => e.type === type)!
+        const r = transition(s, event)
+        expect(r.state, `${phase} + ${type}`).toBe(s)
+        expect(r.effects).toEqual([{ type: 'log', message: `ignored ${type} in ${phase}` }])
+        ignored++
+      }
+    expect(ignored).toBe(PHASES.length * TYPES.length - new Set(ROWS.map(([f, e]) => `${f} ${E[e].type}`)).size)
+  })
+
+  it('carries what the runner needs in its effects and the public state change', () => {
+    // A close right after connecting counts as a failure: the backoff's draw is waited, and said.
+    const r = transition(at('connecting', 'attempt'), E.lost)
+    expect(r.state.context).toMatchObject({ attempt: undefined, failures: 1 })
+    expect(r.effects).toContainEqual({ type: 'wait', ms: 300 })
+    expect(r.effects).toContainEqual({
+      type: 'state',
+      change: expect.objectContaining({ previous: 'connecting', current: 'reconnecting', retryInMs: 300 }),
+    })
+    // resyncing is `connected` to the app: entering it is the public change; leaving it is none.
+    const handshake = transition(at('reconnecting', 'attempt'), { type: 'connected', resumed: true })
+    expect(handshake.effects).toContainEqual({
+      type: 'state',
+      change: { previous: 'reconnecting', current: 'connected', reason: 'resumed', lastError: undefined },
+    })
+    expect(handshake.state.context).toMatchObject({ attempt: { up: true }, failures: 0, everUp: true })
+    // A token expired on a stable session: at once, with a fresh token (the old one is invalidated).
+    const expired = transition(at('connected', 'up'), { ...E.expired, stable: true })
+    expect(expired.effects).toContainEqual({ type: 'invalidate', token: 't1' })
+    expect(expired.effects).toContainEqual({ type: 'wait', ms: 0 })
+    // Dropped by us: the close is named for why we dropped it, not for its code.
+    const dropped = transition(transition(at('connected', 'up'), E.drop).state, E.lost)
+    expect(dropped.effects).toContainEqual({
+      type: 'state',
+      change: expect.objectContaining({ current: 'reconnecting', reason: 'heartbeat_timeout' }),
+    })
+  })
+})
