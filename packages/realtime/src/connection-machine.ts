@@ -28,7 +28,7 @@ const update = (s: MachineState, patch: Partial<Context>): Result => ({
 })
 
 /**
- * Moves to `name` with the context changed by `patch`, between the effects `before` and `after`.
+ * Moves to `name`, between the effects `before` and `after`, with the context changed by `patch`.
  * The public `state` event comes with it when the public state changes, and on every
  * `reconnecting` (each says when the next attempt is).
  */
@@ -36,10 +36,10 @@ function move(
   s: MachineState,
   name: Phase,
   reason: string,
-  patch?: Partial<Context>,
-  extra?: Pick<StateChange, 'retryInMs' | 'error'>,
   before: Effect[] = [],
   after: Effect[] = [],
+  patch?: Partial<Context>,
+  extra?: Pick<StateChange, 'retryInMs' | 'error'>,
 ): Result {
   const state = { name, context: { ...s.context, ...patch } }
   const previous = publicState(s.name)
@@ -51,10 +51,18 @@ function move(
 
 /** The client cannot work: it stops, says why, and what waits is rejected. */
 const failure = (s: MachineState, error: RealtimeError, reason: string, before?: Effect[]): Result =>
-  move(s, 'failed', reason, { lastError: error, attempt: undefined }, { error }, before, [
-    { type: 'error', error },
-    { type: 'failed', error },
-  ])
+  move(
+    s,
+    'failed',
+    reason,
+    before,
+    [
+      { type: 'error', error },
+      { type: 'failed', error },
+    ],
+    { lastError: error, attempt: undefined },
+    { error },
+  )
 
 /**
  * The wait before the next attempt after a close. A close that comes right after connecting (or
@@ -109,25 +117,21 @@ function socketClosed(s: MachineState, e: Extract<ConnectionEvent, { type: 'sock
   const patch = { attempt: undefined, failures, lastError }
   const wait: Effect[] = [{ type: 'wait', ms: delay }]
   return e.offline
-    ? move(s, 'disconnected', 'offline', patch, undefined, effects, wait)
-    : move(s, 'reconnecting', why ?? action.name, patch, { retryInMs: delay }, effects, wait)
+    ? move(s, 'disconnected', 'offline', effects, wait, patch)
+    : move(s, 'reconnecting', why ?? action.name, effects, wait, patch, { retryInMs: delay })
 }
 
 /** Closing: from a state with a run (a socket, a gate), the run stops first. */
 const close = (s: MachineState): Result => move(s, 'closed', 'close')
-const closeRun = (s: MachineState): Result => move(s, 'closed', 'close', { attempt: undefined }, undefined, [STOP])
+const closeRun = (s: MachineState): Result => move(s, 'closed', 'close', [STOP], [], { attempt: undefined })
 
 const connect: Handler<'connect'> = (s, e) =>
   e.webSocket
-    ? move(
-        s,
-        'connecting',
-        'connect',
-        { failures: 0, everUp: false, lastError: undefined },
-        undefined,
-        [{ type: 'backoff', op: 'reset' }],
-        [{ type: 'open' }],
-      )
+    ? move(s, 'connecting', 'connect', [{ type: 'backoff', op: 'reset' }], [{ type: 'open' }], {
+        failures: 0,
+        everUp: false,
+        lastError: undefined,
+      })
     : failure(
         s,
         rtError(
@@ -140,7 +144,7 @@ const connect: Handler<'connect'> = (s, e) =>
 /** A dead link: with a socket (or one being opened), drop it; before any token there is none. */
 const drop: Handler<'drop'> = (s, e) => {
   const { attempt } = s.context
-  if (!attempt) return update(s, {})
+  if (!attempt) return { state: s, effects: [] }
   const r = update(s, { attempt: { ...attempt, droppedFor: e.reason } })
   return { state: r.state, effects: [{ type: 'reconnect', reason: e.reason }] }
 }
@@ -153,7 +157,7 @@ const ATTEMPT: Edges = {
   ...RUN,
   fail: (s, e) => failure(s, e.error, e.reason, [STOP]),
   // The gate waits until woken (online, close).
-  offline: (s) => move(s, 'disconnected', 'offline', undefined, undefined, [], [{ type: 'wait', ms: Infinity }]),
+  offline: (s) => move(s, 'disconnected', 'offline', [], [{ type: 'wait', ms: Infinity }]),
   token: (s, e) => {
     const n = s.context.attempts + 1
     return update(s, { attempts: n, attempt: { n, token: e.token, up: false }, openedAt: e.at })
@@ -163,10 +167,10 @@ const ATTEMPT: Edges = {
       s,
       'reconnecting',
       'token_unavailable',
-      { lastError: e.error },
-      { retryInMs: e.delay, error: e.error },
       [{ type: 'error', error: e.error }],
       [{ type: 'wait', ms: e.delay }],
+      { lastError: e.error },
+      { retryInMs: e.delay, error: e.error },
     ),
   opened: (s) => {
     const { attempt } = s.context
@@ -179,10 +183,9 @@ const ATTEMPT: Edges = {
       s,
       'resyncing',
       e.resumed ? 'resumed' : 'connected',
-      patch,
-      undefined,
       [{ type: 'backoff', op: 'up' }],
       [{ type: 'resync' }],
+      patch,
     )
   },
 }
@@ -191,7 +194,7 @@ const ATTEMPT: Edges = {
 const UP: Edges = {
   ...RUN,
   // Each subscribe round that completes lets waiting requests go (a presence call waits for its channel).
-  synced: (s) => move(s, 'connected', 'synced', undefined, undefined, [], [{ type: 'flush' }]),
+  synced: (s) => move(s, 'connected', 'synced', [], [{ type: 'flush' }]),
   authed: (s, e) => {
     const { attempt } = s.context
     return update(s, { attempt: attempt && { ...attempt, token: e.token } })
