@@ -1,9 +1,9 @@
 // The observer a UI binding sits on, driven with no UI at all: React is mocked away (as zustand's
 // vanilla tests do), so importing or running anything here that needed it would fail.
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it, vi } from 'vitest'
-import { createEntryObserver, type ListSnapshot, type ResourceEntry } from '../index.js'
-import { setup } from './helpers.js'
+import { createEntryObserver, type ListSnapshot, type ResourceEntry } from '../../index.js'
+import { setup } from '../helpers.js'
 
 vi.mock('react', () => ({}))
 
