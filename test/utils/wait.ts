@@ -1,4 +1,5 @@
-// Bounded waits on conditions: no sleep decides a result, every wait has a deadline.
+// The one set of waits for every package's tests (packages/*/src/__tests__ and test/ import it
+// from here): bounded waits on conditions; no sleep decides a result, every wait has a deadline.
 
 // The timers as they were when this module loaded: a test that wraps the globals to count
 // timers (leaks.test.ts) does not count the waits' own.
@@ -42,9 +43,13 @@ export function waitUntil(
   })
 }
 
+/** `waitUntil` for a condition with no event of its own, said positionally: re-checked every 5 ms. */
+export const poll = (check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> =>
+  waitUntil(check, { what, timeoutMs })
+
 /**
  * Resolves once `check()` holds, re-checked on every event of `on` only (no polling: for stores
- * that notify); rejects after `timeoutMs`. The one `until` of every package's tests.
+ * that notify); rejects after `timeoutMs`.
  */
 export function until(
   on: (cb: () => void) => () => void,
@@ -86,3 +91,9 @@ export function within<T>(promise: Promise<T>, timeoutMs: number, what: string):
 
 /** Yields one macrotask (lets timers and I/O run); not a sleep: nothing depends on its length. */
 export const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * Lets `ms` pass: the window in which something must NOT happen (a retry, a reconnect). Never a
+ * wait for a result; that is `until`, `waitUntil` or `within`, which end as soon as it is there.
+ */
+export const during = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
