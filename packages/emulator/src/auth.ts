@@ -1,7 +1,7 @@
 // Who is calling: a bearer JWT verified with the app's keys, or (server-side only) a raw key.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { decodeToken, scopeAllows, TokenError, verifyToken } from '@tandem/server'
+import { decodeToken, scopeAllows, TokenError, verifyToken, type TokenClaims } from '@tandem/server'
 import { HttpError } from './http-errors.js'
 import type { EmulatorApp, Service } from './shared-types.js'
 
@@ -35,27 +35,46 @@ export async function authenticate(
   return { ok: false, error: unauthorized('missing_token', 'Send Authorization: Bearer <token>.') }
 }
 
+export type TokenCheck =
+  { ok: true; app: EmulatorApp; claims: TokenClaims } | { ok: false; code: string; message: string; app?: string }
+
+/**
+ * The emulator's one token check, for REST and the socket alike: the unverified `app` claim
+ * picks the app's keys, then `verifyToken` decides with its one clock tolerance
+ * (`DEFAULTS.clockToleranceSeconds` of @tandem/server).
+ */
+export async function checkToken(
+  token: string,
+  apps: ReadonlyMap<string, EmulatorApp>,
+  now = Date.now(),
+): Promise<TokenCheck> {
+  const decoded = decodeToken(token)
+  if (decoded === null) return { ok: false, code: 'malformed_token', message: 'The token is malformed.' }
+  const appId = decoded.claims.app
+  const app = typeof appId === 'string' ? apps.get(appId) : undefined
+  // Deliberately no app id in the message: it came from an unverified token.
+  if (!app) return { ok: false, code: 'unknown_app', message: 'The token names an app this emulator does not know.' }
+  try {
+    return { ok: true, app, claims: await verifyToken(token, { keys: app.keys, appId: app.appId, now }) }
+  } catch (err) {
+    // TokenError messages are fixed strings that never quote the token.
+    if (err instanceof TokenError) return { ok: false, code: err.code, message: err.message, app: app.appId }
+    throw err
+  }
+}
+
 async function verifyBearer(header: string, apps: ReadonlyMap<string, EmulatorApp>): Promise<AuthResult> {
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)
   if (!match?.[1]) {
     return { ok: false, error: unauthorized('missing_token', 'The Authorization header must be "Bearer <token>".') }
   }
-  const token = match[1]
-  const decoded = decodeToken(token)
-  if (decoded === null) return { ok: false, error: unauthorized('malformed_token', 'The token is malformed.') }
-  const appId = decoded.claims.app
-  const app = typeof appId === 'string' ? apps.get(appId) : undefined
-  // Deliberately no app id in the message: it came from an unverified token.
-  if (!app)
-    return { ok: false, error: unauthorized('unknown_app', 'The token names an app this emulator does not know.') }
-  try {
-    const claims = await verifyToken(token, { keys: app.keys, appId: app.appId })
-    return { ok: true, principal: { app: app.appId, subject: claims.sub, scope: claims.scope } }
-  } catch (err) {
-    // TokenError messages are fixed strings that never quote the token.
-    if (err instanceof TokenError) return { ok: false, error: unauthorized(err.code, err.message), app: app.appId }
-    throw err
+  const checked = await checkToken(match[1], apps)
+  if (!checked.ok) {
+    const error = unauthorized(checked.code, checked.message)
+    return checked.app === undefined ? { ok: false, error } : { ok: false, error, app: checked.app }
   }
+  const { app, claims } = checked
+  return { ok: true, principal: { app: app.appId, subject: claims.sub, scope: claims.scope } }
 }
 
 function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<string, EmulatorApp>): AuthResult {

@@ -1,4 +1,5 @@
-import { parseTokenParts } from './token-parts.js'
+import { decodeJwt, decodeProtectedHeader } from 'jose'
+import { isCompactJws } from './compact-jws.js'
 
 /**
  * Decodes a token WITHOUT verifying it: nothing here is trustworthy. It exists so a
@@ -8,6 +9,10 @@ import { parseTokenParts } from './token-parts.js'
 export function decodeToken(
   token: string,
 ): { header: Record<string, unknown>; claims: Record<string, unknown> } | null {
-  const parts = parseTokenParts(token)
-  return parts === null ? null : { header: parts.header, claims: parts.claims }
+  if (!isCompactJws(token)) return null
+  try {
+    return { header: decodeProtectedHeader(token), claims: decodeJwt(token) }
+  } catch {
+    return null
+  }
 }

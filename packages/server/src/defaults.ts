@@ -4,9 +4,13 @@ export const DEFAULTS = {
   ttlSeconds: 600,
   /** Shorter tokens would expire before a client could use them. */
   minTtlSeconds: 60,
-  /** Longer tokens defeat the point of short-lived credentials. */
+  /** Longer tokens defeat the point of short-lived credentials; also the oldest `iat` accepted. */
   maxTtlSeconds: 86_400,
-  /** Skew allowed between the minting and the verifying clock. */
+  /**
+   * THE clock tolerance for tokens: skew allowed between the minting and the verifying clock,
+   * for `exp`, `nbf` and `iat` (jose's `clockTolerance`). The emulator's REST and socket
+   * both verify with it, so a token is accepted or refused the same way on both.
+   */
   clockToleranceSeconds: 5,
   /** Webhook replay window, either side of now (DESIGN §2: 5 minutes). */
   webhookToleranceSeconds: 300,

@@ -1,5 +1,4 @@
-import { encodeBase64Url, encodeBase64UrlText } from './base64url.js'
-import { hmacSha256 } from './hmac.js'
+import { SignJWT } from 'jose'
 import { assertNonEmptyString, normalizeScope, resolveNow, resolveTtl } from './validate.js'
 
 export interface MintTokenOptions {
@@ -29,7 +28,8 @@ export interface MintTokenOptions {
 }
 
 /**
- * Mints a short-lived HS256 JWT for one end user.
+ * Mints a short-lived HS256 JWT (jose's `SignJWT`) for one end user. Claims: `sub`, `aud`
+ * and `app` (both the app id), `iat`, `exp`, `jti`, `scope` (space-separated); header `kid`.
  *
  * @example
  * ```ts
@@ -49,10 +49,15 @@ export async function mintToken(options: MintTokenOptions): Promise<{ token: str
 
   // Whole seconds, as JWT NumericDate; exp derives from the rounded iat so exp - iat = ttl.
   const iat = Math.floor(resolveNow(options.now) / 1000)
-  const header = { alg: 'HS256', typ: 'JWT', kid: keyId }
-  const claims = { sub: subject, app: appId, iat, exp: iat + ttl, jti, scope: scope.join(' ') }
-
-  const signingInput = `${encodeBase64UrlText(JSON.stringify(header))}.${encodeBase64UrlText(JSON.stringify(claims))}`
-  const signature = encodeBase64Url(await hmacSha256(secret, signingInput))
-  return { token: `${signingInput}.${signature}`, expiresIn: ttl }
+  // `aud` lets any JWT library check which app a token is for; `app` stays for Tandem's own
+  // lookups (and for verifiers that read it).
+  const token = await new SignJWT({ app: appId, scope: scope.join(' ') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keyId })
+    .setSubject(subject)
+    .setAudience(appId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttl)
+    .setJti(jti)
+    .sign(new TextEncoder().encode(secret))
+  return { token, expiresIn: ttl }
 }

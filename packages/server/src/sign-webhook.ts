@@ -1,4 +1,4 @@
-import { hmacSha256 } from './hmac.js'
+import { hmacSha256 } from './webhook-hmac.js'
 import { assertNonEmptyString } from './validate.js'
 
 export function toHex(bytes: Uint8Array): string {

@@ -1,8 +1,9 @@
+import { jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose'
+import { hasCanonicalHs256Signature, isCompactJws } from './compact-jws.js'
 import { DEFAULTS } from './defaults.js'
 import { TokenError } from './errors.js'
-import { hmacSha256Verify } from './hmac.js'
 import { toKeyMap, type KeySet } from './key-set.js'
-import { parseTokenParts } from './token-parts.js'
+import { toTokenError } from './token-error.js'
 import { assertNonEmptyString, resolveNow } from './validate.js'
 
 export interface TokenClaims {
@@ -25,19 +26,22 @@ export interface VerifyTokenOptions {
    */
   now?: number
   /**
-   * Allowed clock skew for `exp` and `iat`.
-   * @default 5
+   * Allowed clock skew for `exp`, `nbf` and `iat`.
+   * @default 5 (`DEFAULTS.clockToleranceSeconds`)
    */
   clockToleranceSeconds?: number
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string'
+/** The registered claims every Tandem token carries; `aud` is required through `audience`. */
+const REQUIRED_CLAIMS = ['exp', 'iat', 'sub', 'jti']
+
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 
 /**
- * Verifies a token and returns its claims. Bad options are programmer errors (TypeError);
- * anything wrong with the token itself, of any type or size, is a TokenError.
+ * Verifies a token with jose's `jwtVerify` and returns its claims: HS256 only, `aud` must be
+ * the app id, and `exp`, `nbf` and `iat` are checked with one clock tolerance. Bad options
+ * are programmer errors (TypeError); anything wrong with the token itself, of any type or
+ * size, is a TokenError.
  *
  * @example
  * ```ts
@@ -47,45 +51,46 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
  */
 export async function verifyToken(token: string, options: VerifyTokenOptions): Promise<TokenClaims> {
   const keys = toKeyMap(options.keys)
-  assertNonEmptyString(options.appId, 'appId')
-  const nowSeconds = resolveNow(options.now) / 1000
+  const { appId } = options
+  assertNonEmptyString(appId, 'appId')
+  const currentDate = new Date(resolveNow(options.now))
   const tolerance = options.clockToleranceSeconds ?? DEFAULTS.clockToleranceSeconds
-  if (!isTime(tolerance) || tolerance < 0) throw new TypeError('clockToleranceSeconds must be a non-negative number')
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError('clockToleranceSeconds must be a non-negative number')
+  }
+  if (!isCompactJws(token) || !hasCanonicalHs256Signature(token)) throw new TokenError('malformed_token')
 
-  // 1. Structure. The algorithm is pinned: 'none' or anything but HS256 is refused outright.
-  const parts = parseTokenParts(token)
-  if (parts === null) throw new TokenError('malformed_token')
-  const { header, claims } = parts
-  const { kid } = header
-  const { sub, app, iat, exp, jti, scope } = claims
-  if (
-    header.alg !== 'HS256' ||
-    !isNonEmptyString(kid) ||
-    !isNonEmptyString(sub) ||
-    !isNonEmptyString(app) ||
-    !isTime(iat) ||
-    !isTime(exp) ||
-    !isNonEmptyString(jti) ||
-    !isString(scope)
-  ) {
+  // jose refuses any alg but HS256 before it asks for a key; the key is looked up in a Map,
+  // so a `kid` such as `__proto__` never resolves through Object.prototype.
+  const key = (header: JWTHeaderParameters): Uint8Array => {
+    if (!isNonEmptyString(header.kid)) throw new TokenError('malformed_token')
+    const secret = keys.get(header.kid)
+    if (secret === undefined) throw new TokenError('unknown_key')
+    return new TextEncoder().encode(secret)
+  }
+  let payload: JWTPayload
+  let kid: string
+  try {
+    const verified = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      audience: appId,
+      requiredClaims: REQUIRED_CLAIMS,
+      clockTolerance: tolerance,
+      // Makes jose check `iat` too: one from the future beyond the tolerance is refused.
+      maxTokenAge: DEFAULTS.maxTtlSeconds,
+      currentDate,
+    })
+    payload = verified.payload
+    kid = verified.protectedHeader.kid as string
+  } catch (error) {
+    throw toTokenError(error)
+  }
+
+  // Tandem's own claims; jose has checked the registered ones (numbers, presence, times).
+  const { sub, app, iat, exp, jti, scope } = payload
+  if (!isNonEmptyString(sub) || !isNonEmptyString(app) || !isNonEmptyString(jti) || typeof scope !== 'string') {
     throw new TokenError('malformed_token')
   }
-
-  // 2. Key, 3. signature: nothing below is trusted until the signature checks out.
-  const secret = keys.get(kid)
-  if (secret === undefined) throw new TokenError('unknown_key')
-  let valid: boolean
-  try {
-    valid = await hmacSha256Verify(secret, parts.signature, parts.signingInput)
-  } catch {
-    valid = false
-  }
-  if (!valid) throw new TokenError('invalid_signature')
-
-  // 4. Audience, 5. lifetime. Tolerance applies both ways, as clocks drift both ways.
-  if (app !== options.appId) throw new TokenError('wrong_app')
-  if (nowSeconds >= exp + tolerance) throw new TokenError('token_expired')
-  if (iat > nowSeconds + tolerance) throw new TokenError('token_not_yet_valid')
-
-  return { sub, app, iat, exp, jti, scope: scope.split(' ').filter(Boolean), kid }
+  if (app !== appId) throw new TokenError('wrong_app')
+  return { sub, app, iat: iat as number, exp: exp as number, jti, scope: scope.split(' ').filter(Boolean), kid }
 }

@@ -1,6 +1,6 @@
 import { DEFAULTS } from './defaults.js'
 import { WebhookError } from './errors.js'
-import { hmacSha256, timingSafeEqual } from './hmac.js'
+import { hmacSha256, timingSafeEqual } from './webhook-hmac.js'
 import { toHex, webhookSigningInput } from './sign-webhook.js'
 import { resolveNow } from './validate.js'
 import { parseWebhookHeader } from './webhook-header.js'

@@ -1,4 +1,4 @@
-import { decodeToken, mintToken } from '@tandem/server'
+import { DEFAULTS, decodeToken, mintToken } from '@tandem/server'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DEV_APP } from '../defaults.js'
@@ -274,8 +274,10 @@ describe('heartbeats and tokens', () => {
     await s.take((f) => f.type === 'heartbeat', 1000)
   })
 
-  // exp lands 1–2 s ahead: tokens have whole-second times and a 60 s minimum lifetime.
-  const shortToken = () => token({ now: (Math.ceil(Date.now() / 1000) + 1 - 60) * 1000, ttlSeconds: 60 })
+  // exp plus the clock tolerance lands 1–2 s ahead: tokens have whole-second times and a 60 s
+  // minimum lifetime, and the socket closes when verifyToken starts refusing the token.
+  const shortToken = () =>
+    token({ now: (Math.ceil(Date.now() / 1000) + 1 - 60 - DEFAULTS.clockToleranceSeconds) * 1000, ttlSeconds: 60 })
 
   it('token expiry → close 4100', async () => {
     const s = await connect(await shortToken())
@@ -296,7 +298,12 @@ describe('heartbeats and tokens', () => {
     expect(authed).toMatchObject({ type: 'authed' })
     expect(authed.expiresIn).toBeGreaterThan(590)
     // Wait on heartbeats (not a sleep) until well past the first token's expiry.
-    await s.take((f) => f.type === 'heartbeat' && f.ts > (decodeToken(first)?.claims.exp as number) * 1000 + 300, 3000)
+    await s.take(
+      (f) =>
+        f.type === 'heartbeat' &&
+        f.ts > ((decodeToken(first)?.claims.exp as number) + DEFAULTS.clockToleranceSeconds) * 1000 + 300,
+      3000,
+    )
     expect(s.ws.readyState).toBe(WebSocket.OPEN)
     const pub = await s.request({ type: 'publish', channel: 'kept', event: 'e', data: 1, idempotencyKey: 'k' })
     expect(pub.type).toBe('ack')

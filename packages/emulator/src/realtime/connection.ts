@@ -89,7 +89,7 @@ export class Connection implements Peer {
     clearTimeout(this.expiryTimer)
     this.expiryTimer = setTimeout(
       () => this.env.close(this, CLOSE.token_expired),
-      Math.max(0, identity.exp * 1000 - Date.now()),
+      Math.max(0, identity.refusedFromMs - Date.now()),
     )
   }
 

@@ -1,13 +1,20 @@
-// Socket tokens are verified exactly like REST ones (the app's keys via decodeToken), plus revocation.
-import { decodeToken, TokenError, verifyToken } from '@tandem/server'
+// Socket tokens go through the same check as REST ones (`checkToken`: @tandem/server's
+// verifyToken, one clock tolerance), plus revocation.
+import { DEFAULTS } from '@tandem/server'
+import { checkToken } from '../auth.js'
 import type { EmulatorApp } from '../shared-types.js'
 
 export interface Identity {
   app: string
   subject: string
   scope: string[]
-  /** Expiry, unix seconds. */
+  /** Expiry, unix seconds (the token's `exp`). */
   exp: number
+  /**
+   * When verifyToken starts refusing the token, in ms: `exp` plus the clock tolerance. The
+   * socket closes 4100 then, the moment REST would answer 401 token_expired.
+   */
+  refusedFromMs: number
   iat: number
   jti: string
 }
@@ -21,19 +28,19 @@ export class TokenGate {
   constructor(private readonly apps: ReadonlyMap<string, EmulatorApp>) {}
 
   async verify(token: string, now = Date.now()): Promise<Identity | TokenRefusal> {
-    const appId = decodeToken(token)?.claims.app
-    const app = typeof appId === 'string' ? this.apps.get(appId) : undefined
-    if (!app) return 'token_invalid'
-    let identity: Identity
-    try {
-      const c = await verifyToken(token, { keys: app.keys, appId: app.appId, now })
-      identity = { app: c.app, subject: c.sub, scope: c.scope, exp: c.exp, iat: c.iat, jti: c.jti }
-    } catch (err) {
-      if (err instanceof TokenError) return err.code === 'token_expired' ? 'token_expired' : 'token_invalid'
-      return 'token_invalid'
+    const checked = await checkToken(token, this.apps, now)
+    // Close codes: 4100 for token_expired, 4101 for every other refusal (docs/protocol.md).
+    if (!checked.ok) return checked.code === 'token_expired' ? 'token_expired' : 'token_invalid'
+    const { app, claims: c } = checked
+    const identity: Identity = {
+      app: app.appId,
+      subject: c.sub,
+      scope: c.scope,
+      exp: c.exp,
+      refusedFromMs: (c.exp + DEFAULTS.clockToleranceSeconds) * 1000,
+      iat: c.iat,
+      jti: c.jti,
     }
-    // verifyToken allows a few seconds of skew; a socket would only be closed at once, so refuse now.
-    if (identity.exp * 1000 <= now) return 'token_expired'
     const r = this.revoked.get(identity.subject)
     if (r && (identity.iat < r.beforeIat || r.jtis.has(identity.jti))) return 'token_revoked'
     return identity

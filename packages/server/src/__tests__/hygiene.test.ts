@@ -21,7 +21,7 @@ describe('no error message contains the token or the secret', () => {
       verifyToken(token, { keys: { [KID]: OLD_SECRET }, appId: APP, now: NOW }), // invalid_signature
       verifyToken(token, { keys: { other: SECRET }, appId: APP, now: NOW }), // unknown_key
       verifyToken(token, { keys: { [KID]: SECRET }, appId: 'app_x', now: NOW }), // wrong_app
-      verifyToken(`${h}.${p}x.${s}`, { keys: { [KID]: SECRET }, appId: APP, now: NOW }), // malformed
+      verifyToken(`${h}.${p}.${s}x`, { keys: { [KID]: SECRET }, appId: APP, now: NOW }), // malformed
       verifyToken(token, { keys: { [KID]: SECRET }, appId: APP, now: NOW - 3_600_000 }), // not yet valid
     ]
     const errors = await Promise.all(

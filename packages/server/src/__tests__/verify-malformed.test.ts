@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { decodeToken, mintToken, TokenError, verifyToken } from '../index.js'
-import { APP, b64url, KID, NOW, SECRET, seeded } from './fixtures.js'
+import { APP, b64url, KID, NOW, SECRET, seeded, signSegments } from './fixtures.js'
 
 const keys = { [KID]: SECRET }
 const header = b64url({ alg: 'HS256', typ: 'JWT', kid: KID })
-const claims = { sub: 'u', app: APP, iat: NOW / 1000, exp: NOW / 1000 + 600, jti: 'j', scope: 'maps' }
+const claims = { sub: 'u', app: APP, aud: APP, iat: NOW / 1000, exp: NOW / 1000 + 600, jti: 'j', scope: 'maps' }
 const sig = b64url('x'.repeat(32))
-const withClaims = (c: unknown) => `${header}.${b64url(c)}.${sig}`
+// Signed with the real key: jose checks the signature before it reads the claims, so an
+// unsigned broken payload is an invalid_signature; these are authentic and still malformed.
+const withClaims = (c: unknown) => signSegments(header, b64url(c))
 const { sub: _sub, ...noSub } = claims
 
 const MALFORMED: Array<[string, unknown]> = [
@@ -17,20 +19,20 @@ const MALFORMED: Array<[string, unknown]> = [
   ['three empty segments', '..'],
   ['bad base64 characters', `${header}.$$$.${sig}`],
   ['base64 with padding', `${header}.${b64url(claims)}=.${sig}`],
-  ['impossible base64 length', `${header}.a.${sig}`],
+  ['impossible base64 length', signSegments(header, 'a')],
   ['header not JSON', `${b64url('nope')}.${b64url(claims)}.${sig}`],
   ['header a JSON array', `${b64url([1])}.${b64url(claims)}.${sig}`],
   ['header JSON null', `${b64url('null')}.${b64url(claims)}.${sig}`],
   ['payload a JSON number', withClaims(42)],
   ['payload a JSON string', withClaims('"claims"')],
-  ['payload invalid UTF-8', `${header}.${Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url')}.${sig}`],
+  ['payload invalid UTF-8', signSegments(header, Buffer.from([0xff, 0xfe, 0x7b]).toString('base64url'))],
   ['missing sub', withClaims(noSub)],
   ['numeric exp as a string', withClaims({ ...claims, exp: String(claims.exp) })],
   ['iat null', withClaims({ ...claims, iat: null })],
   ['scope as an array', withClaims({ ...claims, scope: ['maps'] })],
   ['app a number', withClaims({ ...claims, app: 1 })],
-  ['kid missing', `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}.${sig}`],
-  ['kid a number', `${b64url({ alg: 'HS256', kid: 1 })}.${b64url(claims)}.${sig}`],
+  ['kid missing', signSegments(b64url({ alg: 'HS256', typ: 'JWT' }), b64url(claims))],
+  ['kid a number', signSegments(b64url({ alg: 'HS256', kid: 1 }), b64url(claims))],
   ['huge string', 'a'.repeat(1_000_000)],
   ['huge well-formed', `${header}.${b64url({ ...claims, pad: 'x'.repeat(20_000) })}.${sig}`],
   ['deeply nested JSON', withClaims('['.repeat(5_000))],
