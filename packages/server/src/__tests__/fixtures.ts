@@ -1,6 +1,4 @@
 // Shared test constants. Secrets are long and distinctive so a leak into a message is findable.
-import { createHmac } from 'node:crypto'
-
 export const APP = 'app_test'
 export const KID = 'key_2024'
 export const SECRET = 'sk_test_5a1c9e7f0b3d4a6c8e2f1a3b5c7d9e0f'
@@ -23,23 +21,4 @@ export function seeded(seed: number): () => number {
 export function b64url(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
   return Buffer.from(text).toString('base64url')
-}
-
-/**
- * Signs a compact JWS by hand (node:crypto, not jose), so a test can build the hostile tokens
- * jose would never mint: another alg, a missing claim, a payload that is not a claims set.
- */
-export function forge(
-  header: unknown,
-  payload: unknown,
-  secret = SECRET,
-  hash: 'sha256' | 'sha512' = 'sha256',
-): string {
-  const signingInput = `${b64url(header)}.${b64url(payload)}`
-  return `${signingInput}.${createHmac(hash, secret).update(signingInput).digest('base64url')}`
-}
-
-/** Signs already-encoded segments, for tokens whose segments are themselves broken. */
-export function signSegments(header: string, payload: string, secret = SECRET): string {
-  return `${header}.${payload}.${createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')}`
 }

@@ -19,11 +19,13 @@ export interface HostileToken {
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
 
-/** Hand-signed (node:crypto, not jose), so it can build what jose would never mint. */
-function sign(header: unknown, claims: unknown, secret: string, hash: 'sha256' | 'sha512' = 'sha256'): string {
-  const input = `${b64(header)}.${b64(claims)}`
-  return `${input}.${createHmac(hash, secret).update(input).digest('base64url')}`
+/** Signs encoded segments by hand (node:crypto, not jose): for what jose would never mint. */
+export function signSegments(header: string, payload: string, secret: string, hash = 'sha256'): string {
+  return `${header}.${payload}.${createHmac(hash, secret).update(`${header}.${payload}`).digest('base64url')}`
 }
+
+const sign = (header: unknown, claims: unknown, secret: string, hash?: string) =>
+  signSegments(b64(header), b64(claims), secret, hash)
 
 /** Every case for `key`, with times relative to `nowMs` (whole seconds, as tokens carry). */
 export function hostileTokens(key: HostileKey, nowMs: number): HostileToken[] {

@@ -1,3 +1,4 @@
+import { jwtVerify } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { DEFAULTS, decodeToken, mintToken, TokenError, verifyToken } from '../index.js'
 import { APP, b64url, KID, NOW, OLD_KID, OLD_SECRET, SECRET } from './fixtures.js'
@@ -48,6 +49,7 @@ describe('mintToken → verifyToken', () => {
     const decoded = decodeToken(a.token)
     expect(decoded?.header).toEqual({ alg: 'HS256', typ: 'JWT', kid: KID })
     expect(decoded?.claims.scope).toBe('maps support:read')
+    expect(decoded?.claims).toMatchObject({ aud: APP, app: APP })
     expect(decoded?.claims.jti).toMatch(/^[0-9a-f-]{36}$/)
     expect(decodeToken(b.token)?.claims.jti).not.toBe(decoded?.claims.jti)
   })
@@ -67,6 +69,17 @@ describe('mintToken → verifyToken', () => {
     await expect(
       verifyToken(token, { keys: [{ id: KID, secret: SECRET }], appId: APP, now: NOW }),
     ).resolves.toMatchObject({ sub: 'user_1' })
+  })
+})
+
+describe('a third-party verifier', () => {
+  it('checks a minted token with jose alone: HS256, aud = the app id', async () => {
+    const { token } = await mint()
+    const secret = new TextEncoder().encode(SECRET)
+    const check = { algorithms: ['HS256'], currentDate: new Date(NOW) }
+    const { payload } = await jwtVerify(token, secret, { ...check, audience: APP })
+    expect(payload).toMatchObject({ aud: APP, sub: 'user_1' })
+    await expect(jwtVerify(token, secret, { ...check, audience: 'app_other' })).rejects.toThrow(/aud/)
   })
 })
 

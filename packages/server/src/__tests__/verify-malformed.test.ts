@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { decodeToken, mintToken, TokenError, verifyToken } from '../index.js'
-import { APP, b64url, KID, NOW, SECRET, seeded, signSegments } from './fixtures.js'
+import { APP, b64url, KID, NOW, SECRET, seeded } from './fixtures.js'
+import { signSegments as signWith } from './hostile-tokens.js'
 
 const keys = { [KID]: SECRET }
 const header = b64url({ alg: 'HS256', typ: 'JWT', kid: KID })
@@ -8,6 +9,7 @@ const claims = { sub: 'u', app: APP, aud: APP, iat: NOW / 1000, exp: NOW / 1000 
 const sig = b64url('x'.repeat(32))
 // Signed with the real key: jose checks the signature before it reads the claims, so an
 // unsigned broken payload is an invalid_signature; these are authentic and still malformed.
+const signSegments = (h: string, p: string) => signWith(h, p, SECRET)
 const withClaims = (c: unknown) => signSegments(header, b64url(c))
 const { sub: _sub, ...noSub } = claims
 

@@ -1,30 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createWebhookHandler, signWebhook, type WebhookEvent, type WebhookReplayStore } from '../index.js'
+import { createWebhookHandler, type WebhookReplayStore } from '../index.js'
 import { createMemoryReplayStore } from '../replay-store.js'
-
-const SECRET = 'whsec_handler_test_9c1d3e5f7a9b2c4d6e8f'
-const OLD = 'whsec_handler_old_1a2b3c4d5e6f7a8b'
-const URL_ = 'https://app.example/api/tandem-webhooks'
-let counter = 0
-
-function event(type = 'conversation.created', data: unknown = { conversationId: 'conv_1' }): WebhookEvent {
-  counter++
-  return { id: `evt_test_${counter}`, type, createdAt: new Date().toISOString(), appId: 'app_test', data }
-}
-
-async function signed(body: string, secret = SECRET, timestamp?: number, init: RequestInit = {}): Promise<Request> {
-  const headers = new Headers(init.headers)
-  headers.set('content-type', 'application/json')
-  headers.set('tandem-signature', await signWebhook(body, secret, timestamp))
-  return new Request(URL_, { method: 'POST', ...init, headers, body })
-}
-
-async function expectError(response: Response, status: number, code: string): Promise<string> {
-  const body = (await response.json()) as { error: { code: string; message: string; status: number } }
-  expect([response.status, body.error.code, body.error.status]).toEqual([status, code, status])
-  expect(response.headers.get('cache-control')).toBe('no-store')
-  return body.error.message
-}
+import { event, expectError, OLD, SECRET, signed, URL_ } from './webhook-fixtures.js'
 
 describe('createWebhookHandler', () => {
   it('verifies, parses and dispatches a valid delivery once, answering 200 { received: true }', async () => {
@@ -301,19 +278,5 @@ describe('createWebhookHandler', () => {
     )
     expect(() => createWebhookHandler({ secret: SECRET, on, maxBodyBytes: 0 })).toThrow(RangeError)
     expect(() => createWebhookHandler({ secret: SECRET, on, replayStore: {} as WebhookReplayStore })).toThrow(TypeError)
-  })
-})
-
-describe('createMemoryReplayStore', () => {
-  it('forgets ids after their ttl and stays bounded', () => {
-    let now = 1_000_000
-    const store = createMemoryReplayStore({ maxEntries: 3, now: () => now })
-    store.remember('a', 10)
-    expect(store.seen('a')).toBe(true)
-    now += 10_000
-    expect(store.seen('a')).toBe(false)
-    for (const id of ['b', 'c', 'd', 'e']) store.remember(id, 60)
-    expect(['b', 'c', 'd', 'e'].map((id) => store.seen(id))).toEqual([false, true, true, true])
-    expect(() => createMemoryReplayStore({ maxEntries: 0 })).toThrow(RangeError)
   })
 })
