@@ -1,6 +1,6 @@
 // One verifier, one tolerance: every hostile token gets the same verdict from verifyToken,
 // from REST (401 + code) and from the socket (close 4100 token_expired, 4101 token_invalid).
-import { DEFAULTS, verifyToken, type TokenErrorCode } from '@tandem/server'
+import { DEFAULTS, decodeToken, verifyToken, type TokenErrorCode } from '@tandem/server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hostileTokens } from '../../../server/src/__tests__/hostile-tokens.js'
 import { DEV_APP } from '../defaults.js'
@@ -57,12 +57,25 @@ describe('one clock tolerance on the socket', () => {
   it('a token accepted within the tolerance closes 4100 when REST starts refusing it, not before', async () => {
     const hostile = hostileTokens(KEY, Date.now()).find((c) => c.name === 'expired within the tolerance')
     if (!hostile) throw new Error('missing case')
-    const exp = Number(JSON.parse(Buffer.from(hostile.token.split('.')[1] ?? '', 'base64url').toString()).exp)
+    const exp = decodeToken(hostile.token)?.claims.exp as number
     const { socket } = await TestSocket.connect(emu(), hostile.token)
     sockets.push(socket)
     const closed = await socket.closedWithin((DEFAULTS.clockToleranceSeconds + 3) * 1000)
     expect(Date.now()).toBeGreaterThanOrEqual((exp + DEFAULTS.clockToleranceSeconds) * 1000)
     expect(closed.code).toBe(4100)
     await expectError(await call(emu(), '/maps/v1/resources', { token: hostile.token }), 401, 'token_expired')
+  })
+})
+
+describe('dev tokens', () => {
+  it('/dev/token mints through @tandem/server: aud is the app id, and REST and the socket accept it', async () => {
+    const res = await fetch(`${emu().url}/dev/token`, { method: 'POST' })
+    const { token } = (await res.json()) as { token: string }
+    expect(decodeToken(token)?.claims).toMatchObject({ aud: DEV_APP.appId, app: DEV_APP.appId })
+    await expect(verifyToken(token, { keys: DEV_APP.keys, appId: DEV_APP.appId })).resolves.toBeTruthy()
+    expect((await call(emu(), '/maps/v1/resources', { token })).status).toBe(200)
+    const { socket, connected } = await TestSocket.connect(emu(), token)
+    sockets.push(socket)
+    expect(connected.type).toBe('connected')
   })
 })

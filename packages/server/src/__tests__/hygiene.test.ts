@@ -82,6 +82,24 @@ describe('package hygiene', () => {
     }
   })
 
+  it('leaves JWTs to jose: one HMAC helper (webhooks), no hand-written base64 or JWT parsing', () => {
+    const dir = join(import.meta.dirname, '..')
+    const sources = new Map(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+    )
+    const using = (pattern: RegExp) => [...sources].filter(([, source]) => pattern.test(source)).map(([file]) => file)
+    expect(using(/crypto\.subtle/)).toEqual(['webhook-hmac.ts'])
+    expect(using(/\b(atob|btoa)\(/)).toEqual([])
+    expect(using(/from 'jose'/).sort()).toEqual([
+      'decode-token.ts',
+      'mint-token.ts',
+      'token-error.ts',
+      'verify-token.ts',
+    ])
+  })
+
   it('exports the public API by name', () => {
     expect(Object.keys(server).sort()).toEqual([
       'DEFAULTS',
