@@ -7,7 +7,8 @@ import { ResourceStore } from './resource-store.js'
 import { createMapsModule } from './maps/module.js'
 import { createRealtimeModule, type RealtimeModule } from './realtime/module.js'
 import { resourceRoutes, type RouteHandler } from './resource-routes.js'
-import { Router } from './router.js'
+import { Router, type Route } from './router.js'
+import { inputCheck, type InputCheck } from './spec/rest-inputs.js'
 import type { ServiceModule } from './service-module.js'
 import { Sleeper } from './sleeper.js'
 import { createSupportModule } from './support/module.js'
@@ -33,6 +34,8 @@ export interface EmulatorState {
   modules: { maps: ServiceModule; support: ServiceModule; realtime: RealtimeModule }
   /** Per service: the generic resources routes plus the module's own. */
   routers: Record<Service, Router<RouteHandler>>
+  /** Per service and route: the contract's check of its inputs (compiled once per process). */
+  inputChecks: Record<Service, Map<Route<RouteHandler>, InputCheck>>
 }
 
 export function createState(o: EmulatorOptions = {}): EmulatorState {
@@ -51,8 +54,14 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     realtime: createRealtimeModule(ctx, o.realtime),
   }
   const routers = {} as Record<Service, Router<RouteHandler>>
-  for (const service of SERVICES) routers[service] = new Router([...resourceRoutes, ...modules[service].routes])
+  const inputChecks = {} as EmulatorState['inputChecks']
+  for (const service of SERVICES) {
+    const routes = [...resourceRoutes, ...modules[service].routes]
+    routers[service] = new Router(routes)
+    inputChecks[service] = new Map(routes.map((route) => [route, inputCheck(route.method, specPath(service, route))]))
+  }
   return {
+    inputChecks,
     webhooks,
     modules,
     routers,
@@ -98,6 +107,12 @@ export function resetState(s: EmulatorState): void {
   }
   s.webhooks.reset()
   s.log.length = 0
+}
+
+/** The contract's path of a route: `/maps` + `/v1/places`, or `/{service}/v1/resources/{id}` for the shared ones. */
+function specPath(service: Service, route: Route<RouteHandler>): string {
+  const path = route.pattern.replace(/\/:(\w+)/g, '/{$1}')
+  return resourceRoutes.includes(route) ? `/{service}${path}` : `/${service}${path}`
 }
 
 function resolveApps(apps: EmulatorApp[] | undefined): EmulatorApp[] {

@@ -61,7 +61,7 @@ describe('POST /maps/v1/geocode', () => {
   })
 
   it('refuses bad bodies naming the field', async () => {
-    await refused(post('geocode', { query: 'x', location: LISBON }), 400, 'invalid_parameter', 'query')
+    await refused(post('geocode', { query: 'x', location: LISBON }), 400, 'invalid_parameter', 'location')
     await refused(post('geocode', {}), 400, 'invalid_parameter', 'query')
     await refused(post('geocode', { location: { lat: 'x', lng: 0 } }), 400, 'invalid_parameter', 'location.lat')
     await refused(authed(emu(), '/maps/v1/geocode', { method: 'POST' }), 400, 'invalid_body')

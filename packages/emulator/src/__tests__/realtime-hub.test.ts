@@ -183,13 +183,12 @@ describe('subscribe and publish', () => {
 
   it('capabilities are checked per channel', async () => {
     const s = await connect(await token({ scope: ['realtime:subscribe:chat:*', 'realtime:presence:chat:*'] }))
-    const reply = await s.request({
-      type: 'subscribe',
-      channels: [{ channel: 'chat:ok' }, { channel: 'secret' }, { channel: 'bad name!' }],
-    })
+    const reply = await s.request({ type: 'subscribe', channels: [{ channel: 'chat:ok' }, { channel: 'secret' }] })
     expect(reply.channels[0]!).toMatchObject({ channel: 'chat:ok', offset: 0 })
     expect(reply.channels[1]).toMatchObject({ channel: 'secret', error: { code: 'forbidden', temporary: false } })
-    expect(reply.channels[2]).toMatchObject({ error: { code: 'invalid_channel' } })
+    // A name the contract refuses refuses the frame (its schema), not one channel.
+    const bad = await s.request({ type: 'subscribe', channels: [{ channel: 'chat:ok' }, { channel: 'bad name!' }] })
+    expect(bad).toMatchObject({ type: 'error', error: { code: 'invalid_channel' } })
     const pub = await s.request({ type: 'publish', channel: 'chat:ok', event: 'e', data: null, idempotencyKey: 'k' })
     expect(pub).toMatchObject({ type: 'error', error: { code: 'forbidden' } })
     expect(pub.error.requestId).toMatch(/^rt_/)

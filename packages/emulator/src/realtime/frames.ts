@@ -1,17 +1,8 @@
 // Reading client frames and shaping errors: every malformed input becomes an RtError, never a crash.
+// What a frame may hold is the AsyncAPI document's to say (checked in spec/frame-inputs.ts).
 import { randomBytes } from 'node:crypto'
-import { CHANNEL_NAME_RULE } from '@tandem/contract'
-import { CHANNEL_NAME, DEFAULTS } from './defaults.js'
-
-export type ErrorCode =
-  | 'bad_request'
-  | 'invalid_channel'
-  | 'forbidden'
-  | 'not_subscribed'
-  | 'message_too_large'
-  | 'rate_limited'
-  | 'token_invalid'
-  | 'internal'
+import type { ClientFrame, RealtimeErrorCode as ErrorCode } from '@tandem/contract'
+import { checkFrame, frameChecks, type RequestId } from '../spec/frame-inputs.js'
 
 const TEMPORARY = new Set<ErrorCode>(['rate_limited', 'internal'])
 
@@ -46,84 +37,43 @@ export class RtError extends Error {
 
 export const newId = (prefix: string, bytes = 8): string => `${prefix}_${randomBytes(bytes).toString('hex')}`
 
-export type RequestId = string | number
+export type { RequestId }
 
-/** The frame as an object with a usable `id`, or why not (the id is kept when it was readable). */
-export function parseFrame(
-  text: string,
-): { frame: Record<string, unknown>; id: RequestId } | { error: RtError; id: RequestId | undefined } {
+/** One text frame, read: the contract's frame, or the error to answer (the id when it was usable). */
+export type Parsed = ({ frame: ClientFrame; id: RequestId } | { error: RtError; id: RequestId | undefined }) & {
+  /** For stats: the frame's type, `unknown` (a type the protocol lacks) or `invalid` (no type at all). */
+  kind: string
+  /** The JSON object received, when it was one (for `realtime.on('in')`). */
+  value: Record<string, unknown> | undefined
+}
+
+/** Parses and checks a frame against the AsyncAPI document (spec/frame-inputs.ts). */
+export function parseFrame(text: string): Parsed {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    return { error: new RtError('bad_request', 'The frame is not valid JSON.'), id: undefined }
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { error: new RtError('bad_request', 'A frame must be a JSON object.'), id: undefined }
-  }
-  const frame = value as Record<string, unknown>
-  const id = isRequestId(frame.id) ? frame.id : undefined
-  if (typeof frame.type !== 'string')
-    return { error: new RtError('bad_request', 'The frame needs a string "type".'), id }
-  if (id === undefined)
     return {
-      error: new RtError('bad_request', 'A request needs an "id" (a string of at most 128 characters or a number).'),
-      id,
+      error: new RtError('bad_request', 'The frame is not valid JSON.'),
+      id: undefined,
+      kind: 'invalid',
+      value: undefined,
     }
-  return { frame, id }
-}
-
-const isRequestId = (v: unknown): v is RequestId =>
-  (typeof v === 'string' && v.length > 0 && v.length <= 128) || (typeof v === 'number' && Number.isFinite(v))
-
-const bad = (message: string) => new RtError('bad_request', message)
-
-export function channelName(value: unknown, field = 'channel'): string {
-  if (typeof value !== 'string') throw bad(`"${field}" must be a string.`)
-  if (!CHANNEL_NAME.test(value)) throw new RtError('invalid_channel', `Channel names ${CHANNEL_NAME_RULE}.`)
-  return value
+  }
+  const object =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  const type = object?.type
+  const kind = typeof type === 'string' ? (frameChecks().byType.has(type) ? type : 'unknown') : 'invalid'
+  const checked = checkFrame(value)
+  if ('frame' in checked) return { ...checked, kind, value: object }
+  return { error: new RtError(checked.error.code, checked.error.message), id: checked.id, kind, value: object }
 }
 
 export interface Since {
   epoch: string
   offset: number
-}
-
-export function since(value: unknown): Since | undefined {
-  if (value === undefined || value === null) return undefined
-  const v = value as Partial<Since>
-  if (typeof value !== 'object' || typeof v.epoch !== 'string' || v.epoch.length > 200 || !isOffset(v.offset)) {
-    throw bad('"since" must be { epoch: string, offset: integer ≥ 0 }.')
-  }
-  return { epoch: v.epoch, offset: v.offset }
-}
-
-export const isOffset = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
-
-export function historyLimit(value: unknown): number {
-  if (value === undefined || value === null) return DEFAULTS.historyLimit
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > DEFAULTS.maxHistoryLimit) {
-    throw bad(`"limit" must be an integer from 1 to ${DEFAULTS.maxHistoryLimit}.`)
-  }
-  return value
-}
-
-export function eventName(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > DEFAULTS.maxEventLength) {
-    throw bad(`"event" must be a string of 1–${DEFAULTS.maxEventLength} characters.`)
-  }
-  return value
-}
-
-export function idempotencyKey(value: unknown): string {
-  if (typeof value !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(value))
-    throw bad('"idempotencyKey" must be 1–255 printable ASCII characters.')
-  return value
-}
-
-export function token(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw bad('"token" must be a non-empty string.')
-  return value
 }
 
 /** The close reason: a short JSON object (≤ 123 bytes, the WebSocket limit). */

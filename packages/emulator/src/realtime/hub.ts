@@ -1,16 +1,19 @@
 // The hub: sockets on `/realtime/v1/ws`, the handshake, channels per app, and publishing (shared with REST).
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import { WebSocketServer, type RawData, type Server as WsServer } from 'ws'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { EmulatorApp } from '../shared-types.js'
 import { Channel, type Ack } from './channel-state.js'
 import { Connection, type ConnectionEnv } from './connection.js'
 import { CLOSE, DEFAULTS } from './defaults.js'
-import { parseFrame, RtError } from './frames.js'
+import { parseFrame, RtError, type Parsed } from './frames.js'
+import { handshake } from './handshake.js'
 import type { ResolvedOptions } from './options.js'
 import { Presence, type PresenceEnv } from './presence.js'
-import { handleRequest, KNOWN_TYPES } from './requests.js'
+import type { RequestHub } from './request-hub.js'
+import { handleRequest } from './requests.js'
+import { SizedSocket } from './sized-socket.js'
 import { TokenGate } from './token-auth.js'
 import type { RealtimeEvent, RealtimeStats, StoredMessage } from './types.js'
 
@@ -22,7 +25,7 @@ export const emptyStats = (): RealtimeStats => ({
   subscribes: 0,
 })
 
-export class Hub implements ConnectionEnv, PresenceEnv {
+export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
   readonly stats = emptyStats()
   readonly presence = new Presence(this)
   readonly gate: TokenGate
@@ -34,7 +37,7 @@ export class Hub implements ConnectionEnv, PresenceEnv {
   delayMs = 0
   private channels = new Map<string, Map<string, Channel>>()
   private listeners = new Set<(event: RealtimeEvent) => void>()
-  private wss: WebSocketServer
+  private wss: WsServer<typeof SizedSocket>
   private detachers: (() => void)[] = []
 
   constructor(
@@ -43,8 +46,13 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     private readonly webhooks: WebhookModule,
   ) {
     this.gate = new TokenGate(apps)
-    const cap = Math.max(options.maxMessageBytes * DEFAULTS.payloadHeadroom, DEFAULTS.minPayloadCap)
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: cap, clientTracking: false })
+    // ws refuses a bigger frame from its header alone; SizedSocket makes that close 4009.
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxMessageBytes,
+      clientTracking: false,
+      WebSocket: SizedSocket,
+    })
   }
 
   /** Takes the server's upgrades for our path only: other paths (Vite's HMR) belong to others. */
@@ -200,7 +208,7 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     for (const conn of [...this.sockets]) this.terminate(conn)
   }
 
-  private onConnection(ws: WebSocket): void {
+  private onConnection(ws: SizedSocket): void {
     const conn = new Connection(ws, this)
     this.sockets.add(conn)
     this.stats.connections.open++
@@ -213,24 +221,27 @@ export class Hub implements ConnectionEnv, PresenceEnv {
   private onFrame(conn: Connection, data: RawData, isBinary: boolean): void {
     conn.seen()
     if (conn.blackholed || conn.state === 'closed') return
+    // Size: ws closed anything over maxMessageBytes already (sized-socket.ts).
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
-    if (bytes.length > this.options.maxMessageBytes) return this.close(conn, CLOSE.frame_too_large)
-    const parsed = isBinary
-      ? { error: new RtError('bad_request', 'Frames are JSON text, not binary.'), id: undefined }
+    const parsed: Parsed = isBinary
+      ? {
+          error: new RtError('bad_request', 'Frames are JSON text, not binary.'),
+          id: undefined,
+          kind: 'invalid',
+          value: undefined,
+        }
       : parseFrame(bytes.toString('utf8'))
-    const type = 'frame' in parsed ? String(parsed.frame.type) : 'invalid'
-    const key = KNOWN_TYPES.has(type) ? type : 'frame' in parsed ? 'unknown' : 'invalid'
-    this.stats.framesIn[key] = (this.stats.framesIn[key] ?? 0) + 1
+    this.stats.framesIn[parsed.kind] = (this.stats.framesIn[parsed.kind] ?? 0) + 1
     this.emit({
       type: 'in',
       connectionId: conn.identity ? conn.id : undefined,
-      frame: 'frame' in parsed ? parsed.frame : { type: 'invalid' },
+      frame: parsed.value ?? { type: 'invalid' },
     })
 
     if (conn.state !== 'open') {
-      // Until `connected`, the only acceptable frame is one `connect`.
-      if (conn.state === 'handshake' && 'frame' in parsed && type === 'connect')
-        return void this.connect(conn, parsed.frame, parsed.id)
+      // Until `connected`, the only acceptable frame is one valid `connect`.
+      if (conn.state === 'handshake' && 'frame' in parsed && parsed.frame.type === 'connect')
+        return void handshake(this, conn, parsed.frame, parsed.id)
       return this.close(conn, CLOSE.protocol_error)
     }
     if ('error' in parsed)
@@ -252,47 +263,6 @@ export class Hub implements ConnectionEnv, PresenceEnv {
     } catch (err) {
       fail(err)
     }
-  }
-
-  private async connect(
-    conn: Connection,
-    frame: Record<string, unknown>,
-    id: string | number | undefined,
-  ): Promise<void> {
-    conn.state = 'verifying'
-    if (typeof frame.token !== 'string') return this.close(conn, CLOSE.protocol_error)
-    const identity = await this.gate.verify(frame.token)
-    if (conn.state !== 'verifying') return // closed while we verified
-    if (typeof identity === 'string') return this.close(conn, CLOSE[identity])
-
-    const resume = frame.resume as { connectionId?: unknown } | undefined
-    const previous = typeof resume?.connectionId === 'string' ? resume.connectionId : undefined
-    let resumed = false
-    if (previous !== undefined) {
-      // The server may not have noticed the old socket die yet (half-open): it is replaced.
-      const live = this.open.get(previous)
-      if (live?.identity?.app === identity.app && live.identity.subject === identity.subject) this.terminate(live)
-      const held = this.presence.takeOver(previous, identity.app, identity.subject)
-      if (held) {
-        conn.id = previous
-        for (const name of held) conn.presence.add(name)
-        if (held.size > 0) this.presence.confirmLater(conn)
-        resumed = true
-      }
-    }
-    this.open.set(conn.id, conn)
-    conn.opened(identity)
-    const { heartbeatMs, maxMessageBytes } = this.options
-    conn.push({
-      type: 'connected',
-      id,
-      connectionId: conn.id,
-      heartbeatMs,
-      maxMessageBytes,
-      expiresIn: conn.expiresIn(),
-      resumed,
-    })
-    this.emit({ type: 'open', connectionId: conn.id, subject: identity.subject })
   }
 
   /** Once per socket, whoever closed it: subscriptions end now, presence waits out its grace. */

@@ -1,38 +1,23 @@
-// The requests of an open connection (docs/protocol.md, "Requests"): validate, check capability, act, reply.
+// The requests of an open connection (docs/protocol.md, "Requests"): check capability, act, reply.
+// Each frame already matched its AsyncAPI schema (spec/frame-inputs.ts): the rules left here are
+// the ones JSON Schema cannot state (capabilities, subscriptions, rates; docs/contract.md).
+import type { ClientFrame } from '@tandem/contract'
 import { scopeAllows } from '@tandem/server'
 import type { Connection } from './connection.js'
+import { HISTORY_DEFAULT } from '@tandem/contract'
 import { CLOSE, DEFAULTS } from './defaults.js'
-import {
-  channelName,
-  eventName,
-  historyLimit,
-  idempotencyKey,
-  RtError,
-  since,
-  token,
-  type RequestId,
-} from './frames.js'
-import type { Hub } from './hub.js'
+import { RtError, type RequestId } from './frames.js'
+import type { RequestHub as Hub } from './request-hub.js'
 import type { Identity } from './token-auth.js'
 
-export const KNOWN_TYPES = new Set([
-  'connect',
-  'subscribe',
-  'unsubscribe',
-  'publish',
-  'presence.enter',
-  'presence.update',
-  'presence.leave',
-  'presence.get',
-  'history',
-  'auth',
-  'ping',
-])
-
-type Frame = Record<string, unknown>
-type Handler = (hub: Hub, conn: Connection, me: Identity, frame: Frame, id: RequestId) => void | Promise<void>
-
-const bad = (message: string) => new RtError('bad_request', message)
+type Type = Exclude<ClientFrame['type'], 'connect'>
+type Handler<T extends Type> = (
+  hub: Hub,
+  conn: Connection,
+  me: Identity,
+  frame: Extract<ClientFrame, { type: T }>,
+  id: RequestId,
+) => void | Promise<void>
 
 function need(me: Identity, ...capabilities: string[]): void {
   if (capabilities.some((c) => scopeAllows(me.scope, c))) return
@@ -40,34 +25,19 @@ function need(me: Identity, ...capabilities: string[]): void {
 }
 
 /** Runs one request; replies (or throws an RtError, which the hub turns into `error`). */
-export function handleRequest(hub: Hub, conn: Connection, frame: Frame, id: RequestId): void | Promise<void> {
-  const handler = HANDLERS[frame.type as string]
-  if (!handler || !Object.hasOwn(HANDLERS, frame.type as string)) {
-    throw bad(
-      frame.type === 'connect' ? 'Already connected.' : `Unknown request type "${String(frame.type).slice(0, 50)}".`,
-    )
-  }
+export function handleRequest(hub: Hub, conn: Connection, frame: ClientFrame, id: RequestId): void | Promise<void> {
+  if (frame.type === 'connect') throw new RtError('bad_request', 'Already connected.')
+  const handler = HANDLERS[frame.type] as Handler<Type>
   return handler(hub, conn, conn.identity as Identity, frame, id)
 }
 
-const HANDLERS: Record<string, Handler> = {
+const HANDLERS: { [T in Type]: Handler<T> } = {
   ping: (_hub, conn, _me, _frame, id) => conn.push({ type: 'pong', id }),
 
   subscribe(hub, conn, me, frame, id) {
-    const list = frame.channels
-    if (!Array.isArray(list) || list.length === 0 || list.length > DEFAULTS.maxChannelsPerFrame) {
-      throw bad(`"channels" must be an array of 1–${DEFAULTS.maxChannelsPerFrame} { channel, since? }.`)
-    }
-    // Shape first, so a malformed frame subscribes to nothing; names and capabilities are per channel.
-    const entries = list.map((entry: unknown) => {
-      const e = entry as { channel?: unknown; since?: unknown } | null
-      if (typeof e !== 'object' || e === null || typeof e.channel !== 'string')
-        throw bad('Every entry of "channels" must be { channel: string, since? }.')
-      return { name: e.channel, since: since(e.since) }
-    })
-    const channels = entries.map(({ name, since: from }) => {
+    // Capabilities are per channel: one forbidden channel does not refuse the others.
+    const channels = frame.channels.map(({ channel: name, since: from }) => {
       try {
-        channelName(name)
         need(me, `realtime:subscribe:${name}`)
         const channel = hub.ensureChannel(me.app, name)
         hub.subscribe(conn, channel)
@@ -75,7 +45,7 @@ const HANDLERS: Record<string, Handler> = {
         const { messages, complete } = from ? channel.read(from, Infinity) : { messages: [], complete: true }
         return { channel: name, epoch: channel.epoch, offset: channel.offset, recovered: complete, missed: messages }
       } catch (err) {
-        if (err instanceof RtError) return { channel: name.slice(0, 200), error: err.toBody() }
+        if (err instanceof RtError) return { channel: name, error: err.toBody() }
         throw err
       }
     })
@@ -84,13 +54,6 @@ const HANDLERS: Record<string, Handler> = {
 
   unsubscribe(hub, conn, me, frame, id) {
     const list = frame.channels
-    if (
-      !Array.isArray(list) ||
-      list.length > DEFAULTS.maxChannelsPerFrame ||
-      !list.every((n) => typeof n === 'string')
-    ) {
-      throw bad('"channels" must be an array of channel names.')
-    }
     for (const name of list) {
       const channel = hub.channel(me.app, name)
       if (channel) hub.unsubscribe(conn, channel)
@@ -99,9 +62,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   publish(hub, conn, me, frame, id) {
-    const name = channelName(frame.channel)
-    const event = eventName(frame.event)
-    const key = idempotencyKey(frame.idempotencyKey)
+    const { channel: name, event, idempotencyKey: key } = frame
     need(me, `realtime:publish:${name}`)
     const waitMs = conn.bucket.take()
     if (waitMs > 0) {
@@ -118,23 +79,21 @@ const HANDLERS: Record<string, Handler> = {
   'presence.update': presenceSet,
 
   'presence.leave'(hub, conn, me, frame, id) {
-    const name = channelName(frame.channel)
+    const name = frame.channel
     const channel = hub.channel(me.app, name)
     conn.push({ type: 'ok', id })
     if (channel && conn.presence.delete(name)) hub.presence.leave(conn.id, channel)
   },
 
   'presence.get'(hub, conn, me, frame, id) {
-    const name = channelName(frame.channel)
+    const name = frame.channel
     need(me, `realtime:subscribe:${name}`, `realtime:presence:${name}`)
     const members = [...(hub.channel(me.app, name)?.members.values() ?? [])]
     conn.push({ type: 'presence.members', id, channel: name, members })
   },
 
   history(hub, conn, me, frame, id) {
-    const name = channelName(frame.channel)
-    const from = since(frame.since)
-    const limit = historyLimit(frame.limit)
+    const { channel: name, since: from, limit = HISTORY_DEFAULT } = frame
     need(me, `realtime:subscribe:${name}`)
     const channel = hub.ensureChannel(me.app, name)
     const { messages, complete } = channel.read(from, limit)
@@ -142,7 +101,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   async auth(hub, conn, me, frame, id) {
-    const next = await hub.gate.verify(token(frame.token))
+    const next = await hub.gate.verify(frame.token)
     if (conn.state !== 'open') return
     if (typeof next === 'string')
       throw new RtError('token_invalid', `The token was refused (${next}); the current one stays in force.`)
@@ -154,8 +113,14 @@ const HANDLERS: Record<string, Handler> = {
   },
 }
 
-function presenceSet(hub: Hub, conn: Connection, me: Identity, frame: Frame, id: RequestId): void {
-  const name = channelName(frame.channel)
+function presenceSet(
+  hub: Hub,
+  conn: Connection,
+  me: Identity,
+  frame: Extract<ClientFrame, { type: 'presence.enter' | 'presence.update' }>,
+  id: RequestId,
+): void {
+  const name = frame.channel
   need(me, `realtime:presence:${name}`)
   if (!conn.subscriptions.has(name))
     throw new RtError('not_subscribed', `Subscribe to "${name}" before entering its presence.`)

@@ -1,0 +1,122 @@
+// Every REST input checked against the OpenAPI operation it belongs to, before any handler runs:
+// path params, query, headers (Idempotency-Key) and the JSON body. Compiled once per process.
+import { openapi } from '@tandem/contract/spec'
+import type { IncomingHttpHeaders } from 'node:http'
+import { HttpError } from '../http-errors.js'
+import { components, REST, retarget, specAjv, type Json, type ValidateFunction } from './ajv.js'
+import { pickIssue, type Issue } from './issue.js'
+
+export interface RestInput {
+  params: Readonly<Record<string, string>>
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+  /** The parsed body, or undefined when none was sent. */
+  body: unknown
+}
+
+/** Refuses an input the operation's contract refuses (400), or returns nothing. */
+export type InputCheck = (input: RestInput) => void
+
+interface Param {
+  name: string
+  in: 'path' | 'query' | 'header'
+  required: boolean
+  /** Query values arrive as text: an integer or number param is read as one first. */
+  numeric: 'integer' | 'number' | undefined
+  validate: ValidateFunction
+}
+
+const checks = new Map<string, InputCheck>()
+
+/**
+ * The check of `method` on an OpenAPI path (`/{service}/v1/resources/{id}`). Throws at startup when
+ * the contract has no such operation: every route the emulator serves must be in the contract.
+ */
+export function inputCheck(method: string, path: string): InputCheck {
+  const key = `${method} ${path}`
+  let check = checks.get(key)
+  if (!check) checks.set(key, (check = compile(method.toLowerCase(), path)))
+  return check
+}
+
+function compile(method: string, path: string): InputCheck {
+  const item = (openapi.paths as Record<string, Json | undefined>)[path]
+  const operation = item?.[method] as Json | undefined
+  if (!item || !operation) throw new Error(`the contract has no ${method.toUpperCase()} ${path}`)
+  const ajv = specAjv()
+  const params: Param[] = [...list(item.parameters), ...list(operation.parameters)].map((ref) => {
+    const p = resolve(ref)
+    const schema = retarget(p.schema as Json, REST)
+    const type = schema.type
+    return {
+      name: p.name as string,
+      in: p.in as Param['in'],
+      required: p.required === true,
+      numeric: type === 'integer' || type === 'number' ? type : undefined,
+      validate: ajv.compile(schema),
+    }
+  })
+  const content = (operation.requestBody as { content?: Record<string, { schema: Json }> } | undefined)?.content
+  const bodySchema = content?.['application/json']?.schema
+  const body = bodySchema ? ajv.compile(retarget(bodySchema, REST)) : undefined
+
+  return (input) => {
+    for (const param of params) {
+      const raw = read(param, input)
+      if (raw === undefined) {
+        if (param.required)
+          throw refusal(param, { field: '', message: 'is required', keyword: 'required', channel: false })
+        continue
+      }
+      if (!param.validate(param.numeric ? numeric(raw, param.numeric) : raw))
+        throw refusal(param, pickIssue(param.validate.errors))
+    }
+    if (!body) return
+    if (input.body === undefined || !isObject(input.body))
+      throw new HttpError(400, 'invalid_body', 'Request body must be a JSON object.')
+    if (!body(input.body)) {
+      const issue = pickIssue(body.errors)
+      if (issue.field === '') throw new HttpError(400, 'invalid_body', `Request body ${issue.message}.`)
+      throw invalid(issue.field, issue.message, issue.channel)
+    }
+  }
+}
+
+function read(param: Param, input: RestInput): string | undefined {
+  if (param.in === 'path') return input.params[param.name]
+  if (param.in === 'header') {
+    const value = input.headers[param.name.toLowerCase()]
+    // A repeated header arrives as a list: refused as the joined text would be.
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+  // `?cursor=` is the empty string, checked as such (handlers read an allowed '' as absent).
+  return input.query.get(param.name) ?? undefined
+}
+
+/** `12` → 12 for an integer param; anything else stays text, so the type check names it. */
+function numeric(raw: string, type: 'integer' | 'number'): string | number {
+  return (type === 'integer' ? /^-?\d{1,15}$/ : /^-?\d{1,15}(\.\d{1,15})?$/).test(raw) ? Number(raw) : raw
+}
+
+function refusal(param: Param, issue: Issue): HttpError {
+  return invalid(issue.field ? `${param.name}.${issue.field}` : param.name, issue.message, issue.channel)
+}
+
+function invalid(field: string, message: string, channel: boolean): HttpError {
+  return new HttpError(400, channel ? 'invalid_channel' : 'invalid_parameter', `Invalid ${field}: ${message}.`, [
+    { field, message },
+  ])
+}
+
+const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : [])
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A `$ref` to `#/components/parameters/x`, or the parameter itself. */
+function resolve(param: Json): Json {
+  const ref = param.$ref
+  if (typeof ref !== 'string') return param
+  const found = components(openapi).parameters?.[ref.split('/').pop() ?? '']
+  if (!found) throw new Error(`the contract has no parameter ${ref}`)
+  return found
+}
