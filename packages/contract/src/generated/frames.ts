@@ -37,7 +37,7 @@ export type ServerFrame =
 export interface ConnectFrame {
   type: 'connect'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   token: string
@@ -48,7 +48,7 @@ export interface ConnectFrame {
 export interface SubscribeFrame {
   type: 'subscribe'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   /**
@@ -67,18 +67,19 @@ export interface Position {
 export interface UnsubscribeFrame {
   type: 'unsubscribe'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   /**
    * @minItems 1
+   * @maxItems 1000
    */
   channels: ChannelName[]
 }
 export interface PublishFrame {
   type: 'publish'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel: ChannelName
@@ -92,7 +93,7 @@ export interface PublishFrame {
 export interface PresenceEnterFrame {
   type: 'presence.enter'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel: ChannelName
@@ -104,7 +105,7 @@ export interface PresenceEnterFrame {
 export interface PresenceUpdateFrame {
   type: 'presence.update'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel: ChannelName
@@ -116,7 +117,7 @@ export interface PresenceUpdateFrame {
 export interface PresenceLeaveFrame {
   type: 'presence.leave'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel: ChannelName
@@ -124,7 +125,7 @@ export interface PresenceLeaveFrame {
 export interface PresenceGetFrame {
   type: 'presence.get'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel: ChannelName
@@ -132,7 +133,7 @@ export interface PresenceGetFrame {
 export interface HistoryRequestFrame {
   type: 'history'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel: ChannelName
@@ -142,7 +143,7 @@ export interface HistoryRequestFrame {
 export interface AuthFrame {
   type: 'auth'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   token: string
@@ -150,14 +151,14 @@ export interface AuthFrame {
 export interface PingFrame {
   type: 'ping'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
 }
 export interface ConnectedFrame {
   type: 'connected'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   connectionId: string
@@ -172,7 +173,7 @@ export interface ConnectedFrame {
 export interface SubscribedFrame {
   type: 'subscribed'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channels: SubscribeResult[]
@@ -214,7 +215,7 @@ export interface ErrorBody {
 export interface UnsubscribedFrame {
   type: 'unsubscribed'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channels: string[]
@@ -222,7 +223,7 @@ export interface UnsubscribedFrame {
 export interface AckFrame {
   type: 'ack'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel?: string
@@ -234,14 +235,14 @@ export interface AckFrame {
 export interface OkFrame {
   type: 'ok'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
 }
 export interface PresenceMembersFrame {
   type: 'presence.members'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel?: string
@@ -258,7 +259,7 @@ export interface Member {
 export interface HistoryFrame {
   type: 'history'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   channel?: string
@@ -270,7 +271,7 @@ export interface HistoryFrame {
 export interface AuthedFrame {
   type: 'authed'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
   expiresIn: number
@@ -278,7 +279,7 @@ export interface AuthedFrame {
 export interface PongFrame {
   type: 'pong'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id: string | number
 }
@@ -313,7 +314,7 @@ export interface HeartbeatFrame {
 export interface ErrorFrame {
   type: 'error'
   /**
-   * Chosen by the client; echoed by the reply.
+   * Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.
    */
   id?: string | number
   error: ErrorBody

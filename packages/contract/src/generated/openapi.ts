@@ -588,6 +588,7 @@ export type components = {
       id: string
       name: string
       slug: string
+      /** Format: email */
       email: string
       /** Format: date-time */
       createdAt: string
@@ -603,6 +604,7 @@ export type components = {
     Agent: {
       id: string
       name: string
+      /** Format: email */
       email: string
     }
     /** @description Agents. */
@@ -612,6 +614,7 @@ export type components = {
       nextCursor: string | null
     }
     Customer: {
+      /** Format: email */
       email: string
       name: string | null
     }
@@ -644,17 +647,19 @@ export type components = {
       mailboxId: string
       subject: string
       customer: {
+        /** Format: email */
         email: string
         name?: string
       }
       text: string
       tags?: string[]
       status?: components['schemas']['ConversationStatus']
+      /** @description An agent id (GET /v1/agents). */
       assigneeId?: string | null
     }
     ConversationUpdate: {
       status?: components['schemas']['ConversationStatus']
-      /** @description null unassigns. */
+      /** @description An agent id; null unassigns. */
       assigneeId?: string | null
       tags?: string[]
     }
@@ -669,6 +674,7 @@ export type components = {
         type: 'customer' | 'agent'
         id: string | null
         name: string | null
+        /** Format: email */
         email: string | null
       }
       text: string
@@ -1597,7 +1603,9 @@ export interface operations {
   history: {
     parameters: {
       query?: {
+        /** @description With `sinceOffset`. */
         sinceEpoch?: string
+        /** @description With `sinceEpoch`. */
         sinceOffset?: number
         limit?: number
       }

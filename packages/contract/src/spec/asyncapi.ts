@@ -3,7 +3,12 @@
 import { CLOSE, IDEMPOTENCY_KEY, LIMITS, REALTIME_ERROR_CODES } from '../wire.js'
 import { anyJson, array, boolean, integer, object, realtime, ref, string, type Schema } from './schemas.js'
 
-const id: Schema = { type: ['string', 'number'], description: 'Chosen by the client; echoed by the reply.' }
+const id: Schema = {
+  type: ['string', 'number'],
+  minLength: 1,
+  maxLength: 128,
+  description: 'Chosen by the client (a string of 1–128 characters, or a number); echoed by the reply.',
+}
 const frame = (type: string, fields: Record<string, Schema> = {}, optional: string[] = [], description?: string) =>
   object({ type: string({ const: type }), ...fields }, optional, description ? { description } : {})
 const since = ref('Position')
@@ -23,7 +28,10 @@ const client = {
       maxItems: LIMITS.subscribeChannels,
     }),
   }),
-  UnsubscribeFrame: frame('unsubscribe', { id, channels: array(ref('ChannelName'), { minItems: 1 }) }),
+  UnsubscribeFrame: frame('unsubscribe', {
+    id,
+    channels: array(ref('ChannelName'), { minItems: 1, maxItems: LIMITS.subscribeChannels }),
+  }),
   PublishFrame: frame(
     'publish',
     {

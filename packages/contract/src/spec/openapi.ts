@@ -1,90 +1,26 @@
 // The REST contract of the three services, OpenAPI 3.1. Written by hand as a module (helpers
 // keep 30 operations' repeated parts, the standard headers and the error answers, in one place);
 // `npm run generate` writes it out as spec/openapi.json, which @redocly/cli lints in `npm test`.
-import { LIST_RULES } from '../list-rules.js'
 import { IDEMPOTENCY_KEY, LIMITS } from '../wire.js'
-import { common, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
+import {
+  HEADERS,
+  headerRefs,
+  json,
+  op,
+  p,
+  PAGE,
+  pathParam,
+  query,
+  STANDARD_HEADERS,
+  without,
+  withList,
+} from './operations.js'
+import { common, epoch, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
 
-const header = (description: string, schema: Schema = integer({ minimum: 0 })) => ({ description, schema })
-const HEADERS = {
-  'X-Request-Id': header('Quote it when reporting a problem (echoes a valid `X-Request-Id` sent).', string()),
-  'RateLimit-Limit': header("The bucket's size: requests per window of the caller's plan."),
-  'RateLimit-Remaining': header('Requests left before the bucket is empty.'),
-  'RateLimit-Reset': header('Seconds until the bucket is full again.'),
-  'Retry-After': header('Seconds to wait before retrying.'),
-}
-const headerRefs = (names: string[]) =>
-  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
-/** On every answer, success or error. */
-const STANDARD_HEADERS = headerRefs(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
-
-const json = (schema: Schema) => ({ 'application/json': { schema } })
-const ok = (schema: string, description: string) => ({
-  description,
-  headers: STANDARD_HEADERS,
-  content: json(ref(schema)),
-})
-
-const ERROR_RESPONSES = {
-  default: { $ref: '#/components/responses/Error' },
-  429: { $ref: '#/components/responses/RateLimited' },
-}
-
-/** One operation: its answers (status → schema name, or null for no body) and the error answers. */
-interface Operation {
-  /** Status → the schema of its body, or null for none. */
-  answers: Record<number, string | null>
-  parameters?: Schema[]
-  body?: string
-  /** Takes an `Idempotency-Key`. */
-  write?: boolean
-  description?: string
-}
-
-function op(
-  operationId: string,
-  tag: string,
-  summary: string,
-  { answers, parameters = [], body, write = false, description }: Operation,
-): Schema {
-  const responses: Record<string, Schema> = {}
-  for (const [status, schema] of Object.entries(answers)) {
-    responses[status] =
-      schema === null ? { description: 'Done.', headers: STANDARD_HEADERS } : ok(schema, `${summary} (${status})`)
-  }
-  return {
-    operationId,
-    tags: [tag],
-    summary,
-    ...(description ? { description } : {}),
-    parameters: [...parameters, ...(write ? [{ $ref: '#/components/parameters/idempotencyKey' }] : [])],
-    ...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
-    responses: { ...responses, ...ERROR_RESPONSES },
-  }
-}
-
-/** The socket's schemas that REST does not use. */
-const without = (schemas: Record<string, Schema>, ...names: string[]) =>
-  Object.fromEntries(Object.entries(schemas).filter(([name]) => !names.includes(name)))
-
-/** A list operation with its order and filter rules (`x-tandem-list`), from LIST_RULES. */
-const withList = (path: string, operation: Schema): Schema => ({ ...operation, 'x-tandem-list': LIST_RULES[path] })
-
-const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` })
-const query = (name: string, schema: Schema, description?: string, required = false): Schema => ({
-  name,
-  in: 'query',
-  required,
-  schema,
-  ...(description ? { description } : {}),
-})
-const pathParam = (name: string, schema: Schema = string({ minLength: 1 })): Schema => ({
-  name,
-  in: 'path',
-  required: true,
-  schema,
-})
-const PAGE = [p('limit'), p('cursor')]
+/** `lat,lng` and `west,south,east,north`: plain decimals (the ranges are checked by the service). */
+const DECIMAL = '-?[0-9]+(\\.[0-9]+)?'
+const LAT_LNG = `^${DECIMAL},${DECIMAL}$`
+const BBOX = `^${DECIMAL}(,${DECIMAL}){3}$`
 
 export const openapi: Schema = {
   openapi: '3.1.0',
@@ -162,7 +98,7 @@ export const openapi: Schema = {
             string({ maxLength: LIMITS.query }),
             'Any word prefix of the name; case- and diacritic-insensitive.',
           ),
-          query('near', string({ pattern: '^-?[0-9.]+,-?[0-9.]+$' }), '`lat,lng`: nearest first.'),
+          query('near', string({ pattern: LAT_LNG }), '`lat,lng`: nearest first.'),
           query(
             'radiusMeters',
             integer({ minimum: 1, maximum: LIMITS.placesRadiusMeters.max, default: LIMITS.placesRadiusMeters.default }),
@@ -185,9 +121,9 @@ export const openapi: Schema = {
       get: op('getMapView', 'maps', 'What a map shows', {
         description: 'Either `center` and `zoom` (a 1024×768 viewport), or `bbox`.',
         parameters: [
-          query('center', string({ pattern: '^-?[0-9.]+,-?[0-9.]+$' }), '`lat,lng`, with `zoom`.'),
+          query('center', string({ pattern: LAT_LNG }), '`lat,lng`, with `zoom`.'),
           query('zoom', integer({ minimum: LIMITS.zoom.min, maximum: LIMITS.zoom.max })),
-          query('bbox', string(), '`west,south,east,north`.'),
+          query('bbox', string({ pattern: BBOX }), '`west,south,east,north`.'),
         ],
         answers: { 200: 'MapView' },
       }),
@@ -208,7 +144,7 @@ export const openapi: Schema = {
         'support/conversations',
         op('listConversations', 'support', 'Conversations, most recently modified first', {
           parameters: [
-            query('mailboxId', string()),
+            query('mailboxId', string({ maxLength: LIMITS.id })),
             query('status', ref('ConversationStatus'), 'All statuses when absent.'),
             query('tag', string({ maxLength: LIMITS.tag }), 'One tag, case-insensitive.'),
             query(
@@ -269,7 +205,11 @@ export const openapi: Schema = {
     },
     '/support/v1/docs/articles': {
       get: op('listArticles', 'support', 'Articles, or a search with `query`', {
-        parameters: [query('query', string({ maxLength: LIMITS.query })), query('collectionId', string()), ...PAGE],
+        parameters: [
+          query('query', string({ maxLength: LIMITS.query })),
+          query('collectionId', string({ maxLength: LIMITS.id })),
+          ...PAGE,
+        ],
         answers: { 200: 'ArticleSummaryPage' },
       }),
     },
@@ -288,8 +228,8 @@ export const openapi: Schema = {
       }),
       get: op('history', 'realtime', "A channel's retained messages", {
         parameters: [
-          query('sinceEpoch', string()),
-          query('sinceOffset', integer({ minimum: 0 })),
+          query('sinceEpoch', epoch(), 'With `sinceOffset`.'),
+          query('sinceOffset', integer({ minimum: 0 }), 'With `sinceEpoch`.'),
           query(
             'limit',
             integer({ minimum: LIMITS.history.min, maximum: LIMITS.history.max, default: LIMITS.history.default }),

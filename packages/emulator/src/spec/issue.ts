@@ -25,15 +25,20 @@ const FORMATS: Record<string, string> = {
 }
 const TYPES: Record<string, string> = { integer: 'an integer', number: 'a number', object: 'a JSON object' }
 
-/** The one error to report: the deepest (ajv lists a failed `oneOf`'s branches, then the `oneOf`). */
+/**
+ * The one error to report. ajv lists a failed `oneOf`'s branches, then the `oneOf`: the deepest
+ * error wins, and at equal depth one in a field beats a missing field, so `{ placeId: '' }` is
+ * told its placeId is empty rather than that `lat` (of the other branch) is missing.
+ */
 export function pickIssue(errors: readonly ErrorObject[] | null | undefined): Issue {
   let best: Issue | undefined
-  let depth = -1
+  let score = -1
   for (const error of errors ?? []) {
     if (error.keyword === 'oneOf' && best) continue
     const issue = describe(error)
-    const d = issue.field === '' ? 0 : issue.field.split(/[.[]/).length
-    if (d > depth) [best, depth] = [issue, d]
+    const depth = issue.field === '' ? 0 : issue.field.split(/[.[]/).length
+    const s = depth * 2 + (issue.keyword === 'required' ? 0 : 1)
+    if (s > score) [best, score] = [issue, s]
   }
   return best ?? { field: '', message: 'is not valid', keyword: 'unknown', channel: false }
 }
