@@ -246,14 +246,6 @@ describe('robustness', () => {
     expect(sub.channels[0]!.offset).toBe(0)
     expect((await connect()).ws.readyState).toBe(WebSocket.OPEN)
   })
-
-  it('an oversized frame → close 4009', async () => {
-    const s = await connect()
-    s.send({ type: 'publish', id: 1, channel: 'big', event: 'e', data: 'x'.repeat(20_000), idempotencyKey: 'k' })
-    const closed = await s.closedWithin()
-    expect(closed.code).toBe(4009)
-    expect(reason(closed).code).toBe('frame_too_large')
-  })
 })
 
 describe('heartbeats and tokens', () => {
