@@ -1,5 +1,4 @@
-import type { CloseAction } from './protocol.js'
-import { closeAction, rtError } from './protocol.js'
+import { closeAction, rtError, type CloseAction } from './protocol.js'
 import { clampDelay, type RealtimeError } from './core.js'
 import { OPEN_TIMEOUT_MS, UNREACHABLE_AFTER } from './defaults.js'
 import type { ConnectionEvent, Context, Effect, EventType, MachineState, Phase, Result } from './connection-types.js'
@@ -44,9 +43,9 @@ function move(
   const state = { name, context: { ...s.context, ...patch } }
   const previous = publicState(s.name)
   const current = publicState(name)
-  if (previous !== current || current === 'reconnecting')
-    before.push({ type: 'state', change: { previous, current, reason, ...extra, lastError: state.context.lastError } })
-  return { state, effects: [...before, ...after] }
+  const change = { previous, current, reason, ...extra, lastError: state.context.lastError }
+  const said: Effect[] = previous !== current || current === 'reconnecting' ? [{ type: 'state', change }] : []
+  return { state, effects: [...before, ...said, ...after] }
 }
 
 /** The client cannot work: it stops, says why, and what waits is rejected. */
