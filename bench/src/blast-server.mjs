@@ -6,6 +6,7 @@
 // Prints { port, socketIoPort } as one JSON line, then serves until killed.
 import { createServer } from 'node:http'
 import { Server as SocketIoServer } from 'socket.io'
+import { MAX_MESSAGE_BYTES } from '@tandem/contract'
 import { WebSocketServer } from 'ws'
 
 const HIGH_WATER = 1 << 20
@@ -50,7 +51,7 @@ wss.on('connection', (socket, req) => {
           id: frame.id,
           connectionId: 'c1',
           heartbeatMs: 60000,
-          maxMessageBytes: 65536,
+          maxMessageBytes: MAX_MESSAGE_BYTES,
           expiresIn: 3600,
           resumed: false,
         }),

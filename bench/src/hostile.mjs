@@ -11,6 +11,7 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { CLOSE, MAX_MESSAGE_BYTES } from '@tandem/contract'
 import { createClient } from '@tandem/core'
 import { createRealtime } from '@tandem/realtime'
 import WebSocket, { WebSocketServer } from 'ws'
@@ -35,7 +36,7 @@ async function realtimeServer(fields, after) {
             id: frame.id,
             connectionId: 'c',
             heartbeatMs: 60_000,
-            maxMessageBytes: 65_536,
+            maxMessageBytes: MAX_MESSAGE_BYTES,
             expiresIn: 600,
             ...fields,
           }),
@@ -179,13 +180,15 @@ async function rss() {
 export async function run() {
   const loops = await Promise.all([
     loop('close 4290, retryAfterMs 0, right after connected', {}, (s) =>
-      s.close(4290, '{"code":"rate_limited","retryAfterMs":0}'),
+      s.close(CLOSE.rate_limited, '{"code":"rate_limited","retryAfterMs":0}'),
     ),
-    loop('close 4290, retryAfterMs 1e12', {}, (s) => s.close(4290, '{"code":"rate_limited","retryAfterMs":1e12}')),
+    loop('close 4290, retryAfterMs 1e12', {}, (s) =>
+      s.close(CLOSE.rate_limited, '{"code":"rate_limited","retryAfterMs":1e12}'),
+    ),
     loop('close 4290, retryAfterMs 1e400 (Infinity)', {}, (s) =>
-      s.close(4290, '{"code":"rate_limited","retryAfterMs":1e400}'),
+      s.close(CLOSE.rate_limited, '{"code":"rate_limited","retryAfterMs":1e400}'),
     ),
-    loop('close 4100 right after every connected', {}, (s) => s.close(4100, '{"code":"token_expired"}')),
+    loop('close 4100 right after every connected', {}, (s) => s.close(CLOSE.token_expired, '{"code":"token_expired"}')),
     loop('connected and authed with expiresIn 0', { expiresIn: 0 }),
     loop('heartbeatMs 0, and no heartbeat', { heartbeatMs: 0 }),
   ])

@@ -57,6 +57,59 @@ async function frameTypes() {
   })
 }
 
+/**
+ * The frame checks a client makes without a JSON Schema validator (src/generated/frame-fields.ts):
+ * per frame type, and per part a frame carries, its required fields as `name:kind`, where kind is
+ * a JSON type, `id` (a string or a number), `any` (any JSON value, present) or `int<minimum>`
+ * (a safe integer, at least the minimum when the schema names one). Nothing deeper: a client
+ * checks a part (a `Message`, a `Member`) with its own line where it reads one.
+ */
+function frameFields() {
+  const schemas = asyncapi.components.schemas
+  const deref = (schema) => (schema.$ref ? schemas[schema.$ref.split('/').pop()] : schema)
+  const kind = (schema) => {
+    const s = deref(schema)
+    if (Array.isArray(s.type)) {
+      if (String(s.type) !== 'string,number') throw new Error(`no kind for type ${s.type}`)
+      return 'id'
+    }
+    if (s.type === 'integer') return `int${s.minimum ?? ''}`
+    if (s.type === undefined) return 'any'
+    // A `number` field would need a finiteness check (JSON's 1e400 parses as Infinity) in hasFields.
+    if (!['string', 'boolean', 'array', 'object'].includes(s.type)) throw new Error(`no kind for type ${s.type}`)
+    return s.type
+  }
+  const fields = (schema) =>
+    (schema.required ?? [])
+      .filter((name) => name !== 'type')
+      .map((name) => `${name}:${kind(schema.properties[name])}`)
+      .join(' ')
+  const PARTS = ['Message', 'Member', 'Position', 'SubscribeResult', 'ErrorBody']
+  const parts = new Map(
+    PARTS.map((name) => [fields(schemas[name]), `${name.replace(/(?<=.)[A-Z]/g, '_$&').toUpperCase()}_FIELDS`]),
+  )
+  // A frame whose fields are a part's (a `message` push is a `Message`) names the part: one string.
+  const byType = (union) =>
+    union.oneOf
+      .map((r) => deref(r))
+      .map(
+        (s) => `  ${JSON.stringify(s.properties.type.const)}: ${parts.get(fields(s)) ?? JSON.stringify(fields(s))},\n`,
+      )
+      .join('')
+  return [
+    BANNER,
+    "import type { ClientFrame, ServerFrame } from './frames.js'\n\n",
+    '// Required fields as `name:kind`: a JSON type, `id` (string or number), `any` (any JSON value,\n',
+    '// present) or `int<minimum>` (a safe integer, at least the minimum when one is given).\n\n',
+    '// The parts frames carry.\n',
+    ...[...parts].map(([value, name]) => `export const ${name} = ${JSON.stringify(value)}\n`),
+    '\n/** What a server sends, by `type`. */\n',
+    `export const SERVER_FRAME_FIELDS: Record<ServerFrame['type'], string> = {\n${byType(schemas.ServerFrame)}}\n`,
+    '/** What a client sends, by `type`. */\n',
+    `export const CLIENT_FRAME_FIELDS: Record<ClientFrame['type'], string> = {\n${byType(schemas.ClientFrame)}}\n`,
+  ].join('')
+}
+
 export async function generate() {
   return {
     'spec/openapi.json': await pretty(JSON.stringify(openapi), 'spec/openapi.json'),
@@ -66,6 +119,7 @@ export async function generate() {
       'src/generated/openapi.ts',
     ),
     'src/generated/frames.ts': await pretty(BANNER + (await frameTypes()), 'src/generated/frames.ts'),
+    'src/generated/frame-fields.ts': await pretty(frameFields(), 'src/generated/frame-fields.ts'),
   }
 }
 

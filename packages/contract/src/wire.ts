@@ -17,7 +17,7 @@ export const isChannelName = (value: unknown): value is string => typeof value =
  */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 /** The rule in words, for error messages. */
-export const IDEMPOTENCY_KEY_RULE = 'must be 1-255 printable ASCII characters, without spaces'
+export const IDEMPOTENCY_KEY_RULE = 'must be 1-255 printable ASCII characters, no space'
 export const isIdempotencyKey = (value: unknown): value is string =>
   typeof value === 'string' && IDEMPOTENCY_KEY.test(value)
 

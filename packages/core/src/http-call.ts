@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '@tandem/contract'
 import { ValidationError } from './errors.js'
 import type { RateLimiter } from './rate-limiter.js'
 import type { HttpMethod, Query, RequestOptions, RetryOptions, ServiceName } from './types.js'
@@ -10,7 +11,6 @@ const NO_RETRY: RetryOptions = { limit: 0, baseDelayMs: 1000, maxDelayMs: 10_000
 const IDEMPOTENT = new Set<HttpMethod>(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 const METHODS = new Set<string>([...IDEMPOTENT, 'POST', 'PATCH'])
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 /** One request as the pipeline carries it from attempt to attempt. */
 export interface Call {
@@ -56,9 +56,8 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
   if (typeof path !== 'string' || !path.startsWith('/')) throw new ValidationError('path', 'must start with "/"')
   const headers = normalizeHeaders(req.headers)
   const givenKey = req.idempotencyKey ?? headers['idempotency-key']
-  if (givenKey !== undefined && (typeof givenKey !== 'string' || !IDEMPOTENCY_KEY.test(givenKey))) {
-    throw new ValidationError('idempotencyKey', 'must be 1 to 255 printable ASCII characters')
-  }
+  if (givenKey !== undefined && !isIdempotencyKey(givenKey))
+    throw new ValidationError('idempotencyKey', IDEMPOTENCY_KEY_RULE)
   delete headers['idempotency-key'] // set again per attempt, from `idempotencyKey`
   const isWrite = !IDEMPOTENT.has(method)
   const idempotencyKey = isWrite ? (givenKey ?? (ctx.idempotency ? ctx.randomId() : undefined)) : undefined

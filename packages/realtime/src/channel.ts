@@ -1,9 +1,11 @@
+import { HISTORY_MAX, HISTORY_MIN, MAX_EVENT_NAME } from '@tandem/contract'
+import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { PUBLISH_TIMEOUT_MS } from './defaults.js'
 import type { Hub } from './channel-hub.js'
 import { createPresence, type PresenceImpl } from './presence.js'
-import { bad, isMessage, matches, toError, type FrameOf, type SubscribeResult } from './protocol.js'
+import { bad, isMessage, isSince, toError, type FrameOf, type SubscribeResult } from './protocol.js'
 import type { Channel, ChannelEvents, ChannelState, HistoryOptions, Listener, Message, Position } from './types.js'
 
 export type { Hub } from './channel-hub.js'
@@ -18,7 +20,7 @@ export interface ChannelImpl extends Channel {
   message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>) => void
 }
 
-const isPosition = (r: SubscribeResult): r is SubscribeResult & Position => matches(r, 'epoch:string offset:count')
+const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
 
 /** 128 random bits as printable ASCII (`getRandomValues`: `randomUUID` needs a secure context). */
 const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
@@ -28,17 +30,9 @@ function checkHistory(options: HistoryOptions | null): HistoryOptions {
   const o = options ?? {}
   if (typeof o !== 'object') throw new ValidationError('options', 'must be an object')
   const { since, limit } = o
-  // A primitive `since` has no `epoch`: only objects get past this.
-  if (!(
-    since == null ||
-    (typeof since.epoch === 'string' &&
-      since.epoch !== '' &&
-      since.epoch.length <= 200 &&
-      Number.isSafeInteger(since.offset) &&
-      since.offset >= 0)
-  ))
+  if (!(since == null || isSince(since)))
     throw new ValidationError('since', 'must be { epoch: string, offset: integer >= 0 }')
-  if (!(limit == null || (Number.isSafeInteger(limit) && limit >= 1 && limit <= 1000)))
+  if (!(limit == null || (Number.isSafeInteger(limit) && limit >= HISTORY_MIN && limit <= HISTORY_MAX)))
     throw new ValidationError('limit', 'must be an integer from 1 to 1000')
   // null is the default; undefined fields are left out of the frame by JSON.
   return { since: since ?? undefined, limit: limit ?? undefined, timeoutMs: o.timeoutMs }
@@ -131,7 +125,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     held = [m]
     const since = pos!
     const mine = ++fillSeq
-    hub.request({ type: 'history', channel: name, since, limit: 1000 }).then(
+    hub.request({ type: 'history', channel: name, since, limit: HISTORY_MAX }).then(
       (page) => {
         if (mine !== fillSeq) return
         resume(since, { epoch: page.epoch, offset: page.offset }, page.complete, page.messages)
@@ -200,7 +194,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     },
     on: events.on,
     async publish(event, data, options = {}) {
-      if (!(typeof event === 'string' && event !== '' && event.length <= 200))
+      if (!(typeof event === 'string' && event !== '' && event.length <= MAX_EVENT_NAME))
         throw new ValidationError('event', 'must be 1 to 200 characters')
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }

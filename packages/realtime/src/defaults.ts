@@ -1,3 +1,4 @@
+import { HISTORY_MAX, MAX_MESSAGE_BYTES, MAX_SUBSCRIBE_CHANNELS } from '@tandem/contract'
 import { LEASE_RELEASE_MS, TOKEN_DEFAULTS } from './core.js'
 
 // Every default of @tandem/realtime, in one place (docs/protocol.md gives the numbers). Each is its
@@ -21,11 +22,11 @@ export const PUBLISH_TIMEOUT_MS = 10_000
 /** Attempts in a row that never reached `connected`, with no success ever: then an `unreachable` error (retries go on). */
 export const UNREACHABLE_AFTER = 5
 /** The service takes at most this many channels in one subscribe frame. */
-export const MAX_CHANNELS_PER_FRAME = 1000
+export const MAX_CHANNELS_PER_FRAME = MAX_SUBSCRIBE_CHANNELS
 /** Requests waiting for a connection; the oldest is dropped beyond this. */
 export const MAX_QUEUED = 100
 /** The server's limit until `connected` announces it. */
-export const MAX_MESSAGE_BYTES = 65_536
+export { MAX_MESSAGE_BYTES }
 /** Server frames can legitimately exceed maxMessageBytes (subscribe replies carry `missed`). */
 export const MAX_INBOUND_CHARS = 2 ** 24 // 16 MiB
 /** The heartbeat a server announces is held within these (a 0 would make every tick a dead link). */
@@ -46,7 +47,7 @@ export const PRESENCE_RETRY_CAP_MS = 30_000
  */
 export { LEASE_RELEASE_MS }
 /** `createMessageLog`: the newest `initial` from history on join, at most `max` held, pages of at most `maxPage` (the service's history limit). */
-export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: 1000 } as const
+export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: HISTORY_MAX } as const
 
 export const DEFAULTS = {
   path: WS_PATH,

@@ -8,8 +8,9 @@
 // sessionStorage) finds nothing to claim while the original lives, so two tabs never resume one
 // connection (the service would hand it back and forth). A crash writes nothing: the next page
 // starts fresh, as without the option.
-import { isChannelName } from '@tandem/contract'
+import { MAX_ID, MAX_SUBSCRIBE_CHANNELS, isChannelName } from '@tandem/contract'
 import { ValidationError } from './core.js'
+import { isSince } from './protocol.js'
 import type { Position } from './types.js'
 
 /** The part of the Web Storage API used (sessionStorage, or your own). */
@@ -47,19 +48,6 @@ export interface Positions {
 export type PositionsFactory = (url: string, collect: () => Saved) => Positions
 
 const VERSION = 1
-const MAX_CHANNELS = 1000
-const MAX_ID = 200
-
-const isPosition = (p: unknown): p is Position => {
-  const { epoch, offset } = (p ?? {}) as Partial<Position>
-  return (
-    typeof epoch === 'string' &&
-    epoch !== '' &&
-    epoch.length <= MAX_ID &&
-    Number.isSafeInteger(offset) &&
-    (offset as number) >= 0
-  )
-}
 
 /** What storage held, checked field by field: anything malformed (another version, an edit) is ignored. */
 function parse(raw: string | null): Saved {
@@ -73,8 +61,9 @@ function parse(raw: string | null): Saved {
   }
   if (data?.v !== VERSION || typeof data.channels !== 'object' || data.channels === null) return empty
   const channels: Record<string, Position> = {}
-  for (const [name, p] of Object.entries(data.channels).slice(0, MAX_CHANNELS))
-    if (isChannelName(name) && isPosition(p)) channels[name] = { epoch: p.epoch, offset: p.offset }
+  // At most what one `subscribe` frame carries: storage someone filled is not trusted further.
+  for (const [name, p] of Object.entries(data.channels).slice(0, MAX_SUBSCRIBE_CHANNELS))
+    if (isChannelName(name) && isSince(p)) channels[name] = { epoch: p.epoch, offset: p.offset }
   const id = data.connectionId
   return { connectionId: typeof id === 'string' && id.length <= MAX_ID ? id : undefined, channels }
 }

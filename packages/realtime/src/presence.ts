@@ -1,10 +1,11 @@
+import { MEMBER_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
-import { matches, type FrameOf } from './protocol.js'
+import type { FrameOf } from './protocol.js'
 import type { Hub } from './channel-hub.js'
 import type { Member, Presence, PresenceEvent } from './types.js'
 
-const isMember = (m: unknown): m is Member => matches(m, 'clientId:string connectionId:string')
+const isMember = (m: unknown): m is Member => hasFields(m, MEMBER_FIELDS)
 
 export interface PresenceHost {
   name: string

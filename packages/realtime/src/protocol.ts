@@ -1,7 +1,16 @@
-import { CLOSE, type ErrorBody as ContractErrorBody, type ServerFrame as ContractServerFrame } from '@tandem/contract'
+import { MESSAGE_FIELDS, POSITION_FIELDS, SERVER_FRAME_FIELDS, hasFields } from '@tandem/contract/frame-fields'
+import {
+  CLOSE,
+  MAX_ID,
+  closeClass,
+  closeName,
+  type CloseClass,
+  type ErrorBody as ContractErrorBody,
+  type ServerFrame as ContractServerFrame,
+} from '@tandem/contract'
 import { RealtimeError } from './core.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'
-import type { Message } from './types.js'
+import type { Message, Position } from './types.js'
 
 // The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
 // each checked before anything reads it), and what a close asks of the client.
@@ -33,45 +42,11 @@ export type Reply = Extract<ServerFrame, { id: Id }> | FrameOf<'error'>
 /** What the client sends (requests carry an `id`, added when sent). */
 export type ClientFrame = { type: string; [field: string]: unknown }
 
-// Required fields per server frame type, by kind: typeof, except that arrays are `array`, `offset`
-// is a positive safe integer and `count` a non-negative one. Anything else is reported, never trusted.
-const SHAPES: Record<FrameType, string> = {
-  connected: 'connectionId:string heartbeatMs:number maxMessageBytes:count expiresIn:number',
-  subscribed: 'channels:array',
-  unsubscribed: 'channels:array',
-  ack: 'offset:offset epoch:string messageId:string',
-  ok: '',
-  'presence.members': 'members:array',
-  history: 'epoch:string offset:count messages:array complete:boolean',
-  authed: 'expiresIn:number',
-  pong: '',
-  message: 'channel:string event:string offset:offset epoch:string messageId:string',
-  'presence.event': 'channel:string action:string member:object',
-  heartbeat: '',
-  error: 'error:object',
-}
-const PUSHES = new Set<FrameType>(['message', 'presence.event', 'heartbeat', 'error'])
+export const isMessage = (m: unknown): m is Message => hasFields(m, MESSAGE_FIELDS)
 
-// Shapes are parsed once: this runs for every frame on the hot receive path.
-const parsed = new Map<string, string[][]>()
-
-export function matches(value: unknown, shape: string): boolean {
-  if (typeof value !== 'object' || value === null) return false
-  let fields = parsed.get(shape)
-  if (!fields) parsed.set(shape, (fields = shape ? shape.split(' ').map((f) => f.split(':')) : []))
-  for (const [name, kind] of fields) {
-    const v = (value as Record<string, unknown>)[name!]
-    if (kind === 'offset' || kind === 'count') {
-      if (!Number.isSafeInteger(v) || (v as number) < (kind === 'offset' ? 1 : 0)) return false
-      continue
-    }
-    const actual = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v
-    if (actual !== kind || (kind === 'number' && !Number.isFinite(v))) return false
-  }
-  return true
-}
-
-export const isMessage = (m: unknown): m is Message => matches(m, SHAPES.message)
+/** A position the client sends (`since`, one kept over a reload): the contract's, with an epoch of 1–`MAX_ID` characters. */
+export const isSince = (p: unknown): p is Position =>
+  hasFields(p, POSITION_FIELDS) && (p as Position).epoch !== '' && (p as Position).epoch.length <= MAX_ID
 
 export const rtError = (code: string, message: string, temporary = false, cause?: unknown): RealtimeError =>
   new RealtimeError(message, { code, temporary, cause })
@@ -92,12 +67,9 @@ export function parseFrame(data: unknown, maxChars: number): ServerFrame | Realt
   // An array or a primitive has no own `type`: only objects get past this.
   const type = (frame as { type?: unknown } | null)?.type
   if (typeof type !== 'string') return bad()
-  if (!Object.hasOwn(SHAPES, type)) return bad('unknown_frame')
-  const id = typeof (frame as { id?: unknown }).id
-  const known = type as FrameType
-  return matches(frame, SHAPES[known]) && (PUSHES.has(known) || id === 'string' || id === 'number')
-    ? (frame as ServerFrame)
-    : bad()
+  if (!Object.hasOwn(SERVER_FRAME_FIELDS, type)) return bad('unknown_frame')
+  // The contract's required fields: a reply's `id` among them, so a push never reads as a reply.
+  return hasFields(frame, SERVER_FRAME_FIELDS[type as FrameType]) ? (frame as ServerFrame) : bad()
 }
 
 /** Anything thrown (a token provider's `AuthError`, …) as a `RealtimeError`. */
@@ -122,7 +94,7 @@ export function toError(e: unknown): RealtimeError {
 
 export interface CloseAction {
   /** fatal: stop; reauth: drop the token, then reconnect; retry: reconnect. */
-  kind: 'fatal' | 'reauth' | 'retry'
+  kind: CloseClass
   name: string
   /** `token_expired`: reconnect at once with a fresh token (when the session had lasted). */
   atOnce: boolean
@@ -130,11 +102,9 @@ export interface CloseAction {
   retryAfterMs?: unknown
 }
 
-const CLOSE_NAMES = new Map<number, string>(Object.entries(CLOSE).map(([name, code]) => [code, name]))
-
 /** What a close code asks of the client (docs/protocol.md, "Close codes"): 40xx fatal, 41xx reauth, else retry. */
 export function closeAction(code: number, reason: string): CloseAction {
-  const kind = code < 4000 || code >= 4200 ? 'retry' : code < 4100 ? 'fatal' : 'reauth'
+  const kind = closeClass(code)
   let parsed: { code?: unknown; retryAfterMs?: unknown } = {}
   try {
     parsed = Object(JSON.parse(reason) as unknown) as typeof parsed
@@ -145,7 +115,7 @@ export function closeAction(code: number, reason: string): CloseAction {
   const named = kind !== 'fatal' && typeof parsed.code === 'string' ? parsed.code : undefined
   return {
     kind,
-    name: named ?? CLOSE_NAMES.get(code) ?? `close_${code}`,
+    name: named ?? closeName(code) ?? `close_${code}`,
     atOnce: code === CLOSE.token_expired,
     retryAfterMs: code === CLOSE.rate_limited ? parsed.retryAfterMs : undefined,
   }

@@ -75,7 +75,7 @@ export function ChatPanel({ active = true, text }: ChatPanelProps) {
           ? `dropped ${n} socket(s) of ${user}`
           : what === 'flood'
             ? `publishing ${n.toLocaleString('en')} messages from flood-bot`
-            : `revoked ${user}'s tokens (${n} socket(s) closed with 4102)`
+            : `revoked ${user}'s tokens (${n} socket(s) closed as token_revoked)`
       setControl(said)
       log.add('app', `dev: ${said}`)
     } catch (e) {

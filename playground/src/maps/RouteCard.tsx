@@ -1,3 +1,4 @@
+import { MAX_WAYPOINTS } from '@tandem/contract'
 import { maps, type ComputedRoute, type LatLng, type TravelMode } from '@tandem/core'
 import { useTandem } from '@tandem/react'
 import { useEffect, useRef, useState } from 'react'
@@ -11,7 +12,7 @@ export interface Stop {
 }
 
 /** The contract's cap on intermediate stops. */
-export const MAX_WAYPOINTS = 25
+export { MAX_WAYPOINTS }
 
 interface RouteCardProps {
   origin?: Stop | undefined

@@ -1,3 +1,4 @@
+import { CONVERSATION_STATUSES, PAGE_MAX } from '@tandem/contract'
 import type { ConversationStatus, ListData, Thread } from '@tandem/core'
 import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
@@ -6,7 +7,7 @@ import { dateTime, errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import type { SupportStrings } from './strings.js'
 
-const THREAD_PARAMS = { limit: 100 }
+const THREAD_PARAMS = { limit: PAGE_MAX }
 
 interface Props {
   id: string
@@ -122,7 +123,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           ))}
           <span className="grow" />
           <div className="segmented small" role="group" aria-label={strings.setStatus}>
-            {(['active', 'pending', 'closed'] as const).map((s) => {
+            {CONVERSATION_STATUSES.map((s) => {
               // Closed conversations reopen only through a reply (the service answers 422 otherwise).
               const reopen = c.status === 'closed' && s !== 'closed'
               const inert = update.status === 'pending' || c.status === s || reopen

@@ -1,3 +1,4 @@
+import { PAGE_MAX } from '@tandem/contract'
 import type { ConversationStatus } from '@tandem/core'
 import { useResources } from '@tandem/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
@@ -28,7 +29,7 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
   const [composing, setComposing] = useState(false)
 
   const mailboxes = useResources('support/mailboxes', { limit: 50 }, { staleTime: 60_000 })
-  const agents = useResources('support/agents', { limit: 100 }, { staleTime: 60_000 })
+  const agents = useResources('support/agents', { limit: PAGE_MAX }, { staleTime: 60_000 })
   const agentNames = useMemo(() => new Map(agents.items.map((a) => [a.id, a.name])), [agents.items])
   const mailboxNames = useMemo(() => new Map(mailboxes.items.map((m) => [m.id, m.name])), [mailboxes.items])
 

@@ -7,6 +7,7 @@ import {
   HISTORY_MAX,
   HISTORY_MIN,
   MAX_EVENT_NAME,
+  MAX_ID,
   MAX_QUERY,
   isChannelName,
   type ChannelInfo,
@@ -70,7 +71,7 @@ export function createRealtimeService(http: Http): RealtimeService {
         method: 'GET',
         path: path(channel, 'messages'),
         query: {
-          sinceEpoch: since && requireString(since.epoch, 'since.epoch', 200),
+          sinceEpoch: since && requireString(since.epoch, 'since.epoch', MAX_ID),
           sinceOffset: since && requireNumber(since.offset, 'since.offset', 0, Number.MAX_SAFE_INTEGER, true),
           limit: optional(limit, (v) => requireNumber(v, 'limit', HISTORY_MIN, HISTORY_MAX, true)),
         },

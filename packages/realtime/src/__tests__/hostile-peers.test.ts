@@ -118,14 +118,15 @@ describe('server-named delays: a floor, a cap, and no timer past 2^31 ms', () =>
     expect(span(refusals, 1, 10)).toBeGreaterThanOrEqual(schedule(9))
   })
 
-  it('heartbeatMs 0: the watchdog uses a floor, not a dead link at every tick', async () => {
-    const server = await hostileServer({ connect: (peer, frame) => connected(peer, frame, { heartbeatMs: 0 }) })
+  // 1 ms, not 0: the contract's minimum is 1, and a `connected` below it is refused as unreadable.
+  it('heartbeatMs 1: the watchdog uses a floor, not a dead link at every tick', async () => {
+    const server = await hostileServer({ connect: (peer, frame) => connected(peer, frame, { heartbeatMs: 1 }) })
     const rt = hostileClient(server, { backoff: BACKOFF, random: half })
     rt.connect()
     await poll(() => rt.state === 'connected', 'connected')
     const at = performance.now()
     await poll(() => server.connections.length >= 2, 'the watchdog drops the silent link')
-    // The floor: 100 ms of heartbeat and 100 ms of grace, not 0 + 0.
+    // The floor: 100 ms of heartbeat and 100 ms of grace, not 1 + 1.
     expect(performance.now() - at).toBeGreaterThanOrEqual(200 - 15)
   })
 })
