@@ -33,7 +33,7 @@ function checkHistory(options: HistoryOptions | null): HistoryOptions {
   if (!(since == null || isSince(since)))
     throw new ValidationError('since', 'must be { epoch: string, offset: integer >= 0 }')
   if (!(limit == null || (Number.isSafeInteger(limit) && limit >= HISTORY_MIN && limit <= HISTORY_MAX)))
-    throw new ValidationError('limit', 'must be an integer from 1 to 1000')
+    throw new ValidationError('limit', `must be an integer from ${HISTORY_MIN} to ${HISTORY_MAX}`)
   // null is the default; undefined fields are left out of the frame by JSON.
   return { since: since ?? undefined, limit: limit ?? undefined, timeoutMs: o.timeoutMs }
 }
@@ -195,7 +195,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     on: events.on,
     async publish(event, data, options = {}) {
       if (!(typeof event === 'string' && event !== '' && event.length <= MAX_EVENT_NAME))
-        throw new ValidationError('event', 'must be 1 to 200 characters')
+        throw new ValidationError('event', `must be 1 to ${MAX_EVENT_NAME} characters`)
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
       const r = await hub.request(frame, options.timeoutMs ?? PUBLISH_TIMEOUT_MS)
