@@ -39,8 +39,6 @@ const KNOWN = new Map<string, string>([
   ['packages/emulator/src/maps/streets.ts: a close code (CLOSE)', 'seed data: a street number'],
   // The emulator's copies, being replaced by imports (helper "conformance", issue 26).
   ['packages/emulator/src/realtime/defaults.ts: the default maxMessageBytes (MAX_MESSAGE_BYTES)', 'in progress'],
-  ['packages/emulator/src/realtime/frames.ts: the idempotency-key pattern (IDEMPOTENCY_KEY)', 'in progress'],
-  ['packages/emulator/src/service-pipeline.ts: the idempotency-key pattern (IDEMPOTENCY_KEY)', 'in progress'],
 ])
 
 function* sources(dir: string): Generator<string> {
