@@ -1,5 +1,5 @@
 // Every tunable default of the emulator in one place.
-import { LIMITS, PLANS } from '@tandem/contract'
+import { PLANS } from '@tandem/contract'
 import type { EmulatorApp, PlanLimit, Service } from './shared-types.js'
 
 export const DEV_APP: EmulatorApp = Object.freeze({
@@ -26,9 +26,6 @@ export const DEFAULTS = {
   rateLimitToleranceMs: 50,
   rateLimitToleranceTokens: 0.1,
   seededPerService: 250,
-  listLimit: LIMITS.page.default,
-  maxListLimit: LIMITS.page.max,
-  maxNameLength: LIMITS.resourceName,
   logSize: 1000,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   idempotencyMaxEntries: 10_000,

@@ -1,7 +1,6 @@
 // The generic `/v1/resources` collection every service offers (DESIGN §4).
-import { DEFAULTS } from './defaults.js'
+import type { ResourceCreate, ResourceUpdate } from '@tandem/contract'
 import { HttpError } from './http-errors.js'
-import { requireBody, requireObject, requireText } from './validate.js'
 import { parseLimit, type ResourceStore } from './resource-store.js'
 import type { Principal } from './auth.js'
 import type { Route } from './router.js'
@@ -16,7 +15,7 @@ export interface RouteContext {
   require: (capability: string) => void
   params: Record<string, string>
   query: URLSearchParams
-  /** The parsed JSON object body of a write, when one was sent. */
+  /** The parsed JSON object body of a write: the contract's request body, already checked. */
   body: Record<string, unknown> | undefined
   /** The write's `Idempotency-Key`, when sent (realtime dedupes publishes per channel with it). */
   idempotencyKey?: string
@@ -73,9 +72,7 @@ const get: RouteHandler = {
 const create: RouteHandler = {
   write: true,
   run: ({ store, body, publishChange }) => {
-    const input = requireBody(body)
-    const name = validName(input.name, true) as string
-    const attributes = validAttributes(input.attributes) ?? {}
+    const { name, attributes = {} } = body as ResourceCreate
     const item = store.create(name, attributes)
     publishChange?.('resources', { event: 'created', item })
     return { status: 201, body: item, applied: true }
@@ -85,9 +82,7 @@ const create: RouteHandler = {
 const update: RouteHandler = {
   write: true,
   run: ({ store, params, body, publishChange }) => {
-    const input = requireBody(body)
-    const name = validName(input.name, false)
-    const attributes = validAttributes(input.attributes)
+    const { name, attributes } = body as ResourceUpdate
     const id = params.id ?? ''
     const resource = store.update(id, {
       ...(name !== undefined ? { name } : {}),
@@ -116,13 +111,6 @@ export const resourceRoutes: Route<RouteHandler>[] = [
   { method: 'PATCH', pattern: '/v1/resources/:id', handler: update },
   { method: 'DELETE', pattern: '/v1/resources/:id', handler: remove },
 ]
-
-/** The name: required on create, optional on update. */
-function validName(value: unknown, required: boolean): string | undefined {
-  return value === undefined && !required ? undefined : requireText(value, 'name', DEFAULTS.maxNameLength)
-}
-
-const validAttributes = (value: unknown) => (value === undefined ? undefined : requireObject(value, 'attributes'))
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text

@@ -1,5 +1,5 @@
 // In-memory resources of one service, in creation order, with opaque keyset cursors.
-import { DEFAULTS } from './defaults.js'
+import { PAGE_DEFAULT } from '@tandem/contract'
 import { HttpError } from './http-errors.js'
 import { resourceId, seedResources } from './seed-data.js'
 import type { Resource, Service } from './shared-types.js'
@@ -133,12 +133,5 @@ export class ResourceStore {
   }
 }
 
-export function parseLimit(raw: string | null): number {
-  if (raw === null) return DEFAULTS.listLimit
-  const n = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN
-  if (!(n >= 1 && n <= DEFAULTS.maxListLimit)) {
-    const message = `limit must be an integer from 1 to ${DEFAULTS.maxListLimit}`
-    throw new HttpError(400, 'invalid_parameter', `Invalid limit: ${message}.`, [{ field: 'limit', message }])
-  }
-  return n
-}
+/** A list's `limit`, already held to the contract's 1–100 (spec/rest-inputs.ts); 20 when absent. */
+export const parseLimit = (raw: string | null): number => (raw === null ? PAGE_DEFAULT : Number(raw))

@@ -3,15 +3,13 @@
 // corrected when only case or separators were off), the street line against the streets the
 // geocoder knows too (streets.ts). What is not known is `unconfirmed`, never `confirmed`: a made-up
 // street must not come back as a confirmed address (issue 25).
+import type { AddressRequest } from '@tandem/contract'
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator'
 import { HttpError } from '../http-errors.js'
 import type { RouteHandler } from '../resource-routes.js'
 import { cityInCountry, type City } from './cities.js'
 import { countryByCode, type Country } from './countries.js'
-import { DEFAULTS } from './defaults.js'
 import { fold } from './geo.js'
-import { invalid, requireBody } from '../validate.js'
-import { trimmedText } from './params.js'
 import { streetResult, type PlaceResult } from './results.js'
 import { numberFits, parseStreetLine, streetLine, streetName, streetsNamed } from './streets.js'
 
@@ -27,22 +25,17 @@ interface Component {
 export const validateAddress: RouteHandler = {
   write: true, // a POST with a body; nothing is stored
   run: ({ body }) => {
-    const input = requireBody(body)
-    const regionCode = trimmedText(input.regionCode, 'regionCode', 2).toUpperCase()
-    if (!/^[A-Z]{2}$/.test(regionCode)) throw invalid('regionCode', 'must be an ISO 3166-1 alpha-2 code such as "PT"')
+    // Shapes and lengths are the contract's (checked before this runs); here, what they mean.
+    const input = body as AddressRequest
+    const regionCode = input.regionCode.toUpperCase()
     const country = countryByCode(regionCode)
     if (!country) {
       throw new HttpError(422, 'unknown_region', `No region "${regionCode}".`, [
         { field: 'regionCode', message: 'is not a known ISO 3166-1 alpha-2 region' },
       ])
     }
-    const lines = input.addressLines
-    if (!Array.isArray(lines) || lines.length === 0 || lines.length > DEFAULTS.addressLines) {
-      throw invalid('addressLines', `must be an array of 1 to ${DEFAULTS.addressLines} lines`)
-    }
-    const texts = lines.map((line, i) => trimmedText(line, `addressLines[${i}]`))
-
-    const localityText = input.locality === undefined ? undefined : trimmedText(input.locality, 'locality')
+    const texts = input.addressLines.map((line) => line.trim())
+    const localityText = input.locality?.trim()
     const city = localityText === undefined ? undefined : cityInCountry(regionCode, fold(localityText))
     const { components, street } = addressLines(texts, { country, city, localityText })
     if (localityText === undefined)
@@ -61,11 +54,7 @@ export const validateAddress: RouteHandler = {
         confirmation: city.name === localityText ? 'confirmed' : 'fixed',
       })
 
-    const postal = postalCode(
-      input.postalCode === undefined ? undefined : trimmedText(input.postalCode, 'postalCode'),
-      regionCode,
-      country.name,
-    )
+    const postal = postalCode(input.postalCode?.trim(), regionCode, country.name)
     if (postal) components.push(postal)
     components.push({ type: 'country', text: country.name, confirmation: 'confirmed' })
 

@@ -1,4 +1,4 @@
-// Every tunable of the maps emulator in one place.
+// Every tunable of the maps emulator in one place. Input limits are the contract's (LIMITS).
 
 export const DEFAULTS = {
   /** Cities below this population are left out of geocoding, places and views (speed, and fewer hamlets). */
@@ -10,15 +10,6 @@ export const DEFAULTS = {
    * answer for Berlin) and historical, abandoned or destroyed places. Address validation keeps them.
    */
   notCities: ['PPLX', 'PPLH', 'PPLQ', 'PPLW'],
-  geocodeResults: 5,
-  /** Longest free-text input (the client's own bound). */
-  maxTextLength: 1_000,
-  /** Places `near` search: default and largest radius (cities are sparse, so the cap is generous). */
-  placesRadiusMeters: 50_000,
-  maxRadiusMeters: 1_000_000,
-  listLimit: 20,
-  maxListLimit: 100,
-  maxWaypoints: 25,
   /** One polyline point every this many metres of great circle (at least 2 per leg). */
   polylineStepMeters: 10_000,
   maxPointsPerLeg: 500,
@@ -32,9 +23,7 @@ export const DEFAULTS = {
   maxOffshoreMeters: 50_000,
   /** The viewport a `center` + `zoom` view is computed for (CSS pixels, 256-px Web Mercator tiles). */
   viewport: { width: 1024, height: 768 },
-  maxZoom: 20,
   viewCities: 200,
   /** Boundary coordinates are rounded to this many decimals (about 11 m) to keep views small. */
   coordinateDecimals: 4,
-  addressLines: 5,
 } as const

@@ -1,15 +1,12 @@
 // POST /v1/geocode: `{ query }` (forward: "Lisbon", "Porto, Portugal", "porto, pt") or `{ location }`
 // (reverse: the nearest city of the country the point lies in, then that country). A street
 // address ("Rua Augusta 100, Lisbon") is looked up in streets.ts, the list address validation uses.
+import { LIMITS, type GeocodeRequest } from '@tandem/contract'
 import { countries as COUNTRIES } from 'countries-list'
-import { HttpError } from '../http-errors.js'
 import type { RouteHandler } from '../resource-routes.js'
 import { citiesNamed, majorByName, majorCities, nearestCity } from './cities.js'
 import { countryAt, countryByCode } from './countries.js'
-import { DEFAULTS } from './defaults.js'
 import { fold, type LatLng } from './geo.js'
-import { invalid, requireBody, requireLatLng } from '../validate.js'
-import { trimmedText } from './params.js'
 import { cityResult, countryResult, streetResult, type PlaceResult } from './results.js'
 import { numberFits, parseStreetLine, streetName, streetsNamed } from './streets.js'
 
@@ -23,23 +20,17 @@ const countryKeys = new Map(
 
 export const geocode: RouteHandler = {
   write: true, // a POST with a body; nothing is stored
+  // Either `{ query }` or `{ location }`: the contract's oneOf, already checked.
   run: ({ body }) => {
-    const input = requireBody(body)
-    if (input.query !== undefined && input.location !== undefined)
-      throw invalid('query', 'give either query or location, not both')
-    if (input.location !== undefined)
-      return { status: 200, body: { results: reverse(requireLatLng(input.location, 'location')) } }
-    if (input.query === undefined)
-      throw new HttpError(400, 'invalid_parameter', 'Give query or location.', [
-        { field: 'query', message: 'is required (or location)' },
-      ])
-    return { status: 200, body: { results: forward(trimmedText(input.query, 'query')) } }
+    const input = body as GeocodeRequest
+    const results = 'location' in input ? reverse(input.location) : forward(input.query.trim())
+    return { status: 200, body: { results } }
   },
 }
 
 export function forward(query: string): PlaceResult[] {
   const streets = streetAddresses(query)
-  if (streets.length > 0) return streets.slice(0, DEFAULTS.geocodeResults)
+  if (streets.length > 0) return streets.slice(0, LIMITS.geocodeResults)
   const [name = '', ...rest] = query.split(',').map(fold)
   const qualifier = countryKeys.get(rest.join(' ').trim())
   const inCountry = (code: string) => !qualifier || code === qualifier
@@ -55,7 +46,7 @@ export function forward(query: string): PlaceResult[] {
   if (found.length === 0 && name.length >= 2)
     found = majorCities().filter((c) => c.key.startsWith(name) && inCountry(c.country))
   for (const c of found) results.push(cityResult(c))
-  return results.slice(0, DEFAULTS.geocodeResults)
+  return results.slice(0, LIMITS.geocodeResults)
 }
 
 /**

@@ -2,6 +2,7 @@
 // the country boundaries (Natural Earth 1:110m) crossing the view and its biggest cities. A center
 // and zoom are turned into bounds for a DEFAULTS.viewport-sized Web Mercator map; a bbox gets the
 // largest whole zoom that shows all of it.
+import { ZOOM_MAX } from '@tandem/contract'
 import type { RouteHandler } from '../resource-routes.js'
 import { majorCities } from './cities.js'
 import { bordered } from './countries.js'
@@ -23,7 +24,7 @@ export const getMapView: RouteHandler = {
     let zoom: number
     if (center) {
       if (!zoomRaw) throw invalid('zoom', 'is required with center')
-      zoom = numberParam(zoomRaw, 'zoom', 0, DEFAULTS.maxZoom)
+      zoom = Number(zoomRaw) // an integer 0–20: the contract's
       bounds = boundsAround(latLngParam(center, 'center'), zoom)
     } else if (bboxRaw) {
       if (zoomRaw) throw invalid('zoom', 'is computed from bbox; give center to choose it')
@@ -89,16 +90,15 @@ function zoomFor([west, south, east, north]: BBox): number {
   const ySpan = mercatorY(south) - mercatorY(north)
   const { width, height } = DEFAULTS.viewport
   const fit = Math.min(Math.log2((width * 360) / (TILE * lngSpan)), Math.log2(height / (TILE * Math.max(ySpan, 1e-12))))
-  return Math.max(0, Math.min(DEFAULTS.maxZoom, Math.floor(fit)))
+  return Math.max(0, Math.min(ZOOM_MAX, Math.floor(fit)))
 }
 
+/** Four numbers (the contract's pattern); their ranges and order are checked here. */
 function parseBBox(raw: string): BBox {
-  const parts = raw.split(',')
-  if (parts.length !== 4) throw invalid('bbox', 'must be "west,south,east,north"')
   const names = ['west', 'south', 'east', 'north']
-  const [west, south, east, north] = parts.map((p, i) =>
-    numberParam(p.trim(), `bbox.${names[i]}`, i % 2 ? -90 : -180, i % 2 ? 90 : 180),
-  ) as BBox
+  const [west, south, east, north] = raw
+    .split(',')
+    .map((p, i) => numberParam(p, `bbox.${names[i]}`, i % 2 ? -90 : -180, i % 2 ? 90 : 180)) as BBox
   if (south >= north) throw invalid('bbox', 'south must be below north')
   if (west === east) throw invalid('bbox', 'west and east must differ (west > east crosses the antimeridian)')
   return [west, south, east, north]

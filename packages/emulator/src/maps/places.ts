@@ -1,32 +1,28 @@
 // GET /v1/places?query=&near=lat,lng&radiusMeters=&type=&limit=&cursor= — cities by name (any word
 // prefix, case- and diacritic-insensitive), by distance, or both; biggest first, nearest first
 // with `near`. The data never changes, so the opaque cursor is an offset bound to the search.
+import { LIMITS, type PlaceType } from '@tandem/contract'
 import { createHash } from 'node:crypto'
 import { HttpError } from '../http-errors.js'
 import type { RouteHandler } from '../resource-routes.js'
 import { parseLimit } from '../resource-store.js'
 import { majorCities, type City } from './cities.js'
-import { DEFAULTS } from './defaults.js'
 import { fold, meters, type LatLng } from './geo.js'
-import { invalid, latLngParam, numberParam, requireOneOf } from '../validate.js'
-import { trimmedText } from './params.js'
+import { invalid, latLngParam } from '../validate.js'
 import { cityResult } from './results.js'
-
-export const PLACE_TYPES = ['city', 'capital'] as const
 
 export const searchPlaces: RouteHandler = {
   write: false,
   run: ({ query }) => {
     const limit = parseLimit(query.get('limit'))
-    const q = query.get('query') ? fold(trimmedText(query.get('query'), 'query')) : undefined
+    // Lengths, patterns, ranges and the type are the contract's; the rules across params are here.
+    const q = fold(query.get('query')?.trim() ?? '') || undefined
     const nearRaw = query.get('near')
     const near = nearRaw ? latLngParam(nearRaw, 'near') : undefined
     const radiusRaw = query.get('radiusMeters')
     if (radiusRaw && !near) throw invalid('near', 'is required with radiusMeters')
-    const radius = radiusRaw
-      ? numberParam(radiusRaw, 'radiusMeters', 1, DEFAULTS.maxRadiusMeters)
-      : DEFAULTS.placesRadiusMeters
-    const type = query.get('type') ? requireOneOf(query.get('type'), 'type', PLACE_TYPES) : 'city'
+    const radius = radiusRaw ? Number(radiusRaw) : LIMITS.placesRadiusMeters.default
+    const type = (query.get('type') ?? 'city') as PlaceType
     const search = JSON.stringify([q, near, near && radius, type])
     const offset = query.get('cursor') ? readCursor(query.get('cursor') as string, search) : 0
 

@@ -1,25 +1,22 @@
 // POST /v1/routes:compute. There is no road graph: a route is the great circle through its
 // waypoints, densified into a polyline, with road length = great circle × a winding factor and
 // time = length / an average speed per mode. Routes that cannot exist on land are refused (422).
+import type { RouteRequest, TravelMode, Waypoint } from '@tandem/contract'
 import { createRequire } from 'node:module'
 import type * as PolylineCodec from '@googlemaps/polyline-codec'
 import { geoBounds, geoInterpolate } from 'd3-geo'
 import { HttpError } from '../http-errors.js'
-import { isPlainObject } from '../http-utils.js'
 import type { RouteHandler } from '../resource-routes.js'
 import { countryByCode, countryAt } from './countries.js'
 import { nearestCity } from './cities.js'
 import { DEFAULTS } from './defaults.js'
 import { meters, type BBox, type LatLng } from './geo.js'
-import { invalid, requireBody, requireLatLng, requireOneOf } from '../validate.js'
-import { trimmedText } from './params.js'
 import { findPlace } from './results.js'
 
 // The package's Node entry is UMD, which ESM named imports cannot see: load it as CommonJS.
 const { encode } = createRequire(import.meta.url)('@googlemaps/polyline-codec') as typeof PolylineCodec
 
-type Mode = keyof typeof DEFAULTS.modes
-const MODES = Object.keys(DEFAULTS.modes) as Mode[]
+type Mode = TravelMode
 
 /** Land masses joined by roads, by continent (coarse: islands count as their continent). */
 const LANDMASS: Record<string, string> = {
@@ -37,21 +34,20 @@ const noRoute = (message: string): HttpError => new HttpError(422, 'route_not_fo
 export const computeRoute: RouteHandler = {
   write: true, // a POST with a body; nothing is stored
   run: ({ body }) => {
-    const input = requireBody(body)
-    const mode = requireOneOf(input.mode, 'mode', MODES)
-    const origin = waypoint(input.origin, 'origin')
-    const destination = waypoint(input.destination, 'destination')
-    const via = input.waypoints ?? []
-    if (!Array.isArray(via) || via.length > DEFAULTS.maxWaypoints)
-      throw invalid('waypoints', `must be an array of at most ${DEFAULTS.maxWaypoints} items`)
-    const stops = [origin, ...via.map((w, i) => waypoint(w, `waypoints[${i}]`)), destination]
+    // Shapes, ranges and the waypoint count are the contract's (checked before this runs).
+    const { origin, destination, waypoints = [], mode } = body as RouteRequest
+    const stops = [
+      waypoint(origin, 'origin'),
+      ...waypoints.map((w, i) => waypoint(w, `waypoints[${i}]`)),
+      waypoint(destination, 'destination'),
+    ]
     return { status: 200, body: route(stops, mode) }
   },
 }
 
-function waypoint(value: unknown, field: string): LatLng {
-  if (!isPlainObject(value) || value.placeId === undefined) return requireLatLng(value, field)
-  const placeId = trimmedText(value.placeId, `${field}.placeId`)
+function waypoint(value: Waypoint, field: string): LatLng {
+  if (!('placeId' in value)) return value
+  const placeId = value.placeId.trim()
   const place = findPlace(placeId)
   if (!place)
     throw new HttpError(404, 'not_found', `No place with id "${placeId.slice(0, 100)}".`, [

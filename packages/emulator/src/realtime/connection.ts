@@ -1,7 +1,8 @@
 // One socket: its identity, subscriptions, publish bucket, timers and ordered (optionally delayed) output.
 import type { WebSocket } from 'ws'
 import type { Peer } from './channel-state.js'
-import { CLOSE, CLOSE_NAMES, DEFAULTS } from './defaults.js'
+import { CLOSE, closeName } from '@tandem/contract'
+import { DEFAULTS } from './defaults.js'
 import { closeReason, newId } from './frames.js'
 import type { ResolvedOptions } from './options.js'
 import { RateBucket } from './rate-bucket.js'
@@ -102,7 +103,7 @@ export class Connection implements Peer {
     this.stop()
     if (this.blackholed) return void this.ws.terminate() // a half-open link never delivers a close frame
     try {
-      this.ws.close(code, closeReason(CLOSE_NAMES[code] ?? 'closed', retryAfterMs))
+      this.ws.close(code, closeReason(closeName(code) ?? 'closed', retryAfterMs))
     } catch {
       this.ws.terminate()
     }

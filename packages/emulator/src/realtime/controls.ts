@@ -1,5 +1,6 @@
 // `emu.realtime`: the knobs tests turn to make the network and the service misbehave on purpose.
-import { CLOSE, DEFAULTS } from './defaults.js'
+import { CLOSE } from '@tandem/contract'
+import { DEFAULTS } from './defaults.js'
 import type { Hub } from './hub.js'
 import type { DropOptions, RealtimeControls, RealtimeEvent } from './types.js'
 

@@ -1,8 +1,7 @@
 // The handshake (docs/protocol.md, "Handshake"): a `connect` frame's token, an optional resume,
 // then `connected`. The frame already matched ConnectFrame (spec/frame-inputs.ts).
-import type { ClientFrame } from '@tandem/contract'
+import { CLOSE, type ClientFrame } from '@tandem/contract'
 import type { Connection } from './connection.js'
-import { CLOSE } from './defaults.js'
 import type { RequestId } from './frames.js'
 import type { RequestHub } from './request-hub.js'
 

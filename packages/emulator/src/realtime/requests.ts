@@ -1,11 +1,10 @@
 // The requests of an open connection (docs/protocol.md, "Requests"): check capability, act, reply.
 // Each frame already matched its AsyncAPI schema (spec/frame-inputs.ts): the rules left here are
 // the ones JSON Schema cannot state (capabilities, subscriptions, rates; docs/contract.md).
-import type { ClientFrame } from '@tandem/contract'
+import { CLOSE, HISTORY_DEFAULT, type ClientFrame } from '@tandem/contract'
 import { scopeAllows } from '@tandem/server'
 import type { Connection } from './connection.js'
-import { HISTORY_DEFAULT } from '@tandem/contract'
-import { CLOSE, DEFAULTS } from './defaults.js'
+import { DEFAULTS } from './defaults.js'
 import { RtError, type RequestId } from './frames.js'
 import type { RequestHub as Hub } from './request-hub.js'
 import type { Identity } from './token-auth.js'

@@ -5,8 +5,8 @@ import type { Route } from '../router.js'
 import type { ConversationStore } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
 import { byTitle, searchArticles, summarize, wordsOf } from './docs-search.js'
-import { fail, notFound, textParam } from '../validate.js'
-import { DEFAULTS } from './defaults.js'
+import { fail, notFound } from '../validate.js'
+import { optionalParam } from './params.js'
 
 const read = (run: RouteHandler['run']): RouteHandler => ({ write: false, run })
 
@@ -19,8 +19,8 @@ export function catalogRoutes(store: ConversationStore): Route<RouteHandler>[] {
     }))
 
   const articles = read(({ query }) => {
-    const q = textParam(query.get('query'), 'query', DEFAULTS.max.query)
-    const collectionId = textParam(query.get('collectionId'), 'collectionId', DEFAULTS.max.query)
+    const q = optionalParam(query, 'query')
+    const collectionId = optionalParam(query, 'collectionId')
     const inCollection = store.data.articles.filter(
       (a) => collectionId === undefined || a.collectionId === collectionId,
     )

@@ -1,4 +1,6 @@
-// REST routes of conversations and their threads, and the webhooks their writes send.
+// REST routes of conversations and their threads, and the webhooks their writes send. Inputs
+// already matched the contract (spec/rest-inputs.ts); the rules here are the ones it cannot state.
+import type { ConversationCreate, ConversationStatus, ConversationUpdate, ReplyCreate } from '@tandem/contract'
 import { HttpError } from '../http-errors.js'
 import type { RouteContext, RouteHandler, RouteResult } from '../resource-routes.js'
 import { parseLimit } from '../resource-store.js'
@@ -6,9 +8,8 @@ import type { Route } from '../router.js'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { ConversationFilter, ConversationStore, UpdateInput } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
-import { DEFAULTS } from './defaults.js'
-import { fail, invalid, notFound, requireBody, requireObject, requireText, textParam } from '../validate.js'
-import { email, isoParam, status, tags } from './params.js'
+import { fail, notFound } from '../validate.js'
+import { normalTags, optionalParam } from './params.js'
 import type { Conversation, ThreadAuthor } from './types.js'
 
 export function conversationRoutes(store: ConversationStore, webhooks: WebhookModule): Route<RouteHandler>[] {
@@ -17,9 +18,8 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
     webhooks.dispatch(ctx.principal.app, { type, data })
 
   /** null unassigns; an id must be one of the agents (GET /v1/agents). */
-  const assignee = (value: unknown): string | null | undefined => {
+  const assignee = (value: string | null | undefined): string | null | undefined => {
     if (value === undefined || value === null) return value
-    if (typeof value !== 'string') throw invalid('assigneeId', 'must be an agent id or null')
     if (!store.data.agents.some((a) => a.id === value)) {
       throw new HttpError(422, 'unknown_assignee', `No agent with id "${value.slice(0, 100)}".`, [
         { field: 'assigneeId', value: value.slice(0, 100) },
@@ -31,14 +31,13 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
   const list: RouteHandler = {
     write: false,
     run: ({ query }) => {
-      const q = textParam(query.get('query'), 'query', DEFAULTS.max.query)
-      const s = textParam(query.get('status'), 'status', DEFAULTS.max.query)
+      const since = optionalParam(query, 'modifiedSince') // an RFC 3339 date-time: the contract's format
       const filter: ConversationFilter = {
-        mailboxId: textParam(query.get('mailboxId'), 'mailboxId', DEFAULTS.max.query),
-        status: s === undefined ? undefined : status(s),
-        tag: textParam(query.get('tag'), 'tag', DEFAULTS.max.query)?.trim().toLowerCase(),
-        words: q?.toLowerCase().split(/\s+/).filter(Boolean),
-        modifiedSince: isoParam(query.get('modifiedSince'), 'modifiedSince'),
+        mailboxId: optionalParam(query, 'mailboxId'),
+        status: optionalParam(query, 'status') as ConversationStatus | undefined,
+        tag: optionalParam(query, 'tag')?.trim().toLowerCase(),
+        words: optionalParam(query, 'query')?.toLowerCase().split(/\s+/).filter(Boolean),
+        modifiedSince: since === undefined ? undefined : Date.parse(since),
       }
       return { status: 200, body: store.list(filter, parseLimit(query.get('limit')), query.get('cursor') || null) }
     },
@@ -47,21 +46,15 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
   const create: RouteHandler = {
     write: true,
     run: (ctx) => {
-      const b = requireBody(ctx.body)
-      const mailboxId = requireText(b.mailboxId, 'mailboxId', 200)
-      const subject = requireText(b.subject, 'subject', DEFAULTS.max.subject)
-      const c = requireObject(b.customer, 'customer')
-      const customer = {
-        email: email(c.email, 'customer.email'),
-        name: c.name === undefined || c.name === null ? null : requireText(c.name, 'customer.name', DEFAULTS.max.name),
-      }
+      const b = ctx.body as ConversationCreate
+      const mailboxId = b.mailboxId
       const input = {
         mailboxId,
-        subject,
-        customer,
-        text: requireText(b.text, 'text', DEFAULTS.max.text),
-        tags: b.tags === undefined ? [] : tags(b.tags),
-        status: b.status === undefined ? ('active' as const) : status(b.status),
+        subject: b.subject,
+        customer: { email: b.customer.email.toLowerCase(), name: b.customer.name ?? null },
+        text: b.text,
+        tags: normalTags(b.tags ?? []),
+        status: b.status ?? 'active',
         assigneeId: assignee(b.assigneeId) ?? null,
       }
       if (!store.data.mailboxes.some((m) => m.id === mailboxId)) {
@@ -82,11 +75,11 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
     run: (ctx) => {
       const id = ctx.params.id ?? ''
       find(id)
-      const b = requireBody(ctx.body)
+      const b = ctx.body as ConversationUpdate
       const patch: UpdateInput = {
-        ...(b.status !== undefined ? { status: status(b.status) } : {}),
+        ...(b.status !== undefined ? { status: b.status } : {}),
         ...(b.assigneeId !== undefined ? { assigneeId: assignee(b.assigneeId) } : {}),
-        ...(b.tags !== undefined ? { tags: tags(b.tags) } : {}),
+        ...(b.tags !== undefined ? { tags: normalTags(b.tags) } : {}),
       }
       const { conversation, changes } = store.update(id, patch) ?? fail(notFound('conversation', id))
       const applied = Object.keys(changes).length > 0
@@ -104,10 +97,10 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
     run: (ctx): RouteResult => {
       const id = ctx.params.id ?? ''
       find(id)
-      const b = requireBody(ctx.body)
-      const body = requireText(b.text, 'text', DEFAULTS.max.text)
-      const next = type === 'reply' && b.status !== undefined ? status(b.status) : undefined
-      if (type === 'note' && b.status !== undefined) throw invalid('status', 'notes never change the status')
+      // A note has no `status` (NoteCreate is closed): only a reply may change it.
+      const b = ctx.body as ReplyCreate
+      const body = b.text
+      const next = type === 'reply' ? b.status : undefined
       const { subject } = ctx.principal
       const agent = store.data.agents.find((a) => a.id === subject)
       const author: ThreadAuthor = {

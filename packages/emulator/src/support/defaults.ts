@@ -9,6 +9,4 @@ export const DEFAULTS = {
   spanDays: 180,
   previewLength: 120,
   excerptLength: 160,
-  /** Input limits, shared by the REST checks and the docs. */
-  max: { subject: 255, text: 50_000, name: 200, email: 254, tag: 50, tags: 20, query: 200 },
 } as const
