@@ -8,6 +8,7 @@ import { Channel, type Ack } from './channel-state.js'
 import { Connection, type ConnectionEnv } from './connection.js'
 import { CLOSE } from '@tandem/contract'
 import { DEFAULTS } from './defaults.js'
+import { frameChecks } from '../spec/frame-inputs.js'
 import { parseFrame, RtError, type Parsed } from './frames.js'
 import { handshake } from './handshake.js'
 import type { ResolvedOptions } from './options.js'
@@ -47,6 +48,7 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
     private readonly webhooks: WebhookModule,
   ) {
     this.gate = new TokenGate(apps)
+    frameChecks() // the AsyncAPI frame schemas, compiled now rather than on the first frame
     // ws refuses a bigger frame from its header alone; SizedSocket makes that close 4009.
     this.wss = new WebSocketServer({
       noServer: true,
