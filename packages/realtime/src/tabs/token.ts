@@ -3,56 +3,66 @@
 // refresh replaces): the leader then forces a fetch, once for all tabs.
 import type { TokenProvider } from '@tandem/core'
 import { rtError } from '../protocol.js'
-import { TABS_DEFAULTS, type TabMessage } from './wire.js'
+import { TABS_DEFAULTS } from './defaults.js'
+import type { TabMessage, TabMessageOf } from './wire.js'
 
 const TOKEN_WAIT_MS = TABS_DEFAULTS.tokenWaitMs
+
+type Answer = TabMessageOf<'tokened'>
 
 export interface TokenAsks {
   ask(stale: string | undefined): Promise<string>
   /** A (new) leader: ask it again what is not answered yet (`via`: this tab leads now). */
-  resend(via?: (q: string, stale: string | undefined) => void): void
-  answer(m: Extract<TabMessage, { k: 'tokened' }>): void
+  resend(via?: (ask: string, stale: string | undefined) => void): void
+  answer(m: Answer): void
 }
 
 export function createTokenAsks(post: (m: TabMessage) => void, random: () => string): TokenAsks {
-  const waiting = new Map<
-    string,
-    { stale?: string | undefined; done: (m?: { token?: string; code?: string; message?: string }) => void }
-  >()
+  const waiting = new Map<string, { stale?: string | undefined; done: (m?: Answer) => void }>()
   return {
     ask(stale) {
       return new Promise((resolve, reject) => {
-        const q = random()
+        const ask = random()
         const timer = setTimeout(() => entry.done(), TOKEN_WAIT_MS)
         const entry = {
           stale,
-          done(m?: { token?: string; code?: string; message?: string }) {
+          done(m?: Answer) {
             clearTimeout(timer)
-            waiting.delete(q)
+            waiting.delete(ask)
             if (typeof m?.token === 'string') return resolve(m.token)
             // No answer is temporary (the connection retries); the leader's own failure keeps its code.
             reject(
               m
-                ? rtError(m.code ?? 'token_unavailable', m.message ?? 'The leading tab could not get a token')
+                ? rtError(m.error ?? 'token_unavailable', m.message ?? 'The leading tab could not get a token')
                 : rtError('token_endpoint_unavailable', `No tab answered for a token within ${TOKEN_WAIT_MS} ms`, true),
             )
           },
         }
-        waiting.set(q, entry)
-        post({ k: 'token', q, stale })
+        waiting.set(ask, entry)
+        post({ type: 'token', ask, stale })
       })
     },
-    resend(via = (q, stale) => post({ k: 'token', q, stale })) {
-      for (const [q, { stale }] of waiting) via(q, stale)
+    resend(via = (ask, stale) => post({ type: 'token', ask, stale })) {
+      for (const [ask, { stale }] of waiting) via(ask, stale)
     },
     answer(m) {
-      waiting.get(m.q)?.done(m)
+      waiting.get(m.ask)?.done(m)
     },
   }
 }
 
-/** The leader's side: its provider's token, or a fresh one when the asker's is `stale`. */
-export async function serveToken(auth: TokenProvider, stale: string | undefined): Promise<string> {
-  const token = await auth.getToken()
-  return token === stale ? auth.getToken({ forceRefresh: true }) : token
+/** The leader's answer to `ask`: its provider's token, or a fresh one when the asker's is `stale`. */
+export async function serveToken(auth: TokenProvider, ask: string, stale: string | undefined): Promise<Answer> {
+  try {
+    const token = await auth.getToken()
+    return { type: 'tokened', ask, token: token === stale ? await auth.getToken({ forceRefresh: true }) : token }
+  } catch (e) {
+    const { code, message } = Object(e) as { code?: unknown; message?: unknown }
+    return {
+      type: 'tokened',
+      ask,
+      error: typeof code === 'string' ? code : 'token_unavailable',
+      message: typeof message === 'string' ? message : undefined,
+    }
+  }
 }

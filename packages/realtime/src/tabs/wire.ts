@@ -1,58 +1,66 @@
 // What the tabs of one app say to each other on their BroadcastChannel (docs/realtime.md, "One
-// connection for all tabs"). `s` is a tab socket's id (`<tab>:<n>`), `l` the leading tab's id.
-// The frames a tab's client sends and receives travel as the same JSON text the service speaks.
+// connection for all tabs"). A `socket` is a tab socket's id (`<tab>:<n>`), a `leader` the leading
+// tab's id. The frames a tab's client sends and receives travel as the same JSON text the service
+// speaks (`data`). Each message is checked by `parseTabMessage` before anything reads it.
+import { fitsType } from './fits.js'
 
 export type TabMessage =
   /** I lead now: on election, and in answer to `who`. */
-  | { k: 'leader'; l: string }
+  | { type: 'leader'; leader: string }
   /** A new tab asks who leads. */
-  | { k: 'who' }
+  | { type: 'who' }
   /** The leader is going (its page is hidden or stopped). */
-  | { k: 'bye'; l: string }
-  /** A follower's socket asks to open; `e`: the channels its tab is present on (the leader counts them). */
-  | { k: 'open'; s: string; t: string; e: string[] }
-  | { k: 'opened'; s: string; l: string }
-  /** A frame from socket `s` to the leader. */
-  | { k: 'up'; s: string; d: string }
+  | { type: 'bye'; leader: string }
+  /** A follower's socket asks to open; `entered`: the channels its tab is present on (the leader counts them). */
+  | { type: 'open'; socket: string; tab: string; entered: string[] }
+  | { type: 'opened'; socket: string; leader: string }
+  /** A frame from a tab socket to the leader. */
+  | { type: 'up'; socket: string; data: string }
   /** A frame from the service to these sockets: posted once, whatever the number of tabs. */
-  | { k: 'down'; to: string[]; d: string }
+  | { type: 'down'; to: string[]; data: string }
   /** The leader closed these sockets (the service's close, or a handover). */
-  | { k: 'shut'; to: string[]; c: number; r: string }
+  | { type: 'shut'; to: string[]; code: number; reason: string }
   /** A follower closed its socket. */
-  | { k: 'close'; s: string; r: string }
+  | { type: 'close'; socket: string; reason: string }
   /** The service's connection id, for the next leader's resume. */
-  | { k: 'conn'; c: string }
-  /** The channels tab `t` is present on (posted when they change, and in answer to `who`). */
-  | { k: 'present'; t: string; e: string[] }
+  | { type: 'conn'; connectionId: string }
+  /** The channels a tab is present on (posted when they change, and in answer to `who`). */
+  | { type: 'present'; tab: string; entered: string[] }
   /** A follower asks the leader's token provider; `stale`: a token it must not be given again. */
-  | { k: 'token'; q: string; stale?: string | undefined }
-  | { k: 'tokened'; q: string; token?: string; code?: string; message?: string }
+  | { type: 'token'; ask: string; stale?: string | undefined }
+  /** The leader's answer: the token, or the `error` code and `message` its provider failed with. */
+  | {
+      type: 'tokened'
+      ask: string
+      token?: string | undefined
+      error?: string | undefined
+      message?: string | undefined
+    }
 
-/** The two browser APIs the sharing runs on: a page's, or stand-ins (tests, other runtimes). */
-export interface LockManagerLike {
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>
-}
+export type TabMessageOf<T extends TabMessage['type']> = Extract<TabMessage, { type: T }>
 
-export interface BroadcastChannelLike {
-  postMessage(message: unknown): void
-  close(): void
-  onmessage: ((event: { data: unknown }) => void) | null
-}
+const SHAPES = new Map(
+  Object.entries({
+    leader: 'leader',
+    who: '',
+    bye: 'leader',
+    open: 'socket tab entered:strings',
+    opened: 'socket leader',
+    up: 'socket data',
+    down: 'to:strings data',
+    shut: 'to:strings code:int reason',
+    close: 'socket reason',
+    conn: 'connectionId',
+    present: 'tab entered:strings',
+    token: 'ask stale?',
+    tokened: 'ask token? error? message?',
+  } satisfies Record<TabMessage['type'], string>),
+)
 
-export type BroadcastChannelConstructor = new (name: string) => BroadcastChannelLike
+const isTabMessage = (data: unknown): data is TabMessage => fitsType(data, SHAPES)
 
-/** Every default of the tabs entry. */
-export const TABS_DEFAULTS = {
-  /** How long a tab socket waits for a leader to take it before it reports `no_leader` (its client retries). */
-  openWaitMs: 2_000,
-  /** How long a follower waits for the leader's token (an election included). */
-  tokenWaitMs: 10_000,
-  /**
-   * A tab that left (closed, reloaded) or died stays present this long: a reloaded page that
-   * enters again within it causes no leave, as the service's own grace does for a socket.
-   */
-  leftTabGraceMs: 5_000,
-} as const
+/** Another tab's message, checked; `undefined` for anything else (another version's, a stranger's). */
+export const parseTabMessage = (data: unknown): TabMessage | undefined => (isTabMessage(data) ? data : undefined)
 
 /** A close the service never sends: the tabs' own (closeAction reads `code` from the JSON reason). */
 export const HANDOVER_CLOSE = 1012
