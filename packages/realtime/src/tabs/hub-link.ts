@@ -43,9 +43,9 @@ export interface Link {
 }
 
 export interface LinkEvents {
-  open(): void
-  message(data: unknown): void
-  close(event: { code: unknown; reason: unknown }): void
+  open: () => void
+  message: (data: unknown) => void
+  close: (event: { code: unknown; reason: unknown }) => void
 }
 
 export function openLink(url: string, WebSocket: unknown, on: LinkEvents): Link {

@@ -17,15 +17,15 @@ export interface Peers {
   readonly byId: Map<string, Peer>
   /** Subscribers by channel. */
   readonly subs: Map<string, Set<Peer>>
-  deliver(to: Iterable<Peer>, text: string): void
+  deliver: (to: Iterable<Peer>, text: string) => void
   /** Sends `frame` (the service's, or the hub's answer in its place) to one peer. */
-  reply(peer: Peer, frame: object): void
+  reply: (peer: Peer, frame: object) => void
   /** Forgets these peers and closes their sockets. */
   shut(to: Peer[], code: number, reason: string): void
   /** Removes a peer; returns the channels nobody else subscribes and those nobody else is present on. */
   forget(peer: Peer): { unsubscribe: string[]; leave: string[] }
   /** Whether any peer's tab is present on `channel`. */
-  present(channel: string): boolean
+  present: (channel: string) => boolean
   subscribe(peer: Peer, channels: string[]): void
   /** Returns those of `channels` nobody subscribes any more. */
   unsubscribe(peer: Peer, channels: string[]): string[]

@@ -14,7 +14,7 @@ export interface TokenAsks {
   ask(stale: string | undefined): Promise<string>
   /** A (new) leader: ask it again what is not answered yet (`via`: this tab leads now). */
   resend(via?: (ask: string, stale: string | undefined) => void): void
-  answer(m: Answer): void
+  answer: (m: Answer) => void
 }
 
 export function createTokenAsks(post: (m: TabMessage) => void, random: () => string): TokenAsks {
