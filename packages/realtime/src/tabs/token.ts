@@ -52,17 +52,12 @@ export function createTokenAsks(post: (m: TabMessage) => void, random: () => str
 }
 
 /** The leader's answer to `ask`: its provider's token, or a fresh one when the asker's is `stale`. */
-export async function serveToken(auth: TokenProvider, ask: string, stale: string | undefined): Promise<Answer> {
-  try {
-    const token = await auth.getToken()
-    return { type: 'tokened', ask, token: token === stale ? await auth.getToken({ forceRefresh: true }) : token }
-  } catch (e) {
-    const { code, message } = Object(e) as { code?: unknown; message?: unknown }
-    return {
-      type: 'tokened',
-      ask,
-      error: typeof code === 'string' ? code : 'token_unavailable',
-      message: typeof message === 'string' ? message : undefined,
-    }
-  }
-}
+export const serveToken = (auth: TokenProvider, ask: string, stale: string | undefined): Promise<Answer> =>
+  auth
+    .getToken()
+    .then((token) => (token === stale ? auth.getToken({ forceRefresh: true }) : token))
+    .then(
+      (token) => ({ type: 'tokened', ask, token }),
+      // The provider's own error (an AuthError's code and message): the asking tab rejects with it.
+      (e: { code?: string; message?: string }) => ({ type: 'tokened', ask, error: e.code, message: e.message }),
+    )
