@@ -2,23 +2,21 @@
 // covers what the hub reads (the type, the id, channels, tokens, resume); the service checks the
 // rest (names, sizes, data) and answers through the hub as for any socket.
 import type { ClientFrame } from '@tandem/contract'
-import { fitsType } from './fits.js'
+import { fitsType, shapes } from './fits.js'
 
-const SHAPES = new Map(
-  Object.entries({
-    connect: 'id:id token resume:resume?',
-    subscribe: 'id:id channels:channels',
-    unsubscribe: 'id:id channels:strings',
-    publish: 'id:id channel event idempotencyKey',
-    'presence.enter': 'id:id channel',
-    'presence.update': 'id:id channel',
-    'presence.leave': 'id:id channel',
-    'presence.get': 'id:id channel',
-    history: 'id:id channel',
-    auth: 'id:id token',
-    ping: 'id:id',
-  } satisfies Record<ClientFrame['type'], string>),
-)
+const SHAPES = shapes({
+  connect: 'id:id token resume:resume?',
+  subscribe: 'id:id channels:channels',
+  unsubscribe: 'id:id channels:strings',
+  publish: 'id:id channel event idempotencyKey',
+  'presence.enter': 'id:id channel',
+  'presence.update': 'id:id channel',
+  'presence.leave': 'id:id channel',
+  'presence.get': 'id:id channel',
+  history: 'id:id channel',
+  auth: 'id:id token',
+  ping: 'id:id',
+} satisfies Record<ClientFrame['type'], string>)
 
 const isClientFrame = (frame: unknown): frame is ClientFrame => fitsType(frame, SHAPES)
 

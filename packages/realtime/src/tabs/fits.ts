@@ -16,33 +16,27 @@ const KINDS: Record<string, (v: unknown) => boolean> = {
 }
 
 type Field = [name: string, kind: string, optional: boolean]
+export type Shapes = Map<string, Field[]>
 
-// Shapes are split once: a frame is checked on every relay.
-const split = new Map<string, Field[]>()
-
-function fieldsOf(shape: string): Field[] {
-  let fields = split.get(shape)
-  if (!fields)
-    split.set(
-      shape,
-      (fields = (shape ? shape.split(' ') : []).map((f) => {
+/** The shapes by type, split once (a frame is checked on every relay). */
+export const shapes = (byType: Record<string, string>): Shapes =>
+  new Map(
+    Object.entries(byType).map(([type, shape]) => [
+      type,
+      (shape ? shape.split(' ') : []).map((f): Field => {
         const [name = '', kind = 'string'] = f.replace('?', '').split(':')
         return [name, kind, f.endsWith('?')]
-      })),
-    )
-  return fields
-}
+      }),
+    ]),
+  )
 
-/** Whether `value` is an object with a `type` that `shapes` names, and every field of that shape. */
-export function fitsType(value: unknown, shapes: Map<string, string>): boolean {
+/** Whether `value` is an object with a `type` that `byType` names, and every field of that shape. */
+export function fitsType(value: unknown, byType: Shapes): boolean {
   if (!isObject(value)) return false
   const type: unknown = Reflect.get(value, 'type')
-  const shape = isString(type) ? shapes.get(type) : undefined
-  return (
-    shape !== undefined &&
-    fieldsOf(shape).every(([name, kind, optional]) => {
-      const v: unknown = Reflect.get(value, name)
-      return (optional && v === undefined) || KINDS[kind]!(v)
-    })
-  )
+  const fields = isString(type) ? byType.get(type) : undefined
+  return !!fields?.every(([name, kind, optional]) => {
+    const v: unknown = Reflect.get(value, name)
+    return (optional && v === undefined) || KINDS[kind]!(v)
+  })
 }

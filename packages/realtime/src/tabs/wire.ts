@@ -2,7 +2,7 @@
 // connection for all tabs"). A `socket` is a tab socket's id (`<tab>:<n>`), a `leader` the leading
 // tab's id. The frames a tab's client sends and receives travel as the same JSON text the service
 // speaks (`data`). Each message is checked by `parseTabMessage` before anything reads it.
-import { fitsType } from './fits.js'
+import { fitsType, shapes } from './fits.js'
 
 export type TabMessage =
   /** I lead now: on election, and in answer to `who`. */
@@ -39,23 +39,21 @@ export type TabMessage =
 
 export type TabMessageOf<T extends TabMessage['type']> = Extract<TabMessage, { type: T }>
 
-const SHAPES = new Map(
-  Object.entries({
-    leader: 'leader',
-    who: '',
-    bye: 'leader',
-    open: 'socket tab entered:strings',
-    opened: 'socket leader',
-    up: 'socket data',
-    down: 'to:strings data',
-    shut: 'to:strings code:int reason',
-    close: 'socket reason',
-    conn: 'connectionId',
-    present: 'tab entered:strings',
-    token: 'ask stale?',
-    tokened: 'ask token? error? message?',
-  } satisfies Record<TabMessage['type'], string>),
-)
+const SHAPES = shapes({
+  leader: 'leader',
+  who: '',
+  bye: 'leader',
+  open: 'socket tab entered:strings',
+  opened: 'socket leader',
+  up: 'socket data',
+  down: 'to:strings data',
+  shut: 'to:strings code:int reason',
+  close: 'socket reason',
+  conn: 'connectionId',
+  present: 'tab entered:strings',
+  token: 'ask stale?',
+  tokened: 'ask token? error? message?',
+} satisfies Record<TabMessage['type'], string>)
 
 const isTabMessage = (data: unknown): data is TabMessage => fitsType(data, SHAPES)
 
