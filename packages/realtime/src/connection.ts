@@ -3,7 +3,7 @@ import type { SafeEmitter } from '@tandem/core/internal'
 import ReconnectingWebSocket from 'partysocket/ws'
 import type { Backoff } from './backoff.js'
 import { initialState, publicState, transition } from './connection-machine.js'
-import type { Attempt, ConnectionEvent, Effect, EffectType, MachineState } from './connection-types.js'
+import type { ConnectionEvent, Effect, EffectType, MachineState } from './connection-types.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'
 import type { Log } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
@@ -49,10 +49,8 @@ export interface ConnectionOptions {
 export interface Connection {
   /** The public state (`resyncing` reads as `connected`). */
   readonly state: ConnectionState
-  /** The machine's own state and context. */
+  /** The machine's own state and its context (the attempt under way, the last error, …). */
   readonly machine: MachineState
-  /** The attempt under way or connected, if any. */
-  readonly attempt: Attempt | undefined
   connect: () => void
   /** Every other change goes through here. */
   dispatch: (event: ConnectionEvent) => void
@@ -183,9 +181,6 @@ export function createConnection(o: ConnectionOptions): Connection {
     },
     get machine() {
       return machine
-    },
-    get attempt() {
-      return machine.context.attempt
     },
     connect() {
       dispatch({ type: 'connect', webSocket: !!(o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket) })

@@ -107,7 +107,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     // App requests wait for the handshake and the resubscribe (the machine's `resyncing`).
     ready: () => conn.machine.name === 'connected',
     error,
-    seq: () => conn.attempt?.n ?? 0,
+    seq: () => conn.machine.context.attempt?.n ?? 0,
     maxBytes: () => session.maxBytes,
     maxQueued: options.maxQueued ?? MAX_QUEUED,
     timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
@@ -131,7 +131,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const watchdog = createWatchdog(() => conn.dispatch({ type: 'drop', reason: 'heartbeat_timeout' }))
   const refresher = createTokenRefresh({
     auth,
-    current: () => conn.attempt?.token,
+    current: () => conn.machine.context.attempt?.token,
     send: (token, onReply) =>
       call({ type: 'auth', token }, (reply) => {
         if (reply.type === 'authed') conn.dispatch({ type: 'authed', token })
