@@ -64,8 +64,6 @@ export async function setup(
   return { emu, client, realtime, requests, gets, wrapper }
 }
 
-export { until }
-
 /** Waits until the client has seen `n` requests matching `match`. */
 export const untilRequests = (
   s: Setup,

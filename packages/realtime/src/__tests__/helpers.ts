@@ -58,8 +58,6 @@ export function client(emu: Emulator, setup: ClientSetup = {}, options: Realtime
   return Object.assign(rt, { stats })
 }
 
-export { until }
-
 export const untilState = (rt: Realtime, state: ConnectionState, timeoutMs = 5_000) =>
   until(
     (cb) => rt.on('state', cb),

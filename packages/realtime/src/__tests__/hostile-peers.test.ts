@@ -1,9 +1,9 @@
 // A hostile service cannot make the client spin, hang or lie (docs/reliability.md, "Hostile peers").
 // Every server here is hand-written (hostile-server.ts): the emulator does not misbehave this way.
+import { poll } from '../../../../test/utils/wait.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RealtimeError } from '@tandem/core'
 import type { Message, StateChange } from '../types.js'
-import { until } from './helpers.js'
 import { connected, hostileClient, hostileServer, subscribedAll, type HostileServer } from './hostile-server.js'
 
 /** Backoff with a fixed draw (0.5): delays of 20, 40, 80, 100, 100… ms. */
@@ -22,17 +22,6 @@ afterEach(() => {
   warnings.length = 0
 })
 
-/** Re-checks every 5 ms (bounded): the server's counters have no event of their own. */
-const poll = (check: () => boolean, what: string, ms = 5_000) =>
-  until(
-    (cb) => {
-      const t = setInterval(cb, 5)
-      return () => clearInterval(t)
-    },
-    check,
-    ms,
-    what,
-  )
 const connections = (server: HostileServer, n: number) => poll(() => server.connections.length >= n, `${n} connections`)
 const span = (times: number[], from: number, to: number) => times[to - 1]! - times[from - 1]!
 

@@ -108,4 +108,3 @@ export function hostileClient(server: HostileServer, options: RealtimeOptions = 
 }
 
 /** Real time passes (bounded): for tests that count what a client does in a window. */
-export const during = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -1,21 +1,11 @@
+import { poll, until } from '../../../../test/utils/wait.js'
 import { bindLiveResources, createResourceCache, type Collection, type ListQuery } from '@tandem/core'
 import { createPool } from '@tandem/core/internal'
 import { describe, expect, it } from 'vitest'
 import { createFeed, leaseChannel, leasedChannels } from '../index.js'
-import { client, until, untilSubscribed, useEmulator } from './helpers.js'
+import { client, untilSubscribed, useEmulator } from './helpers.js'
 
 const emu = useEmulator()
-/** Re-checks every few ms (bounded): for conditions with no single event to wait on. */
-const poll = (check: () => boolean, what: string, timeoutMs = 2_000) =>
-  until(
-    (cb) => {
-      const t = setInterval(cb, 5)
-      return () => clearInterval(t)
-    },
-    check,
-    timeoutMs,
-    what,
-  )
 
 describe('leases', () => {
   it('a pool closes a key a delay after its last holder, and a new hold meanwhile keeps it open', async () => {

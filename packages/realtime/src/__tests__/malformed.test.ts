@@ -1,9 +1,10 @@
+import { until } from '../../../../test/utils/wait.js'
 import type { RealtimeError } from '@tandem/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { createRealtime } from '../index.js'
 import { DEFAULTS } from '../defaults.js'
-import { collect, until, untilState, untilSubscribed } from './helpers.js'
+import { collect, untilState, untilSubscribed } from './helpers.js'
 
 // The hub has no control to send garbage, so a raw `ws` server plays a misbehaving service:
 // a correct handshake, subscribe and publish, and 1,000 malformed frames in between.

@@ -1,9 +1,9 @@
 // A presence store whose first sync fails (the service answers presence.get with an error) does not
 // stay empty until some later resubscription: it tries again, and shows the members. Against a
 // hand-written server (the emulator never fails presence.get).
+import { until } from '../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
 import { presenceStore } from '../index.js'
-import { until } from './helpers.js'
 import { hostileClient, hostileServer, subscribedAll, type Frame } from './hostile-server.js'
 
 const MEMBER = { clientId: 'ada', connectionId: 'conn_x', data: { name: 'Ada' } }

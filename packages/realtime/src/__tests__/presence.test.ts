@@ -1,7 +1,8 @@
+import { until } from '../../../../test/utils/wait.js'
 import type { Emulator } from '@tandem/emulator'
 import { describe, expect, it } from 'vitest'
 import type { PresenceEvent } from '../types.js'
-import { client, until, untilState, useEmulator } from './helpers.js'
+import { client, untilState, useEmulator } from './helpers.js'
 
 const GRACE = 200
 const emu = useEmulator({ realtime: { presenceGraceMs: GRACE } })

@@ -1,5 +1,6 @@
+import { until } from '../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import { client, collect, until, untilSubscribed, useEmulator } from './helpers.js'
+import { client, collect, untilSubscribed, useEmulator } from './helpers.js'
 
 const emu = useEmulator()
 

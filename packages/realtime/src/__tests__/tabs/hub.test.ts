@@ -1,11 +1,12 @@
 // A service that never answers the handshake must not hold every tab on its socket: the hub
 // gives that socket up after the handshake timeout (10 s, real time: this file takes ~14 s), and
 // the tabs connect on a new one.
+import { during } from '../../../../../test/utils/wait.js'
 import { afterEach, expect, it } from 'vitest'
 import { HANDSHAKE_TIMEOUT_MS } from '../../defaults.js'
 import { shareAcrossTabs, type TabShare } from '../../tabs.js'
 import { untilState } from '../helpers.js'
-import { connected, during, hostileClient, hostileServer } from '../hostile-server.js'
+import { connected, hostileClient, hostileServer } from '../hostile-server.js'
 import { createBrowser } from './tab-env.js'
 
 const shares: TabShare[] = []

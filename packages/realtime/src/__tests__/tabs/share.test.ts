@@ -2,10 +2,10 @@
 // BroadcastChannel (tab-env.ts), against the emulator over real WebSockets. The same scenarios
 // run in real Chromium pages in playground/e2e/tabs.test.ts.
 import { afterEach, describe, expect, it } from 'vitest'
-import { waitUntil } from '../../../../../test/utils/wait.js'
+import { until, waitUntil } from '../../../../../test/utils/wait.js'
 import { shareAcrossTabs, type TabShare, type TabsContext } from '../../tabs.js'
 import type { Message, PresenceEvent, PublishAck } from '../../types.js'
-import { client, collect, until, untilState, untilSubscribed, useEmulator } from '../helpers.js'
+import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 import { createBrowser, type Tab } from './tab-env.js'
 
 const emu = useEmulator({ realtime: { publishRate: { limit: 10_000, intervalMs: 1000 }, heartbeatMs: 300 } })
