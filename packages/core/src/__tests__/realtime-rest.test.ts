@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isAuthError, isValidationError, type ChannelInfo } from '../index.js'
+import { until } from '../../../../test/utils/wait.js'
 import { setup } from './helpers.js'
 
 describe('client.realtime (REST)', () => {
@@ -45,17 +46,15 @@ describe('client.realtime (REST)', () => {
     const { WebSocket } = await import('ws')
     const ws = new WebSocket(`${emu.url.replace('http', 'ws')}/realtime/v1/ws`)
     const frames: Record<string, unknown>[] = []
-    const waiters: (() => void)[] = []
-    ws.on('message', (d) => {
-      frames.push(JSON.parse(String(d)) as Record<string, unknown>)
-      for (const wake of waiters.splice(0)) wake()
-    })
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Record<string, unknown>))
+    const onFrame = (cb: () => void) => {
+      ws.on('message', cb)
+      return () => void ws.off('message', cb)
+    }
+    /** The first frame of `type`, within the deadline (a frame that never comes fails the test, not hangs it). */
     const next = async (type: string): Promise<Record<string, unknown>> => {
-      for (;;) {
-        const found = frames.find((f) => f.type === type)
-        if (found) return found
-        await new Promise<void>((resolve) => waiters.push(resolve))
-      }
+      await until(onFrame, () => frames.some((f) => f.type === type), 5_000, `a ${type} frame`)
+      return frames.find((f) => f.type === type)!
     }
     await new Promise((resolve) => ws.once('open', resolve))
     ws.send(JSON.stringify({ type: 'connect', id: 1, token: await emu.mintToken() }))
