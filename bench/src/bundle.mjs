@@ -67,7 +67,7 @@ const PACKAGES = [
   {
     name: '@tandem/core (createClient with every service, + errors)',
     source: `export { createClient, isTandemError } from '@tandem/core'`,
-    budget: 18_240, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB (issue 14), 17.19 kB (issue 15), 17.76 kB (issue 17), 18.22 kB (issue 26: cache entry actions), 18.24 kB (issue 26: the idempotency rule and its sentence from the contract)
+    budget: 18_250, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB (issue 14), 17.19 kB (issue 15), 17.76 kB (issue 17), 18.22 kB (issue 26: cache entry actions), 18.24 kB (issue 26: the idempotency rule and its sentence from the contract); 18.25 kB with the latitude and longitude bounds from the contract (+4 bytes gzip, issue 26)
     target: 7_000,
   },
   {

@@ -46,6 +46,9 @@ export const MAX_POSTAL_CODE = 20
 export const MAX_RADIUS_METERS = 1_000_000
 export const ZOOM_MIN = 0
 export const ZOOM_MAX = 20
+/** A latitude is -LAT_MAX to LAT_MAX degrees, a longitude -LNG_MAX to LNG_MAX. */
+export const LAT_MAX = 90
+export const LNG_MAX = 180
 export const MAX_IDEMPOTENCY_KEY = 255
 export const MAX_SUBSCRIBE_CHANNELS = 1000
 export const MAX_MESSAGE_BYTES = 65_536

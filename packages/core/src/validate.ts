@@ -1,4 +1,4 @@
-import type { LatLng } from '@tandem/contract'
+import { LAT_MAX, LNG_MAX, type LatLng } from '@tandem/contract'
 import { ValidationError } from './errors.js'
 
 // Compact input checks shared by the service clients: every refusal names the field.
@@ -34,7 +34,10 @@ export function requireOneOf<T extends string>(value: unknown, field: string, al
 export function requireLatLng(value: unknown, field: string): LatLng {
   if (typeof value !== 'object' || value === null) return fail(field, 'must be { lat, lng }')
   const v = value as Partial<LatLng>
-  return { lat: requireNumber(v.lat, `${field}.lat`, -90, 90), lng: requireNumber(v.lng, `${field}.lng`, -180, 180) }
+  return {
+    lat: requireNumber(v.lat, `${field}.lat`, -LAT_MAX, LAT_MAX),
+    lng: requireNumber(v.lng, `${field}.lng`, -LNG_MAX, LNG_MAX),
+  }
 }
 
 export function requireArray<T>(

@@ -2,6 +2,7 @@
 // latitude's range inside `lat,lng` text, rules across parameters; docs/contract.md). Shapes,
 // lengths, patterns and ranges of fields are checked against the contract before a handler runs
 // (spec/rest-inputs.ts). Each refusal is a 400 `invalid_parameter` naming the field.
+import { LAT_MAX, LNG_MAX } from '@tandem/contract'
 import { HttpError } from './http-errors.js'
 
 export function invalid(field: string, message: string): HttpError {
@@ -18,7 +19,10 @@ export function numberParam(raw: string, field: string, min: number, max: number
 /** `lat,lng` in a query string: a latitude from -90 to 90 and a longitude from -180 to 180. */
 export function latLngParam(raw: string, field: string): { lat: number; lng: number } {
   const [lat = '', lng = ''] = raw.split(',')
-  return { lat: numberParam(lat, `${field}.lat`, -90, 90), lng: numberParam(lng, `${field}.lng`, -180, 180) }
+  return {
+    lat: numberParam(lat, `${field}.lat`, -LAT_MAX, LAT_MAX),
+    lng: numberParam(lng, `${field}.lng`, -LNG_MAX, LNG_MAX),
+  }
 }
 
 export const notFound = (what: string, id: string): HttpError =>

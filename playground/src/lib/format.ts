@@ -1,3 +1,4 @@
+import { LAT_MAX, LNG_MAX } from '@tandem/contract'
 import { isTandemError } from '@tandem/core'
 
 export function km(meters: number): string {
@@ -48,8 +49,8 @@ const FIELD_SENTENCE: [RegExp, string][] = [
   [/^addressLines/, 'Type the street and the house number, such as “Rua Augusta 100”.'],
   [/^locality$/, 'Check the locality (the town or city).'],
   [/^postalCode$/, 'Check the postal code.'],
-  [/\.lat$/, 'The latitude must be a number from -90 to 90.'],
-  [/\.lng$/, 'The longitude must be a number from -180 to 180.'],
+  [/\.lat$/, `The latitude must be a number from -${LAT_MAX} to ${LAT_MAX}.`],
+  [/\.lng$/, `The longitude must be a number from -${LNG_MAX} to ${LNG_MAX}.`],
   [/^query$/, 'Check the search text: type a place or an address.'],
   [/^(origin|destination|waypoints)/, 'One of the stops is not known to the maps service any more: pick it again.'],
   [/^subject$/, 'Give the conversation a subject.'],

@@ -1,3 +1,4 @@
+import { LAT_MAX, LNG_MAX } from '@tandem/contract'
 import type { LatLng } from '@tandem/core'
 import { useState, type FormEvent } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
@@ -48,7 +49,7 @@ export function CoordinatesForm({ onPick, error }: { onPick: (at: LatLng) => voi
       <form className="coords" onSubmit={submit} aria-label="Look up coordinates">
         <Coordinate
           label="Latitude"
-          limit={90}
+          limit={LAT_MAX}
           value={lat}
           onChange={setLat}
           invalid={field?.endsWith('lat') ?? false}
@@ -56,7 +57,7 @@ export function CoordinatesForm({ onPick, error }: { onPick: (at: LatLng) => voi
         />
         <Coordinate
           label="Longitude"
-          limit={180}
+          limit={LNG_MAX}
           value={lng}
           onChange={setLng}
           invalid={field?.endsWith('lng') ?? false}

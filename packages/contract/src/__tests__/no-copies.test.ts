@@ -26,6 +26,7 @@ const RULES: Record<string, RegExp> = {
   'a list of frame types (SERVER_FRAME_FIELDS, CLIENT_FRAME_FIELDS)': listOf(
     Object.keys({ ...SERVER_FRAME_FIELDS, ...CLIENT_FRAME_FIELDS }),
   ),
+  'the latitude and longitude bounds (LAT_MAX, LNG_MAX)': /-90\s*,\s*90\b|-180\s*,\s*180\b/,
 }
 
 /** `file: rule` pairs that match but are no copy, each with why. One that no longer matches must go. */

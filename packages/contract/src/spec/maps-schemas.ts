@@ -1,9 +1,12 @@
 // The maps service's shapes (docs/services/maps.md). Limits come from wire.ts.
-import { LIMITS, PLACE_TYPES, TRAVEL_MODES } from '../wire.js'
+import { LAT_MAX, LIMITS, LNG_MAX, PLACE_TYPES, TRAVEL_MODES } from '../wire.js'
 import { array, boolean, integer, number, object, page, ref, string, text, type Schema } from './helpers.js'
 
 export const maps: Record<string, Schema> = {
-  LatLng: object({ lat: number({ minimum: -90, maximum: 90 }), lng: number({ minimum: -180, maximum: 180 }) }),
+  LatLng: object({
+    lat: number({ minimum: -LAT_MAX, maximum: LAT_MAX }),
+    lng: number({ minimum: -LNG_MAX, maximum: LNG_MAX }),
+  }),
   BBox: array(number(), {
     minItems: 4,
     maxItems: 4,

@@ -4,6 +4,8 @@ import { ApiError, ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import type { CallOptions, Query } from '../types.js'
 import {
+  LAT_MAX,
+  LNG_MAX,
   MAX_ADDRESS_LINE,
   MAX_ADDRESS_LINES,
   MAX_PERSON_NAME,
@@ -198,9 +200,9 @@ export function createMapsService(http: Http): MapsService {
           { center: point(requireLatLng(p.center, 'center')), zoom: requireNumber(p.zoom, 'zoom', ZOOM_MIN, ZOOM_MAX) },
           options,
         )
-      const b = requireArray(p.bbox, 'bbox', 4, (v, f) => requireNumber(v, f, -180, 180))
+      const b = requireArray(p.bbox, 'bbox', 4, (v, f) => requireNumber(v, f, -LNG_MAX, LNG_MAX))
       const [, south = 0, , north = 0] = b
-      if (b.length < 4 || !(south < north && south >= -90 && north <= 90))
+      if (b.length < 4 || !(south < north && south >= -LAT_MAX && north <= LAT_MAX))
         throw new ValidationError('bbox', 'must be [west, south, east, north]')
       return get('views', { bbox: b.join() }, options)
     },

@@ -2,7 +2,7 @@
 // the country boundaries (Natural Earth 1:110m) crossing the view and its biggest cities. A center
 // and zoom are turned into bounds for a DEFAULTS.viewport-sized Web Mercator map; a bbox gets the
 // largest whole zoom that shows all of it.
-import { ZOOM_MAX } from '@tandem/contract'
+import { LAT_MAX, LNG_MAX, ZOOM_MAX } from '@tandem/contract'
 import type { RouteHandler } from '../resource-routes.js'
 import { majorCities } from './cities.js'
 import { bordered } from './countries.js'
@@ -98,7 +98,7 @@ function parseBBox(raw: string): BBox {
   const names = ['west', 'south', 'east', 'north']
   const [west, south, east, north] = raw
     .split(',')
-    .map((p, i) => numberParam(p, `bbox.${names[i]}`, i % 2 ? -90 : -180, i % 2 ? 90 : 180)) as BBox
+    .map((p, i) => numberParam(p, `bbox.${names[i]}`, i % 2 ? -LAT_MAX : -LNG_MAX, i % 2 ? LAT_MAX : LNG_MAX)) as BBox
   if (south >= north) throw invalid('bbox', 'south must be below north')
   if (west === east) throw invalid('bbox', 'west and east must differ (west > east crosses the antimeridian)')
   return [west, south, east, north]
