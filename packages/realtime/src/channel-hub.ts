@@ -2,14 +2,15 @@
 // presence.ts both depend on it and not on each other.
 import type { RealtimeError } from '@tandem/core'
 import type { ClientFrame } from './protocol.js'
+import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
 
 /** What a channel needs from the connection. */
 export interface Hub {
-  /** Sends when connected (and `ready`), again on each new connection, until a reply or `timeoutMs`. */
+  /** Sends when connected (and `ready`), again on each new connection, until a reply or a deadline (`Timing`). */
   request: <T extends AppRequest>(
     frame: ClientFrame & { type: T },
-    timeoutMs?: number,
+    timing?: Partial<Timing>,
     ready?: () => boolean,
   ) => Promise<ReplyTo<T>>
   /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */

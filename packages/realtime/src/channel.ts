@@ -6,7 +6,16 @@ import { PUBLISH_TIMEOUT_MS } from './defaults.js'
 import type { Hub } from './channel-hub.js'
 import { createPresence, type PresenceImpl } from './presence.js'
 import { bad, isMessage, isSince, toError, type FrameOf, type SubscribeResult } from './protocol.js'
-import type { Channel, ChannelEvents, ChannelState, HistoryOptions, Listener, Message, Position } from './types.js'
+import type {
+  Channel,
+  ChannelEvents,
+  ChannelState,
+  HistoryOptions,
+  Listener,
+  Message,
+  Position,
+  RequestOptions,
+} from './types.js'
 
 export type { Hub } from './channel-hub.js'
 
@@ -26,7 +35,9 @@ const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
 const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
 
 /** History options as the service takes them (docs/protocol.md): refused locally, never sent malformed. */
-function checkHistory(options: HistoryOptions | null): HistoryOptions {
+function checkHistory(
+  options: HistoryOptions | null,
+): Pick<HistoryOptions, 'since' | 'limit'> & { timing: RequestOptions } {
   const o = options ?? {}
   if (typeof o !== 'object') throw new ValidationError('options', 'must be an object')
   const { since, limit } = o
@@ -35,7 +46,7 @@ function checkHistory(options: HistoryOptions | null): HistoryOptions {
   if (!(limit == null || (Number.isSafeInteger(limit) && limit >= HISTORY_MIN && limit <= HISTORY_MAX)))
     throw new ValidationError('limit', `must be an integer from ${HISTORY_MIN} to ${HISTORY_MAX}`)
   // null is the default; undefined fields are left out of the frame by JSON.
-  return { since: since ?? undefined, limit: limit ?? undefined, timeoutMs: o.timeoutMs }
+  return { since: since ?? undefined, limit: limit ?? undefined, timing: o }
 }
 
 /** `since`: where a reloaded page's channel resumes from (the `positions` option). */
@@ -198,12 +209,12 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
         throw new ValidationError('event', `must be 1 to ${MAX_EVENT_NAME} characters`)
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
-      const r = await hub.request(frame, options.timeoutMs ?? PUBLISH_TIMEOUT_MS)
+      const r = await hub.request(frame, { ...options, timeoutMs: options.timeoutMs ?? PUBLISH_TIMEOUT_MS })
       return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }
     },
     async history(options = {}) {
-      const { since, limit, timeoutMs } = checkHistory(options)
-      const r = await hub.request({ type: 'history', channel: name, since, limit }, timeoutMs)
+      const { since, limit, timing } = checkHistory(options)
+      const r = await hub.request({ type: 'history', channel: name, since, limit }, timing)
       return { epoch: r.epoch, offset: r.offset, complete: r.complete, messages: r.messages.filter(isMessage) }
     },
     suspend() {

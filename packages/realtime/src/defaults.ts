@@ -12,13 +12,15 @@ export const BACKOFF = { baseMs: 500, capMs: 20_000, stableMs: 10_000, serverMax
 /** WebSocket open, then open → `connected`: a link that cannot finish either is dead. */
 export const OPEN_TIMEOUT_MS = 10_000
 export const HANDSHAKE_TIMEOUT_MS = 10_000
-/** history, presence, subscribe replies. */
+/** history, presence, subscribe replies, counted from the send. */
 export const REQUEST_TIMEOUT_MS = 15_000
-/**
- * A publish's deadline, counted from the call (it may wait out a reconnect meanwhile): a chat
- * line that has not gone out in 10 s should say so, not a minute later.
- */
+/** A publish's ack, counted from the send (each resend after a reconnect starts it again). */
 export const PUBLISH_TIMEOUT_MS = 10_000
+/**
+ * How long an app request may wait for a connection, from the call: minutes, so that a publish
+ * made offline goes out when the connection is back, and still says so if it never comes.
+ */
+export const QUEUE_TIMEOUT_MS = 300_000
 /** Attempts in a row that never reached `connected`, with no success ever: then an `unreachable` error (retries go on). */
 export const UNREACHABLE_AFTER = 5
 /** The service takes at most this many channels in one subscribe frame. */
@@ -56,6 +58,7 @@ export const DEFAULTS = {
   handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
   publishTimeoutMs: PUBLISH_TIMEOUT_MS,
+  queueTimeoutMs: QUEUE_TIMEOUT_MS,
   unreachableAfter: UNREACHABLE_AFTER,
   maxChannelsPerFrame: MAX_CHANNELS_PER_FRAME,
   maxQueued: MAX_QUEUED,

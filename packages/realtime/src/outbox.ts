@@ -1,5 +1,14 @@
 import type { RealtimeError } from '@tandem/core'
+import { MAX_TIMER_MS, ValidationError } from './core.js'
 import { rtError, type ClientFrame, type Reply } from './protocol.js'
+
+/** How long a request may take: waiting for a connection, then waiting for its reply. */
+export interface Timing {
+  /** The reply's deadline, counted from each send (a resend after a reconnect starts it again). */
+  timeoutMs: number
+  /** How long it may wait to be sent, counted from the call (the app's "queued until the connection is back"). */
+  queueTimeoutMs: number
+}
 
 /** A request the app made (publish, history, presence): sent when it can be, retried on every new connection. */
 export interface Op {
@@ -13,24 +22,47 @@ export interface Op {
   notBefore?: number
   /** Times the service refused it for its rate limit. */
   refusals?: number
+  /** Epoch ms by which it must have been sent (set by `add`). */
+  sendBy?: number
+  timing?: Timing
+  /** The queue deadline while it waits, the reply deadline once sent. */
   timer?: ReturnType<typeof setTimeout>
   /** Wakes the outbox once `notBefore` has passed. */
   retry?: ReturnType<typeof setTimeout>
+  /** Settled and out of the outbox. */
+  done?: boolean
 }
 
 export interface Outbox {
-  /** Queues `op` (deadline `timeoutMs` from now); the oldest waiting op is dropped past the bound. */
-  add: (op: Op, timeoutMs: number) => void
+  /** Queues `op`; the oldest waiting op is dropped past the bound. */
+  add: (op: Op, timing: Timing) => void
   /** Sends, in call order, what can go on the current connection; `send` is false when the socket refused. */
   flush: (send: (op: Op) => boolean) => void
+  /** A sent op waits again (its socket is gone, or the service asked it to come back later): the queue deadline applies again. */
+  requeue: (op: Op) => void
+  /** The socket is gone: every sent op waits again. */
+  lost: () => void
   remove: (op: Op) => void
   /** Rejects everything (closed, failed). */
   clear: (error: RealtimeError) => void
 }
 
-/** A request that got no reply by its deadline, with what it was waiting on (a reconnect's reason) as its cause. */
-const timedOut = (op: Op, ms: number, why: RealtimeError | undefined) =>
-  rtError('timeout', `No reply to ${op.frame.type} within ${ms} ms${why ? `: ${why.message}` : ''}`, true, why)
+/** A deadline option: a number of ms above 0 (`Infinity`: as long as a timer can wait, about 24 days). */
+export function checkMs(name: string, value: unknown): ValidationError | undefined {
+  return value === undefined || (typeof value === 'number' && value > 0)
+    ? undefined
+    : new ValidationError(name, 'must be a number of ms above 0')
+}
+
+/** setTimeout fires at once past 2^31 - 1 ms. */
+const later = (fn: () => void, ms: number) => setTimeout(fn, Math.min(Math.max(0, ms), MAX_TIMER_MS))
+
+/** A request sent that got no reply by its deadline. */
+const timedOut = (op: Op, ms: number) => rtError('timeout', `No reply to ${op.frame.type} within ${ms} ms`, true)
+
+/** A request never sent: it says what it was waiting on (a reconnect's reason) and has it as its cause. */
+const notSent = (op: Op, ms: number, why: RealtimeError | undefined) =>
+  rtError('queue_timeout', `${op.frame.type} not sent within ${ms} ms${why ? `: ${why.message}` : ''}`, true, why)
 
 /** `seq()` is the current connection: ops not sent on it count as waiting. */
 export function createOutbox(
@@ -41,6 +73,7 @@ export function createOutbox(
 ): Outbox {
   let ops: Op[] = []
   const remove = (op: Op) => {
+    op.done = true
     clearTimeout(op.timer)
     clearTimeout(op.retry)
     ops = ops.filter((o) => o !== op)
@@ -49,8 +82,18 @@ export function createOutbox(
     remove(op)
     op.reject(error)
   }
+  /** Arms the queue deadline for what remains of it. */
+  const wait = (op: Op) => {
+    clearTimeout(op.timer)
+    const ms = op.timing!.queueTimeoutMs
+    op.timer = later(() => drop(op, notSent(op, ms, reason())), op.sendBy! - Date.now())
+  }
+  const requeue = (op: Op) => {
+    op.sentOn = undefined
+    wait(op)
+  }
   return {
-    add(op, timeoutMs) {
+    add(op, timing) {
       const waiting = ops.filter((o) => o.sentOn !== seq())
       const oldest = waiting[0]
       if (oldest && waiting.length >= max) {
@@ -58,7 +101,9 @@ export function createOutbox(
         drop(oldest, error)
         onDrop(error)
       }
-      op.timer = setTimeout(() => drop(op, timedOut(op, timeoutMs, reason())), timeoutMs)
+      op.timing = timing
+      op.sendBy = Date.now() + timing.queueTimeoutMs
+      wait(op)
       ops.push(op)
     },
     flush(send) {
@@ -68,7 +113,15 @@ export function createOutbox(
         if (op.sentOn === current || (op.notBefore ?? 0) > now || (op.ready && !op.ready())) continue
         if (!send(op)) return
         op.sentOn = current
+        if (op.done) continue // send() settled it (refused locally)
+        const ms = op.timing!.timeoutMs
+        clearTimeout(op.timer)
+        op.timer = later(() => drop(op, timedOut(op, ms)), ms)
       }
+    },
+    requeue,
+    lost() {
+      for (const op of ops) if (op.sentOn !== undefined) requeue(op)
     },
     remove,
     clear(error) {

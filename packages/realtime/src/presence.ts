@@ -57,7 +57,7 @@ export function createPresence(host: PresenceHost): PresenceImpl {
       return send('presence.leave').finally(() => done?.())
     },
     async get(options = {}) {
-      const reply = await host.request({ type: 'presence.get', channel: host.name }, options.timeoutMs, host.ready)
+      const reply = await host.request({ type: 'presence.get', channel: host.name }, options, host.ready)
       return reply.members.filter(isMember)
     },
     subscribe(listener) {

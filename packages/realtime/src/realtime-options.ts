@@ -26,10 +26,17 @@ export interface RealtimeOptions {
    */
   backoff?: Partial<BackoffOptions>
   /**
-   * How long history and presence requests wait for their reply, in ms.
+   * How long history and presence requests wait for their reply once sent, in ms.
    * @default 15_000
    */
   requestTimeoutMs?: number
+  /**
+   * How long a request (a publish, history, presence) may wait for the connection, from the call,
+   * before it fails with `queue_timeout` unsent. Generous: a publish made offline goes out when the
+   * connection is back.
+   * @default 300_000 (5 min)
+   */
+  queueTimeoutMs?: number
   /**
    * Debug lines (frames by type, states) with the connection id; tokens are redacted. `true` logs to the console.
    * @default false

@@ -18,6 +18,7 @@ import {
   MAX_INBOUND_CHARS,
   MAX_MESSAGE_BYTES,
   MAX_QUEUED,
+  QUEUE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
 import { createLog } from './log.js'
@@ -111,6 +112,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     maxBytes: () => session.maxBytes,
     maxQueued: options.maxQueued ?? MAX_QUEUED,
     timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    queueTimeoutMs: options.queueTimeoutMs ?? QUEUE_TIMEOUT_MS,
     retryFloor: (n) => fullJitter(n - 1, backoffOptions.baseMs, backoffOptions.capMs, options.random),
     serverMaxMs: backoffOptions.serverMaxMs,
     // What a request that times out was waiting on, for its error.

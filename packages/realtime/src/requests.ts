@@ -1,6 +1,6 @@
 import type { RealtimeError } from '@tandem/core'
 import { ValidationError, clampDelay } from './core.js'
-import { createOutbox, type Op } from './outbox.js'
+import { checkMs, createOutbox, type Op, type Timing } from './outbox.js'
 import { rtError, toError, type ClientFrame, type FrameOf, type Reply } from './protocol.js'
 
 export interface RequestsOptions {
@@ -13,7 +13,10 @@ export interface RequestsOptions {
   seq: () => number
   maxBytes: () => number
   maxQueued: number
+  /** A reply's deadline from the send (session requests; app requests unless they give their own). */
   timeoutMs: number
+  /** How long an app request may wait to be sent, from the call. */
+  queueTimeoutMs: number
   /** The least wait before resending a request the service refused for its rate limit the `n`th time. */
   retryFloor: (n: number) => number
   /** The longest wait a server may ask for. */
@@ -27,10 +30,14 @@ export interface RequestsOptions {
 export interface Requests {
   /** A request of the session itself (connect, subscribe, auth, ping); only on the open socket. */
   call: (frame: ClientFrame, onReply?: (reply: Reply) => void, timeoutMs?: number, why?: string) => boolean
-  /** A request of the app: queued, sent when `o.ready()`, resent on each new connection until a reply or its deadline. */
+  /**
+   * A request of the app: queued, sent when `o.ready()`, resent on each new connection until a
+   * reply. It fails with `queue_timeout` if it could not be sent within `queueTimeoutMs` of the
+   * call, with `timeout` if a reply did not come within `timeoutMs` of a send.
+   */
   request: <T extends AppRequest>(
     frame: ClientFrame & { type: T },
-    timeoutMs?: number,
+    timing?: Partial<Timing>,
     ready?: () => boolean,
   ) => Promise<ReplyTo<T>>
   /** Routes a reply by its id; false when nothing waits for it. */
@@ -61,6 +68,8 @@ export type ReplyTo<T extends AppRequest> = FrameOf<(typeof REPLY)[T]>
 export function createRequests(o: RequestsOptions): Requests {
   // What waits for a reply, by id: its handler and, for a session request, its deadline.
   const pending = new Map<unknown, [onReply: (reply: Reply) => void, timer?: ReturnType<typeof setTimeout>]>()
+  const bad = checkMs('requestTimeoutMs', o.timeoutMs) ?? checkMs('queueTimeoutMs', o.queueTimeoutMs)
+  if (bad) throw bad
   const outbox = createOutbox(o.maxQueued, o.seq, o.error, o.reason)
   let nextId = 1
 
@@ -90,8 +99,8 @@ export function createRequests(o: RequestsOptions): Requests {
       // rate_limited: the same frame (same idempotency key) goes again once the bucket refills;
       // never sooner than a backoff that grows with each refusal, nor later than `serverMaxMs`.
       const floor = o.retryFloor((op.refusals = (op.refusals ?? 0) + 1))
-      op.sentOn = undefined
       op.notBefore = Date.now() + Math.max(clampDelay(after, 0, o.serverMaxMs) ?? floor, floor)
+      outbox.requeue(op)
       return flushAt(op)
     }
     outbox.remove(op)
@@ -105,10 +114,12 @@ export function createRequests(o: RequestsOptions): Requests {
   const self: Requests = {
     call(frame, onReply = () => {}, timeoutMs = o.timeoutMs, why = 'request_timeout') {
       const id = nextId++
+      // A frame the socket did not take has no reply to wait for.
+      if (!o.write(JSON.stringify({ ...frame, id }))) return false
       pending.set(id, [onReply, setTimeout(() => o.dead(why), timeoutMs)])
-      return o.write(JSON.stringify({ ...frame, id }))
+      return true
     },
-    request(frame, timeoutMs = o.timeoutMs, ready) {
+    request(frame, timing = {}, ready) {
       return new Promise((resolve, reject) => {
         let text: string
         try {
@@ -116,10 +127,14 @@ export function createRequests(o: RequestsOptions): Requests {
         } catch {
           return reject(new ValidationError('data', 'must be JSON-serialisable'))
         }
-        const big = tooBig(text)
+        const big =
+          checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)
         if (big) return reject(big)
         // settle() resolves only with the reply type REPLY names for this request.
-        outbox.add({ frame, resolve: resolve as (reply: Reply) => void, reject, ready }, timeoutMs)
+        outbox.add(
+          { frame, resolve: resolve as (reply: Reply) => void, reject, ready },
+          { timeoutMs: timing.timeoutMs ?? o.timeoutMs, queueTimeoutMs: timing.queueTimeoutMs ?? o.queueTimeoutMs },
+        )
         self.flush()
       })
     },
@@ -148,6 +163,7 @@ export function createRequests(o: RequestsOptions): Requests {
     lost() {
       for (const [, timer] of pending.values()) clearTimeout(timer)
       pending.clear()
+      outbox.lost()
     },
     clear: (error) => outbox.clear(error),
   }

@@ -67,10 +67,25 @@ export interface PublishAck extends Position {
   duplicate: boolean
 }
 
-export interface HistoryOptions {
+/** A request's deadlines (publish, history, presence). */
+export interface RequestOptions {
+  /**
+   * How long to wait for the reply once the request is sent (a resend after a reconnect starts it
+   * again); then it fails with `timeout`.
+   * @default 10_000 for a publish, the client's `requestTimeoutMs` (15_000) otherwise
+   */
+  timeoutMs?: number
+  /**
+   * How long it may wait for a connection, from the call; then it fails with `queue_timeout`,
+   * never sent.
+   * @default the client's `queueTimeoutMs` (300_000)
+   */
+  queueTimeoutMs?: number
+}
+
+export interface HistoryOptions extends RequestOptions {
   since?: Position
   limit?: number
-  timeoutMs?: number
 }
 
 export interface HistoryPage extends Position {
@@ -97,7 +112,7 @@ export interface Presence {
   enter: (data?: unknown) => Promise<void>
   update: (data?: unknown) => Promise<void>
   leave: () => Promise<void>
-  get: (options?: { timeoutMs?: number }) => Promise<Member[]>
+  get: (options?: RequestOptions) => Promise<Member[]>
   subscribe: (listener: (event: PresenceEvent) => void) => Unsubscribe
 }
 
@@ -111,7 +126,7 @@ export interface Channel {
     <T = unknown>(event: string, listener: Listener<T>): Unsubscribe
   }
   on: <E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]) => Unsubscribe
-  publish: (event: string, data?: unknown, options?: { timeoutMs?: number }) => Promise<PublishAck>
+  publish: (event: string, data?: unknown, options?: RequestOptions) => Promise<PublishAck>
   history: (options?: HistoryOptions) => Promise<HistoryPage>
   readonly presence: Presence
 }

@@ -21,6 +21,7 @@ describe('hostile replies and inputs', () => {
       maxBytes: () => 65_536,
       maxQueued: 10,
       timeoutMs: 5_000,
+      queueTimeoutMs: 60_000,
       retryFloor: () => 0,
       serverMaxMs: 300_000,
       ready: () => true,

@@ -50,11 +50,30 @@ describe('the offline queue', () => {
     expect(again.messages.map((m) => m.data)).toEqual(['once'])
   })
 
-  it('a publish that cannot be sent in time is rejected and leaves the queue', async () => {
+  it('a publish that cannot be sent in time is rejected with queue_timeout and leaves the queue; its ack deadline never ran', async () => {
     const a = client(emu(), { subject: 'late' }, { autoConnect: false })
-    await expect(a.channel('queue:late').publish('n', 1, { timeoutMs: 50 })).rejects.toMatchObject({
-      code: 'timeout',
+    await expect(a.channel('queue:late').publish('n', 1, { timeoutMs: 10, queueTimeoutMs: 50 })).rejects.toMatchObject({
+      code: 'queue_timeout',
       temporary: true,
+      message: 'publish not sent within 50 ms',
     })
+    a.connect()
+    await a.channel('queue:late').publish('n', 2)
+    expect((await a.channel('queue:late').history()).messages.map((m) => m.data)).toEqual([2])
+  })
+
+  it('refuses a deadline that is not a number of ms above 0, sending nothing', async () => {
+    const a = client(emu(), { subject: 'bad_deadline' }, { autoConnect: false })
+    for (const bad of [0, -1, Number.NaN, '5']) {
+      await expect(a.channel('queue:bad').publish('n', 1, { queueTimeoutMs: bad as number })).rejects.toMatchObject({
+        name: 'ValidationError',
+        field: 'queueTimeoutMs',
+      })
+      await expect(a.channel('queue:bad').history({ timeoutMs: bad as number })).rejects.toMatchObject({
+        name: 'ValidationError',
+        field: 'timeoutMs',
+      })
+    }
+    expect(() => client(emu(), { subject: 'bad_client' }, { queueTimeoutMs: -5 })).toThrow(/queueTimeoutMs/)
   })
 })

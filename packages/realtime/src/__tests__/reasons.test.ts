@@ -55,7 +55,7 @@ describe('no WebSocket in the runtime (Node 20 without the option)', () => {
 })
 
 describe('a realtime URL where no service answers', () => {
-  it('says what it tried after a few failed attempts, keeps retrying, and a publish times out with that reason', async () => {
+  it('says what it tried after a few failed attempts, keeps retrying, and a publish that could not be sent fails with that reason', async () => {
     // An HTTP server that refuses every upgrade: the socket closes before any handshake.
     const server = createServer((_, res) => res.writeHead(404).end())
     server.on('upgrade', (_, socket) => socket.end('HTTP/1.1 404 Not Found\r\n\r\n'))
@@ -67,7 +67,7 @@ describe('a realtime URL where no service answers', () => {
       const states: StateChange[] = []
       rt.on('error', (e) => errors.push(e))
       rt.on('state', (s) => states.push(s))
-      const pending = rt.channel('chat:nowhere').publish('message', 'x', { timeoutMs: 1_000 })
+      const pending = rt.channel('chat:nowhere').publish('message', 'x', { queueTimeoutMs: 1_000 })
       const failure = pending.then(
         () => expect.unreachable('the publish should time out'),
         (e: RealtimeError) => e,
@@ -90,8 +90,8 @@ describe('a realtime URL where no service answers', () => {
       expect(reconnecting.length).toBeGreaterThanOrEqual(DEFAULTS.unreachableAfter - 1)
       expect(reconnecting.every((s) => s.lastError?.message.includes('closed before the handshake'))).toBe(true)
       const e = await failure
-      expect(e).toMatchObject({ code: 'timeout', temporary: true })
-      expect(e.message).toMatch(/^No reply to publish within 1000 ms: Socket to ws:\/\/127\.0\.0\.1:\d+\/not-realtime/)
+      expect(e).toMatchObject({ code: 'queue_timeout', temporary: true })
+      expect(e.message).toMatch(/^publish not sent within 1000 ms: Socket to ws:\/\/127\.0\.0\.1:\d+\/not-realtime/)
       expect(e.cause).toMatchObject({ name: 'RealtimeError' })
       expect(rt.state).not.toBe('failed') // it keeps trying: the URL may come up
     } finally {

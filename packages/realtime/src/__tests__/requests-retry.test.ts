@@ -20,6 +20,7 @@ describe('requests: a rate_limited refusal', () => {
       maxBytes: () => 65_536,
       maxQueued: 10,
       timeoutMs: 5_000,
+      queueTimeoutMs: 60_000,
       retryFloor: () => 0,
       serverMaxMs: 300_000,
       ready: () => true,

@@ -2,7 +2,6 @@
 import { RealtimeError } from '@tandem/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createBackoff } from '../backoff.js'
-import { createOutbox, type Op } from '../outbox.js'
 import { closeAction, closeOf, parseFrame } from '../protocol.js'
 import { refreshDelay } from '../token-refresh.js'
 import { toWsUrl } from '../url.js'
@@ -142,63 +141,5 @@ describe('watchdog', () => {
     ticks[0]!()
     expect(dead).toHaveBeenCalledOnce()
     vi.restoreAllMocks()
-  })
-})
-
-describe('outbox', () => {
-  const op = (log: string[], name: string): Op => ({
-    frame: { type: 'publish', name },
-    resolve: () => log.push(`ok ${name}`),
-    reject: (e) => log.push(`${e.code} ${name}`),
-  })
-
-  it('bounds waiting requests (oldest dropped), times out, and resends what an older connection lost, in order', () => {
-    vi.useFakeTimers()
-    let seq = 0
-    const log: string[] = []
-    const dropped: RealtimeError[] = []
-    const box = createOutbox(
-      2,
-      () => seq,
-      (e) => dropped.push(e),
-    )
-    const [a, b, c] = ['a', 'b', 'c'].map((n) => op(log, n)) as [Op, Op, Op]
-    box.add(a, 1_000)
-    box.add(b, 1_000)
-    box.add(c, 1_000)
-    expect(log).toEqual(['queue_overflow a'])
-    expect(dropped).toHaveLength(1)
-    seq = 1
-    const sent: string[] = []
-    box.flush((o) => (sent.push(o.frame.name as string), true))
-    box.flush((o) => (sent.push(o.frame.name as string), true)) // nothing twice on one connection
-    expect(sent).toEqual(['b', 'c'])
-    seq = 2 // the connection dropped before the replies: both go again, same frames
-    box.flush((o) => (sent.push(o.frame.name as string), true))
-    expect(sent).toEqual(['b', 'c', 'b', 'c'])
-    box.remove(b)
-    vi.advanceTimersByTime(1_000)
-    expect(log).toEqual(['queue_overflow a', 'timeout c'])
-  })
-
-  it('waits for ready() and stops at a refusing socket', () => {
-    const log: string[] = []
-    const box = createOutbox(
-      10,
-      () => 1,
-      () => {},
-    )
-    let ready = false
-    const gated = { ...op(log, 'p'), ready: () => ready }
-    box.add(gated, 60_000)
-    box.add(op(log, 'q'), 60_000)
-    const sent: string[] = []
-    box.flush((o) => (sent.push(o.frame.name as string), false))
-    expect(sent).toEqual(['q'])
-    ready = true
-    box.flush((o) => (sent.push(o.frame.name as string), true))
-    expect(sent).toEqual(['q', 'p', 'q'])
-    box.clear(new RealtimeError('closed', { code: 'closed' }))
-    expect(log).toEqual(['closed p', 'closed q'])
   })
 })
