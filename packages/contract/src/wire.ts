@@ -21,6 +21,17 @@ export const IDEMPOTENCY_KEY_RULE = 'must be 1-255 printable ASCII characters, n
 export const isIdempotencyKey = (value: unknown): value is string =>
   typeof value === 'string' && IDEMPOTENCY_KEY.test(value)
 
+/**
+ * Query parameters that carry a credential. None may appear in a URL the SDK is given (a base
+ * URL, the token endpoint, the realtime URL): a key or token in a URL is written to access logs,
+ * browser history and Referer headers, and a raw key in a browser is exactly what tokens are for.
+ * Names compare lowercase with `-` and `_` left out, so `api_key`, `API-Key` and `apiKey` are all
+ * `apikey`, and `access_token` is `accesstoken`.
+ */
+export const CREDENTIAL_PARAMS = ['key', 'apikey', 'secret', 'clientsecret', 'token', 'accesstoken'] as const
+export const isCredentialParam = (name: string): boolean =>
+  (CREDENTIAL_PARAMS as readonly string[]).includes(name.toLowerCase().replace(/[-_]/g, ''))
+
 // Sizes and counts the services enforce (docs/services/*.md, docs/protocol.md). Each is a
 // top-level constant, so a bundler inlines the ones a package uses (a number, not an object
 // lookup); `LIMITS` groups them for readers and for the spec.

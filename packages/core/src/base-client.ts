@@ -6,10 +6,11 @@ import { ValidationError } from './errors.js'
 import { createEmitter } from './events.js'
 import type { ClientHooks } from './hooks.js'
 import { createHttp, type Http } from './http.js'
-import { checkBaseUrl, checkWait } from './http-call.js'
+import { checkWait } from './http-call.js'
 import { createLogger } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
+import { formatBaseUrl, joinPath, parseBaseUrl } from './url-rules.js'
 import {
   SERVICES,
   type ClientEvents,
@@ -25,6 +26,9 @@ import {
 export interface ClientOptions {
   /**
    * Where the services live; each service is at `{baseUrl}/{service}` unless `services` says otherwise.
+   * A query in it goes with every request (a request's own parameter of the same name wins). A
+   * credential in it (`key=`, `api_key=`, `secret=`, `token=`…: `CREDENTIAL_PARAMS`), `user:password@`
+   * or a `#fragment` is a `ValidationError` at once.
    * @default 'https://api.tandem.dev'
    */
   baseUrl?: string
@@ -149,7 +153,7 @@ export function createClient(options: ClientOptions): Client {
     throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
   // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-  const root = trimSlash(options.baseUrl ?? DEFAULTS.baseUrl)
+  const root = parseBaseUrl(options.baseUrl ?? DEFAULTS.baseUrl, 'baseUrl')
   const emitter = createEmitter<ClientEvents>()
   const auth = createTokenProvider(options.auth, { fetch: fetchImpl })
 
@@ -157,8 +161,10 @@ export function createClient(options: ClientOptions): Client {
   const limiters: Partial<Record<ServiceName, RateLimiter>> = {}
   for (const service of SERVICES) {
     const s = options.services?.[service] ?? {}
-    baseUrls[service] = trimSlash(s.baseUrl ?? `${root}/${service}`)
-    checkBaseUrl(baseUrls[service], s.baseUrl === undefined ? 'baseUrl' : `services.${service}.baseUrl`)
+    // Joined by URL: a query in the base URL stays a query (`?t=1` + `maps` → `/maps?t=1`).
+    const url =
+      s.baseUrl === undefined ? joinPath(root, service) : parseBaseUrl(s.baseUrl, `services.${service}.baseUrl`)
+    baseUrls[service] = formatBaseUrl(url)
     const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
     if (rate !== false)
       limiters[service] = createRateLimiter({
@@ -196,9 +202,4 @@ function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: n
   if (!(limit > 0) || !(intervalMs > 0))
     throw new ValidationError(`services.${service}.rateLimit`, 'limit and interval must be positive')
   return { limit, intervalMs }
-}
-
-function trimSlash(url: string): string {
-  if (typeof url !== 'string' || url.length === 0) throw new ValidationError('baseUrl', 'must be a non-empty string')
-  return url.replace(/\/+$/, '')
 }

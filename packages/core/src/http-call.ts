@@ -128,15 +128,6 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
   return out
 }
 
-/** Once per client, not per request: relative base URLs are fine in a page (a same-origin proxy), elsewhere they must be absolute. */
-export function checkBaseUrl(url: string, field: string): void {
-  try {
-    new URL(url, (globalThis as { location?: { href?: string } }).location?.href)
-  } catch {
-    throw new ValidationError(field, 'must be an absolute http(s) URL')
-  }
-}
-
 /** A bound on a wait, in ms: absent, or a number ≥ 0 (NaN or a negative would bound nothing). */
 export function checkWait(ms: number | undefined, field: string): number | undefined {
   if (ms !== undefined && !(typeof ms === 'number' && ms >= 0))

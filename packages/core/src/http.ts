@@ -10,6 +10,7 @@ import { classify, parseJson, readRateLimit, type Outcome, type Step } from './h
 import type { LogFn } from './logger.js'
 import type { RateLimiter } from './rate-limiter.js'
 import type { TokenProvider } from './token-provider.js'
+import { splitBaseUrl } from './url-rules.js'
 import type { ClientEvents, RequestOptions, RetryOptions, ServiceName } from './types.js'
 
 export interface HttpOptions {
@@ -45,6 +46,14 @@ export function createHttp(options: HttpOptions): Http {
   const { auth, emitter, log } = options
   const inflight: Record<ServiceName, number> = { maps: 0, support: 0, realtime: 0 }
   const attemptSignal = createAttemptSignals()
+  // ofetch appends paths to a base as text: the base goes without its query, which joins each request's.
+  const baseUrls = {} as Record<ServiceName, string>
+  const baseQueries: Partial<Record<ServiceName, Record<string, string | string[]>>> = {}
+  for (const [service, url] of Object.entries(options.baseUrls) as [ServiceName, string][]) {
+    const { base, query } = splitBaseUrl(url)
+    baseUrls[service] = base
+    if (query) baseQueries[service] = query
+  }
   const $fetch: $Fetch = createFetch({
     // Without options.fetch, the global is looked up per request (MSW or a test may patch it later).
     // Every answer is read through the size cap.
@@ -85,7 +94,7 @@ export function createHttp(options: HttpOptions): Http {
       const exchange = $fetch.raw(path, {
         baseURL: call.baseURL,
         method,
-        query: call.query,
+        query: baseQueries[service] ? { ...baseQueries[service], ...call.query } : call.query,
         body: call.body as Record<string, unknown> | undefined,
         headers,
         signal: guard.signal,
@@ -188,7 +197,7 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
-  const context = { ...options, randomId } // made once: prepare() runs per request
+  const context = { ...options, baseUrls, randomId } // made once: prepare() runs per request
   return async function request<T>(req: RequestOptions): Promise<T> {
     const call = prepare(req, context)
     const deadline = createDeadline(call.signal, call.timeoutMs)

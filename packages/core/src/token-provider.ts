@@ -3,6 +3,7 @@ import { TOKEN_DEFAULTS } from './defaults.js'
 import { createEmitter } from './events.js'
 import { limitBody } from './body-limit.js'
 import { AuthError, NetworkError, TandemError, ValidationError } from './errors.js'
+import { refuseCredentials } from './url-rules.js'
 
 const TOKEN_RESPONSE_MAX_BYTES = 65_536
 import type { Unsubscribe } from './types.js'
@@ -190,6 +191,7 @@ function endpointPath(url: string): string {
         : `is relative (${url.split('?')[0]}) and there is no page to resolve it against: give an absolute URL, e.g. https://app.example${url.startsWith('/') ? '' : '/'}${url.split('?')[0]}`,
     )
   }
+  refuseCredentials(parsed, 'auth.url')
   return `${parsed.host}${parsed.pathname}`
 }
 

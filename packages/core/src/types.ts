@@ -15,7 +15,8 @@ export type RateLimitOptions = { requestsPerMinute: number } | { limit: number; 
 
 export interface ServiceOptions {
   /**
-   * The service's base URL; requests go to `{baseUrl}/v1/...`.
+   * The service's base URL; requests go to `{baseUrl}/v1/...`, with its query, if any (the rules
+   * of the client's `baseUrl`: no credential, no fragment).
    * @default `{client baseUrl}/{service}`
    */
   baseUrl?: string

@@ -11,5 +11,6 @@ export {
   createEmitter,
   createPool,
   fullJitter,
+  parseBaseUrl,
   redact,
 } from '@tandem/core/internal'

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { API_ERROR_CODES, CLOSE, REALTIME_ERROR_CODES } from '../index.js'
+import { API_ERROR_CODES, CLOSE, CREDENTIAL_PARAMS, REALTIME_ERROR_CODES } from '../index.js'
 import { CLIENT_FRAME_FIELDS, SERVER_FRAME_FIELDS } from '../frame-fields.js'
 
 const ROOT = new URL('../../../../', import.meta.url).pathname
@@ -27,6 +27,13 @@ const RULES: Record<string, RegExp> = {
     Object.keys({ ...SERVER_FRAME_FIELDS, ...CLIENT_FRAME_FIELDS }),
   ),
   'the latitude and longitude bounds (LAT_MAX, LNG_MAX)': /-90\s*,\s*90\b|-180\s*,\s*180\b/,
+  'a list of credential parameters (CREDENTIAL_PARAMS)': listOf([
+    ...CREDENTIAL_PARAMS,
+    'api_key',
+    'api-key',
+    'access_token',
+    'client_secret',
+  ]),
 }
 
 /** `file: rule` pairs that match but are no copy, each with why. One that no longer matches must go. */
@@ -64,6 +71,8 @@ describe('no copy of a wire rule outside @tandem/contract', () => {
     expect(errors!.test("new Set(['not_found', 'forbidden', 'rate_limited'])")).toBe(true)
     expect(frames!.test("['ack', 'ok', 'presence.members']")).toBe(true)
     expect(frames!.test("type: 'presence.enter' | 'presence.update' | 'presence.leave'")).toBe(false) // a type, not a list
+    const credentials = Object.values(RULES).at(-1)!
+    expect(wire.some((line) => credentials.test(line))).toBe(true)
   })
 
   it('packages/*/src and playground/src import the rules instead of restating them', () => {

@@ -111,6 +111,16 @@ describe('urls', () => {
     expect(toWsUrl('https://api.tandem.dev/realtime')).toBe('wss://api.tandem.dev/realtime/v1/ws')
     expect(toWsUrl('http://127.0.0.1:1/realtime/')).toBe('ws://127.0.0.1:1/realtime/v1/ws')
     expect(toWsUrl('wss://x/realtime/v1/ws')).toBe('wss://x/realtime/v1/ws')
+    expect(toWsUrl('http://x')).toBe('ws://x/v1/ws')
+  })
+
+  it('keeps a query after the path, and refuses a credential, user:password@ or a fragment (issue 27)', () => {
+    expect(toWsUrl('https://x/realtime/?tenant=a')).toBe('wss://x/realtime/v1/ws?tenant=a')
+    for (const url of ['https://x/realtime?api_key=s3cr3t', 'wss://x/realtime#token=s3cr3t', 'https://k:s3cr3t@x/rt']) {
+      expect(() => toWsUrl(url)).toThrow(/^url: must not carry/)
+      expect(() => toWsUrl(url)).not.toThrow(/s3cr3t/)
+    }
+    expect(() => toWsUrl('https://x/realtime#top')).toThrow(/fragment/)
   })
 })
 
