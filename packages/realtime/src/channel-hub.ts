@@ -1,6 +1,7 @@
 // What a channel (and its presence) needs from the connection: its own file, so channel.ts and
 // presence.ts both depend on it and not on each other.
 import type { RealtimeError } from '@tandem/core'
+import type { HeldBudget } from './held.js'
 import type { ClientFrame } from './protocol.js'
 import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
@@ -16,4 +17,6 @@ export interface Hub {
   /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */
   changed: () => void
   error: (error: RealtimeError) => void
+  /** Room for live messages held meanwhile (one budget for the client's channels). */
+  held: HeldBudget
 }

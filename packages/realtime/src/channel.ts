@@ -12,7 +12,6 @@ import type {
   ChannelState,
   HistoryOptions,
   Listener,
-  Message,
   Position,
   RequestOptions,
 } from './types.js'
@@ -26,7 +25,8 @@ export interface ChannelImpl extends Channel {
   suspend: () => void
   /** This channel's result in a `subscribed` reply (or `{ error }`). */
   subscribed: (result: SubscribeResult) => void
-  message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>) => void
+  /** `bytes`: the frame's size, counted against the held budget while the channel holds. */
+  message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>, bytes?: number) => void
 }
 
 const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
@@ -57,8 +57,27 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   let leases = 0
   let pos: Position | undefined = since
   // Live messages held while (re)subscribing or filling a gap, delivered in order afterwards.
-  let held: unknown[] | undefined = []
+  // Bounded (hub.held): past it the rest are dropped (`dropped`: the last), and history is read
+  // from the last one delivered, as for any gap. What is held stays a run with no hole.
+  type Held = { m: unknown; bytes: number }
+  let held: Held[] | undefined = []
+  let heldBytes = 0
+  let dropped: unknown
   let fillSeq = 0
+
+  /** Starts holding anew (`[]`, or the message that opened a gap) or stops (`undefined`). */
+  const setHeld = (next: Held[] | undefined) => {
+    if (held) hub.held.give(held.length, heldBytes)
+    heldBytes = 0
+    dropped = undefined
+    const into: Held[] | undefined = (held = next && [])
+    for (const h of next ?? []) keep(h.m, h.bytes, into!)
+  }
+  const keep = (m: unknown, bytes: number, into: Held[]) => {
+    if (dropped !== undefined || !hub.held.take(bytes)) return void (dropped = m)
+    into.push({ m, bytes })
+    heldBytes += bytes
+  }
 
   const setState = (current: ChannelState, error?: RealtimeError) => {
     if (current === state) return
@@ -87,14 +106,14 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   }
 
   /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
-  function deliver(msg: unknown, canFill = true) {
+  function deliver(msg: unknown, canFill = true, bytes = 0) {
     if (!isMessage(msg) || retired.has(msg.epoch)) return hub.error(bad())
     const { epoch, offset } = msg
     if (!pos) return
     const sameEpoch = epoch === pos.epoch
     if (sameEpoch && offset <= pos.offset) return // seen already (a resume replays from the last offset)
     if (!sameEpoch || offset > pos.offset + 1) {
-      if (sameEpoch && canFill) return fill(msg)
+      if (sameEpoch && canFill) return fill([{ m: msg, bytes }])
       gap(pos, { epoch, offset: offset - 1 })
     }
     pos = { epoch, offset }
@@ -102,14 +121,19 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     listeners.emit(`:${msg.event}`, msg)
   }
 
-  function release(canFill = true) {
+  /** `refill`: read from history what was dropped (not after a failed read: the next gap will). */
+  function release(canFill = true, refill = true) {
     const h = held ?? []
-    held = undefined
-    for (const m of h) {
-      const again = held as unknown[] | undefined // deliver() may start a fill, which holds again
-      if (again) again.push(m)
-      else deliver(m, canFill)
+    const lost = refill ? dropped : undefined
+    setHeld(undefined)
+    for (const { m, bytes } of h) {
+      const again = held // deliver() may start a fill, which holds again
+      if (again) keep(m, bytes, again)
+      else deliver(m, canFill, bytes)
     }
+    // Some were dropped past the budget: history has them, after the last one delivered.
+    if (held) dropped = lost ?? dropped
+    else if (pos && isMessage(lost) && (lost.epoch !== pos.epoch || lost.offset > pos.offset)) fill([])
   }
 
   /**
@@ -117,7 +141,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
    * the first missed one or, when none came, the first live one held meanwhile (never dropped).
    */
   function resume(since: Position | undefined, to: Position, recovered: boolean, missed: unknown[]) {
-    const first = missed[0] ?? held?.[0]
+    const first = missed[0] ?? held?.[0]?.m
     // Positions are copied field by field: frames carry more.
     if (!since) pos = { epoch: to.epoch, offset: to.offset }
     else if (!recovered)
@@ -131,21 +155,32 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     for (const m of missed) deliver(m, false)
   }
 
-  /** A live message skipped offsets: ask history for what is missing, hold the rest meanwhile. */
-  function fill(m: Message) {
-    held = [m]
+  /**
+   * A live message skipped offsets (or some were dropped): ask history for what is missing, page
+   * after page, and hold the live ones meanwhile.
+   */
+  function fill(first: Held[]) {
+    setHeld(first)
+    read()
+  }
+  function read() {
     const since = pos!
     const mine = ++fillSeq
     hub.request({ type: 'history', channel: name, since, limit: HISTORY_MAX }).then(
       (page) => {
         if (mine !== fillSeq) return
         resume(since, { epoch: page.epoch, offset: page.offset }, page.complete, page.messages)
+        // A full page: history has more. Each page moves `pos` on (or this stops): no loop.
+        const now = pos!
+        const moved = now.epoch !== since.epoch || now.offset > since.offset
+        if (moved && page.messages.length >= HISTORY_MAX && now.epoch === page.epoch && now.offset < page.offset)
+          return read()
         release(false)
       },
       (error: RealtimeError) => {
         if (mine !== fillSeq) return
         hub.error(error)
-        release(false)
+        release(false, false)
       },
     )
   }
@@ -153,12 +188,12 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   /** Drops a fill under way and holds live messages until the next subscribe answers. */
   function hold() {
     fillSeq++
-    held = []
+    setHeld([])
   }
 
   function lease(): Unsubscribe {
     if (leases++ === 0 || state === 'failed') {
-      held = []
+      setHeld([])
       setState('subscribing')
       hub.changed()
     }
@@ -234,11 +269,11 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       setState('subscribed')
       release()
     },
-    message(frame) {
+    message(frame, bytes = 0) {
       if (!leases) return
       if (frame.type === 'presence.event') return presence.event(frame)
-      if (held) held.push(frame)
-      else deliver(frame)
+      if (held) keep(frame, bytes, held)
+      else deliver(frame, true, bytes)
     },
   }
   return channel

@@ -27,6 +27,11 @@ export const UNREACHABLE_AFTER = 5
 export const MAX_CHANNELS_PER_FRAME = MAX_SUBSCRIBE_CHANNELS
 /** Requests waiting for a connection; the oldest is dropped beyond this. */
 export const MAX_QUEUED = 100
+/**
+ * Live messages held, across the client, while channels (re)subscribe or fill a gap from history;
+ * past either bound they are dropped and read from history afterwards. `maxBytes` counts frame characters.
+ */
+export const HELD = { max: 10_000, maxBytes: 8 * 2 ** 20 } as const
 /** The server's limit until `connected` announces it. */
 export { MAX_MESSAGE_BYTES }
 /** Server frames can legitimately exceed maxMessageBytes (subscribe replies carry `missed`). */
@@ -62,6 +67,7 @@ export const DEFAULTS = {
   unreachableAfter: UNREACHABLE_AFTER,
   maxChannelsPerFrame: MAX_CHANNELS_PER_FRAME,
   maxQueued: MAX_QUEUED,
+  held: HELD,
   maxMessageBytes: MAX_MESSAGE_BYTES,
   maxInboundChars: MAX_INBOUND_CHARS,
   maxGraceMs: MAX_GRACE_MS,

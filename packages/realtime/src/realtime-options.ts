@@ -21,6 +21,13 @@ export interface RealtimeOptions {
    */
   maxQueued?: number
   /**
+   * Live messages held (across channels) while a subscribe or a gap's history read is answered;
+   * past this, or `maxHeldBytes` (frame characters), they are dropped and read from history after.
+   * @default 10_000 and 8 MiB
+   */
+  maxHeld?: number
+  maxHeldBytes?: number
+  /**
    * Reconnect delays: full jitter between 0 and `min(capMs, baseMs · 2^attempt)`.
    * @default { baseMs: 500, capMs: 20_000, stableMs: 10_000 }
    */

@@ -14,6 +14,7 @@ import {
   BACKOFF,
   HANDSHAKE_TIMEOUT_MS,
   HEARTBEAT,
+  HELD,
   MAX_GRACE_MS,
   MAX_INBOUND_CHARS,
   MAX_MESSAGE_BYTES,
@@ -21,6 +22,7 @@ import {
   QUEUE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
+import { createHeldBudget } from './held.js'
 import { createLog } from './log.js'
 import type { Saved } from './positions.js'
 import { parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
@@ -59,6 +61,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const events = createEmitter<RealtimeEvents>()
   const backoffOptions = { ...BACKOFF, ...options.backoff }
   const channels = new Map<string, ChannelImpl>()
+  const held = createHeldBudget(options.maxHeld ?? HELD.max, options.maxHeldBytes ?? HELD.maxBytes)
   /** What the service told us of this session (`connected`); the id outlives attempts, for resume. */
   const session = {
     connectionId: undefined as string | undefined,
@@ -179,7 +182,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     if (frame.id !== undefined && requests.reply(frame)) return
     // An error nothing waits for is the app's; a reply nothing waits for is dropped.
     if (frame.type === 'error') error(toError(frame.error))
-    else if (frame.type === 'message' || frame.type === 'presence.event') channels.get(frame.channel)?.message(frame)
+    else if (frame.type === 'message' || frame.type === 'presence.event')
+      channels.get(frame.channel)?.message(frame, (data as string).length)
   }
 
   /** The page came back (visible, online): is the link still alive? No pong within grace means no. */
@@ -238,7 +242,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
-        channels.set(name, (ch = createChannel(name, { request, changed, error }, seeds[name])))
+        channels.set(name, (ch = createChannel(name, { request, changed, error, held }, seeds[name])))
         delete seeds[name]
       }
       return ch

@@ -1,6 +1,8 @@
 // The dedupe and resume bookkeeping of one channel, against a fake hub.
 import { describe, expect, it, vi } from 'vitest'
 import { createChannel, type Hub } from '../channel.js'
+import { HELD } from '../defaults.js'
+import { createHeldBudget } from '../held.js'
 import type { Discontinuity } from '../types.js'
 
 /** Frames as this fake hub sees them: loose, since some are malformed on purpose. */
@@ -28,6 +30,7 @@ function setup(history?: (frame: Frame) => Promise<Frame>) {
     }) as unknown as Hub['request'],
     changed: vi.fn(),
     error: vi.fn(),
+    held: createHeldBudget(HELD.max, HELD.maxBytes),
   }
   const ch = createChannel('c', hub)
   const seen: string[] = []
