@@ -14,6 +14,12 @@ export const DEFAULTS = {
   clockToleranceSeconds: 5,
   /** Webhook replay window, either side of now (DESIGN §2: 5 minutes). */
   webhookToleranceSeconds: 300,
+  /**
+   * How long a webhook claim holds without renewal, with a store that renews (`renew`): the
+   * handler renews it every third of this while it runs, so only a claim whose holder is gone
+   * (or whose reply was lost) lapses, and the sender's retry after it (36 s in) lands.
+   */
+  webhookLeaseSeconds: 30,
   /** Real tokens are a few hundred bytes; the cap bounds work on hostile input. */
   maxTokenLength: 8_192,
   /** Same reasoning for the webhook signature header. */

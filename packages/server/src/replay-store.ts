@@ -7,16 +7,22 @@
  * `createRedisReplayStore` from `@tandem/server/redis`, or your own.
  *
  * A store implements `claim` (with `complete` and `release`; `completed` tells a refused claim
- * in flight from one handled). Older stores with only `seen` and `remember` still work, but two
- * concurrent deliveries on two instances can both pass `seen`: use `claim`.
+ * in flight from one handled). With `renew` as well, a claim is a lease: taken for
+ * `DEFAULTS.webhookLeaseSeconds` (30 s) and renewed while the handler runs, so a claim whose
+ * holder died, or whose reply was lost on the way back, lapses in seconds rather than after the
+ * whole ttl. `owner` tells this claim from another's, for `renew` and `release`. Older stores
+ * with only `seen` and `remember` still work, but two concurrent deliveries on two instances can
+ * both pass `seen`: use `claim`.
  */
 export interface WebhookReplayStore {
-  /** Atomically claims `id` for `ttlSeconds`: true for the first claimant only. */
-  claim?: (id: string, ttlSeconds: number) => boolean | Promise<boolean>
+  /** Atomically claims `id` for `ttlSeconds` (a lease, with `renew`): true for the first claimant only. */
+  claim?: (id: string, ttlSeconds: number, owner: string) => boolean | Promise<boolean>
+  /** Extends `owner`'s claim on `id` to `ttlSeconds` from now: false when it is no longer `owner`'s. */
+  renew?: (id: string, ttlSeconds: number, owner: string) => boolean | Promise<boolean>
   /** The claimed event was handled: keep it, as handled, for `ttlSeconds`. */
-  complete?: (id: string, ttlSeconds: number) => void | Promise<void>
-  /** The handler failed: forget the claim, so the sender's next delivery is accepted. */
-  release?: (id: string) => void | Promise<void>
+  complete?: (id: string, ttlSeconds: number, owner: string) => void | Promise<void>
+  /** The handler failed: forget `owner`'s claim, so the sender's next delivery is accepted. */
+  release?: (id: string, owner: string) => void | Promise<void>
   /** For a refused claim: was the event handled (true), or is it still being handled (false)? */
   completed?: (id: string) => boolean | Promise<boolean>
   /** Legacy: true when `id` was remembered and has not expired. */

@@ -25,23 +25,47 @@ function bounded<T>(value: T | Promise<T>, ms: number): Promise<T> {
   return Promise.race([value, timeout]).finally(() => clearTimeout(timer))
 }
 
-export function createClaims(store: WebhookReplayStore, ttlSeconds: number, timeoutMs: number): Claims {
+export interface ClaimTimes {
+  /** How long a handled event is kept (twice the signature tolerance). */
+  ttlSeconds: number
+  /** How long a claim holds unrenewed, with a store that renews; ignored otherwise. */
+  leaseSeconds: number
+  /** The bound on each store call. */
+  timeoutMs: number
+}
+
+export function createClaims(store: WebhookReplayStore, { ttlSeconds, leaseSeconds, timeoutMs }: ClaimTimes): Claims {
   const claimable = typeof store.claim === 'function'
+  // With `renew`, a claim is a lease: short, renewed while its handler runs. Without, it holds for
+  // the ttl (a claim whose holder is gone locks the event out until then).
+  const leased = claimable && typeof store.renew === 'function'
+  const claimSeconds = leased ? leaseSeconds : ttlSeconds
   // Copies racing within this process: known before anything is awaited, so none slips between
   // a check and a claim.
   const inFlight = new Set<string>()
 
   /** The claim: atomic with `claim`; with a legacy store, "not seen" (the in-process guard covers this process). */
-  async function claim(id: string): Promise<boolean> {
+  async function claim(id: string, owner: string): Promise<boolean> {
     if (!claimable) return !(await bounded(store.seen!(id), timeoutMs))
-    const pending = Promise.resolve(store.claim!(id, ttlSeconds))
+    const pending = Promise.resolve(store.claim!(id, claimSeconds, owner))
     try {
       return await bounded(pending, timeoutMs)
     } catch (error) {
-      // Timed out: if the claim lands later, give it back, or this event would be locked out for the ttl.
-      if (error instanceof StoreTimeout) void pending.then((won) => won && store.release?.(id)).catch(() => {})
+      // Timed out: if the claim lands later, give it back, or this event would be locked out
+      // until it lapses. (A reply lost for good is what the lease is for.)
+      if (error instanceof StoreTimeout) void pending.then((won) => won && store.release?.(id, owner)).catch(() => {})
       throw error
     }
+  }
+
+  /** Renews the lease every third of it until stopped; a failed renewal is retried at the next tick. */
+  function hold(id: string, owner: string): () => void {
+    if (!leased) return () => {}
+    const timer = setInterval(
+      () => void bounded(store.renew!(id, leaseSeconds, owner), timeoutMs).catch(() => {}),
+      (leaseSeconds * 1000) / 3,
+    )
+    return () => clearInterval(timer)
   }
 
   return {
@@ -49,9 +73,10 @@ export function createClaims(store: WebhookReplayStore, ttlSeconds: number, time
       if (inFlight.has(id)) return 'in_flight'
       inFlight.add(id)
       try {
+        const owner = globalThis.crypto.randomUUID()
         let won: boolean
         try {
-          won = await claim(id)
+          won = await claim(id, owner)
         } catch {
           return 'unavailable'
         }
@@ -63,18 +88,24 @@ export function createClaims(store: WebhookReplayStore, ttlSeconds: number, time
             return 'unavailable'
           }
         }
+        const stop = hold(id, owner)
         try {
           await handler()
         } catch {
+          stop()
           // Given back, so the sender's retry is accepted.
-          if (claimable) await bounded(store.release?.(id), timeoutMs).catch(() => {})
+          if (claimable) await bounded(store.release?.(id, owner), timeoutMs).catch(() => {})
           return 'failed'
         }
+        stop()
         try {
-          await bounded(claimable ? store.complete?.(id, ttlSeconds) : store.remember!(id, ttlSeconds), timeoutMs)
+          await bounded(
+            claimable ? store.complete?.(id, ttlSeconds, owner) : store.remember!(id, ttlSeconds),
+            timeoutMs,
+          )
         } catch {
-          // Handled: answering an error now would have it delivered again. With `claim`, the claim
-          // itself still guards the event (it reads as in flight until its ttl).
+          // Handled: answering an error now would have it delivered again. The claim itself
+          // still guards the event (it reads as in flight) until it lapses.
         }
         return 'handled'
       } finally {

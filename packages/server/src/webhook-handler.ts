@@ -55,6 +55,14 @@ export interface WebhookHandlerOptions<M extends WebhookEventMap = WebhookEventM
    */
   storeTimeoutMs?: number
   /**
+   * How long a claim on an event holds unrenewed, in seconds, with a store that renews claims
+   * (`createRedisReplayStore`): renewed every third of it while the handler runs, it lapses
+   * this long after an instance dies mid-handler or a claim's reply is lost, and the sender's
+   * next retry is handled.
+   * @default DEFAULTS.webhookLeaseSeconds (30)
+   */
+  leaseSeconds?: number
+  /**
    * Request body cap, in bytes.
    * @default 1_048_576
    */
@@ -136,7 +144,16 @@ export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap
   // A signature stays valid until t + tolerance and t may lead our clock by the tolerance,
   // so twice the window covers every moment a captured request could still verify.
   const ttlSeconds = Math.max(1, Math.ceil(tolerance * 2))
-  const claims = createClaims(store, ttlSeconds, storeTimeoutMs)
+  const leaseSeconds = options.leaseSeconds ?? DEFAULTS.webhookLeaseSeconds
+  if (typeof leaseSeconds !== 'number' || !(leaseSeconds > 0) || !Number.isFinite(leaseSeconds)) {
+    throw new RangeError('leaseSeconds must be a positive number')
+  }
+  // A lease never outlives the ttl (a short tolerance makes a short ttl).
+  const claims = createClaims(store, {
+    ttlSeconds,
+    leaseSeconds: Math.min(leaseSeconds, ttlSeconds),
+    timeoutMs: storeTimeoutMs,
+  })
 
   return async (request) => {
     if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', 'Use POST.', { Allow: ALLOW })
