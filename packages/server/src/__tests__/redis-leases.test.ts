@@ -133,8 +133,7 @@ describe.runIf(hasRedis)('webhook claims are leases (real redis-server)', () => 
           secret: SECRET,
           on: {
             x: async () => {
-              runs++
-              await gate
+              if (++runs === 1) await gate // a second run (the bug) answers at once
             },
           },
           replayStore: createRedisReplayStore({ client: await connectThrough(kind, redis.url) }),
