@@ -92,6 +92,7 @@ describe.runIf(hasRedis)('the Redis snippets, run with Redis killed', () => {
       expect(alive(), output).toBe(true)
       expect(output).toMatch(/Redis/) // the snippet's listener (or the store's) said so: not silent
       await redis.start()
+      const restarted = performance.now()
       // The sender's retries, one at a time, until one is handled.
       const deadline = Date.now() + 15_000
       let last = await deliver()
@@ -100,6 +101,9 @@ describe.runIf(hasRedis)('the Redis snippets, run with Redis killed', () => {
         last = await deliver()
       }
       expect(last).toBe('200')
+      console.info(
+        `[docs-redis] ${s.id}: handled ${Math.round(performance.now() - restarted)} ms after Redis restarted`,
+      )
       expect(alive(), output).toBe(true)
     },
   )

@@ -121,6 +121,7 @@ describe('package hygiene', () => {
       minTtlSeconds: 60,
       maxTtlSeconds: 86_400,
       webhookToleranceSeconds: 300,
+      webhookLeaseSeconds: 30,
       clockToleranceSeconds: 5,
     })
   })

@@ -15,6 +15,17 @@ const deliver = async (handler: (r: Request) => Promise<Response>) => {
   return (await handler(new Request('https://app.example/hooks', { method: 'POST', headers, body }))).status
 }
 
+describe('createRedisReplayStore arguments', () => {
+  it('refuses a client without set, get, del and eval, and an onError that is not a function', () => {
+    const noop = async () => null
+    expect(() => createRedisReplayStore({ client: {} as never })).toThrow(TypeError)
+    expect(() => createRedisReplayStore({ client: { set: noop, get: noop, del: noop } as never })).toThrow(TypeError)
+    const client = { set: noop, get: noop, del: noop, eval: noop }
+    expect(() => createRedisReplayStore({ client, onError: 'log' as never })).toThrow(TypeError)
+    expect(createRedisReplayStore({ client }).renew).toBeTypeOf('function') // no `on`: nothing to listen to
+  })
+})
+
 describe.runIf(hasRedis)('createRedisReplayStore listens for client errors', () => {
   let redis: RedisServer | undefined
   let close = (): void => {}

@@ -277,6 +277,8 @@ describe('createWebhookHandler', () => {
       TypeError,
     )
     expect(() => createWebhookHandler({ secret: SECRET, on, maxBodyBytes: 0 })).toThrow(RangeError)
+    for (const leaseSeconds of [0, -1, Number.NaN, Infinity])
+      expect(() => createWebhookHandler({ secret: SECRET, on, leaseSeconds })).toThrow(RangeError)
     expect(() => createWebhookHandler({ secret: SECRET, on, replayStore: {} as WebhookReplayStore })).toThrow(TypeError)
   })
 })
