@@ -141,7 +141,7 @@ describe.runIf(hasRedis)('webhook claims are leases (real redis-server)', () => 
             },
           },
           replayStore: createRedisReplayStore({ client: await connectThrough(kind, redis.url) }),
-          leaseSeconds: 1,
+          leaseSeconds: 1.5,
         }),
       ),
     )
@@ -150,8 +150,8 @@ describe.runIf(hasRedis)('webhook claims are leases (real redis-server)', () => 
     const body = JSON.stringify(evt)
     const first = deliver(a, body)
     await waitUntil(() => runs === 1, { what: 'the handler to start' })
-    // Three leases long, a copy now and then on the other instance: still in flight.
-    for (let i = 0; i < 6; i++) {
+    // Over two and a half leases, a copy every 0.5 s on the other instance: still in flight.
+    for (let i = 0; i < 8; i++) {
       await during(500)
       expect(await deliver(b, body)).toBe('503 delivery_in_flight')
       expect(await direct.pTTL(`tandem:webhook:${evt.id}`)).toBeGreaterThan(0)
