@@ -1,6 +1,6 @@
 // Who is calling: a bearer JWT verified with the app's keys, or (server-side only) a raw key.
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import { decodeToken, scopeAllows, TokenError, verifyToken, type TokenClaims } from '@tandem/server'
 import { HttpError } from './http-errors.js'
 import type { EmulatorApp, Service } from './shared-types.js'
@@ -24,16 +24,30 @@ export async function authenticate(
   const header = req.headers.authorization
   if (header !== undefined && header !== '') return verifyBearer(header, apps)
   const key = query.get('key')
-  // A browser sends Origin on CORS requests, and fetch metadata (Sec-Fetch-Site, -Dest, -Mode, -User)
-  // on every request, even one without Origin (a same-origin GET, an image). Node's fetch (undici)
-  // sends Sec-Fetch-Mode too, on every request: only Site, Dest and User mark a browser.
-  const h = req.headers
-  const fromBrowser = [h.origin, h['sec-fetch-site'], h['sec-fetch-dest'], h['sec-fetch-user']].some(
-    (v) => v !== undefined,
-  )
-  if (key !== null) return verifyRawKey(key, fromBrowser, apps)
+  if (key !== null) return verifyRawKey(key, isBrowser(req.headers), apps)
   return { ok: false, error: unauthorized('missing_token', 'Send Authorization: Bearer <token>.') }
 }
+
+/**
+ * The headers that mark a request from a browser: the one rule for REST and the socket upgrade.
+ * `Origin` comes with every CORS request and every non-GET one. Fetch metadata (`Sec-Fetch-Site`,
+ * `-Dest`, `-User`) comes with every request, Origin or not, but only to a secure destination
+ * (https, localhost): a page on `http://192.168.1.20:5173` sends none, and a same-origin GET of
+ * its own has no Origin either. It does send `Referer` (unless the page turns it off), so that
+ * counts too. `Sec-Fetch-Mode` alone does not: Node's `fetch` (undici) sends it on every request,
+ * and server-side callers are who raw keys are for. Neither Node's fetch nor `ws` sends the others.
+ */
+export const BROWSER_HEADERS = ['origin', 'referer', 'sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'] as const
+export const isBrowser = (headers: IncomingHttpHeaders): boolean =>
+  BROWSER_HEADERS.some((name) => headers[name] !== undefined)
+
+/** A raw key from a browser, refused before the key is even checked (so a page cannot probe one). */
+export const keyFromBrowser = () =>
+  new HttpError(
+    403,
+    'key_not_allowed_in_browser',
+    'Raw keys are for server-side callers; browsers must use short-lived tokens.',
+  )
 
 export type TokenCheck =
   { ok: true; app: EmulatorApp; claims: TokenClaims } | { ok: false; code: string; message: string; app?: string }
@@ -79,16 +93,7 @@ async function verifyBearer(header: string, apps: ReadonlyMap<string, EmulatorAp
 
 function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<string, EmulatorApp>): AuthResult {
   // Refuse before checking the key, so a browser cannot probe whether a leaked key works.
-  if (fromBrowser) {
-    return {
-      ok: false,
-      error: new HttpError(
-        403,
-        'key_not_allowed_in_browser',
-        'Raw keys are for server-side callers; browsers must use short-lived tokens.',
-      ),
-    }
-  }
+  if (fromBrowser) return { ok: false, error: keyFromBrowser() }
   const colon = raw.indexOf(':')
   const keyId = colon > 0 ? raw.slice(0, colon) : ''
   const secret = colon > 0 ? raw.slice(colon + 1) : ''

@@ -147,6 +147,8 @@ describe('raw keys', () => {
       { 'Sec-Fetch-Site': 'cross-site' },
       { 'Sec-Fetch-Dest': 'image' },
       { 'Sec-Fetch-User': '?1' },
+      // A page on plain http (a LAN address) sends no fetch metadata, and no Origin on a same-origin GET (issue 27).
+      { Referer: 'http://192.168.1.20:5173/' },
     ]
     for (const headers of browsers) {
       await expectError(

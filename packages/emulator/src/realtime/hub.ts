@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type Server as WsServer } from 'ws'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { EmulatorApp } from '../shared-types.js'
+import { isBrowser, keyFromBrowser } from '../auth.js'
 import { Channel, type Ack } from './channel-state.js'
 import { Connection, type ConnectionEnv } from './connection.js'
 import { CLOSE } from '@tandem/contract'
@@ -69,6 +70,16 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
         return
       }
       socket.on('error', () => socket.destroy())
+      // The socket takes only tokens (in its `connect` frame), but a raw key from a page gets the
+      // same clear refusal as over REST, not an upgrade that then fails for another reason.
+      if (new URLSearchParams((req.url ?? '').split('?')[1]).has('key') && isBrowser(req.headers)) {
+        const { status, code, message } = keyFromBrowser()
+        const body = JSON.stringify({ error: { code, message, status } })
+        return void socket.end(
+          `HTTP/1.1 ${status} Forbidden\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        )
+      }
       this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws))
     }
     server.on('upgrade', onUpgrade)
