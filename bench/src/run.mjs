@@ -13,6 +13,7 @@ const BENCHES = {
   tabs: () => import('./tabs.mjs'),
   chat: () => import('./chat.mjs'),
   hostile: () => import('./hostile.mjs'),
+  presence: () => import('./presence.mjs'),
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const names = wanted.length ? wanted : Object.keys(BENCHES)
@@ -85,7 +86,7 @@ const sections = Object.keys(BENCHES)
 const header = [
   '# Benchmark results',
   '',
-  'Command: `npm run bench` (from the repository root; builds first) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`), replacing only its section.',
+  'Command: `npm run bench` (from the repository root; builds first) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`, `presence`), replacing only its section.',
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
   `Node ${process.version}. Versions: ${PACKAGES.map((p) => `${p} ${version(p)}`).join(', ')}.`,
   '',

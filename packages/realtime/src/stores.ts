@@ -2,10 +2,9 @@
 // something changed): React's useSyncExternalStore, Vue's shallowRef, Svelte's readable.
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
-import { PRESENCE_RETRY_CAP_MS } from './defaults.js'
 import type { Realtime } from './realtime.js'
 import { leaseChannel } from './lease.js'
-import type { Channel, ConnectionState, Member, Message, PresenceEvent } from './types.js'
+import type { ConnectionState, Message } from './types.js'
 
 export interface Store<S> {
   subscribe: (listener: () => void) => Unsubscribe
@@ -141,67 +140,4 @@ export function connectionStore(rt: Realtime): Store<ConnectionSnapshot> {
   })
   connections.set(rt, (store = { subscribe: (l) => emitter.on('change', l), getSnapshot: () => snap }))
   return store
-}
-
-/**
- * A channel's presence members as a store: `presence.get()` on every (re)subscription, then
- * the events. Replies and events share the socket, in order, so events that arrive before the
- * reply are in it already and are skipped.
- */
-export function presenceStore(channel: Channel): Store<readonly Member[]> {
-  const emitter = createEmitter<{ change: () => void }>()
-  let members: readonly Member[] = []
-  let listeners = 0
-  let synced = false
-  let offs: Unsubscribe[] = []
-  let retry: ReturnType<typeof setTimeout> | undefined
-  let failures = 0
-  const set = (next: readonly Member[]) => {
-    members = next
-    emitter.emit('change')
-  }
-  const sync = () => {
-    synced = false
-    clearTimeout(retry)
-    channel.presence.get().then(
-      (list) => {
-        if (!listeners) return
-        failures = 0
-        synced = true
-        set(list)
-      },
-      // A failed sync is tried again (1 s, 2 s, … 30 s apart) while someone listens on a subscribed
-      // channel: the members are never left stale until some later resubscription.
-      () => {
-        if (listeners && channel.state === 'subscribed')
-          retry = setTimeout(sync, Math.min(PRESENCE_RETRY_CAP_MS, 1000 * 2 ** failures++))
-      },
-    )
-  }
-  const onEvent = ({ action, member }: PresenceEvent) => {
-    if (!synced) return
-    const others = members.filter((m) => m.connectionId !== member.connectionId)
-    set(action === 'leave' ? others : [...others, member])
-  }
-  return {
-    subscribe(listener) {
-      const off = emitter.on('change', listener)
-      if (listeners++ === 0) {
-        offs = [
-          channel.presence.subscribe(onEvent),
-          channel.on('state', ({ current }) => current === 'subscribed' && sync()),
-        ]
-        if (channel.state === 'subscribed') sync() // otherwise the 'subscribed' state change will
-      }
-      return () => {
-        off()
-        if (--listeners > 0) return
-        offs.forEach((o) => o())
-        clearTimeout(retry)
-        failures = 0
-        synced = false
-      }
-    },
-    getSnapshot: () => members,
-  }
 }

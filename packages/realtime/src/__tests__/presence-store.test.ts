@@ -1,6 +1,7 @@
 // A presence store whose first sync fails (the service answers presence.get with an error) does not
-// stay empty until some later resubscription: it tries again, and shows the members. Against a
-// hand-written server (the emulator never fails presence.get).
+// stay empty until some later resubscription: it tries again, and shows the members. Events sent
+// right behind the answer are applied, not dropped. Against a hand-written server (the emulator
+// never fails presence.get, nor can it be told to send events in the same burst as an answer).
 import { until } from '../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
 import { presenceStore } from '../index.js'
@@ -35,6 +36,38 @@ describe('presenceStore', () => {
     expect(gets).toHaveLength(2) // one failure, one retry (1 s later), no more
     expect(store.getSnapshot()).toEqual([MEMBER])
     expect(changes).toBe(1)
+    off()
+  })
+
+  it('events right behind the answer are applied, not dropped while the answer settles', async () => {
+    const bob = { clientId: 'bob', connectionId: 'conn_y', data: null }
+    const server = await hostileServer({
+      request(peer, frame) {
+        if (frame.type === 'subscribe') subscribedAll(peer, frame)
+        else if (frame.type === 'presence.get') {
+          peer.send({ type: 'presence.members', id: frame.id, channel: frame.channel, members: [MEMBER] })
+          // In the same burst: the client reads these before its reply's promise settles.
+          const event = (action: string, member: object) =>
+            peer.send({ type: 'presence.event', channel: frame.channel, action, member, ts: 1 })
+          event('enter', bob)
+          event('update', { ...MEMBER, data: { name: 'Ada L.' } })
+          event('leave', bob)
+          event('enter', bob)
+        }
+      },
+    })
+    const rt = hostileClient(server)
+    const store = presenceStore(rt.channel('room:1'))
+    let changes = 0
+    const off = store.subscribe(() => changes++)
+    const want = [{ ...MEMBER, data: { name: 'Ada L.' } }, bob]
+    await until(
+      (cb) => store.subscribe(cb),
+      () => JSON.stringify(store.getSnapshot()) === JSON.stringify(want),
+      5_000,
+      `the members after the events (have ${JSON.stringify(store.getSnapshot())})`,
+    )
+    expect(changes).toBe(1) // one frame's worth
     off()
   })
 })
