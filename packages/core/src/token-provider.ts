@@ -222,7 +222,11 @@ function fromEndpoint(
       throw new NetworkError(`Token endpoint ${where} unreachable`, { code: 'network_error', cause })
     }
     const requestId = response.headers.get('x-request-id') ?? undefined
-    if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+    const redirected = (response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect'
+    // A body we do not read is cancelled: left alone (a stalled 503), it holds its socket until
+    // garbage collection, and a browser has six per origin.
+    if (redirected || !response.ok) void response.body?.cancel().catch(() => {})
+    if (redirected) {
       throw new AuthError(`Token endpoint ${where} redirected (${response.status}), not followed`, {
         code: 'token_endpoint_error',
         status: response.status,
@@ -242,7 +246,9 @@ function fromEndpoint(
       // A token answer is a few hundred bytes: the cap keeps a broken endpoint from filling memory.
       body = await limitBody(response, TOKEN_RESPONSE_MAX_BYTES).json()
     } catch (cause) {
-      throw new AuthError(`Token endpoint ${where} answered non-JSON`, {
+      // Named by its media type (an HTML page: an SPA fallback, a captive portal), never its content.
+      const type = /^[\w.+-]+\/[\w.+-]+/.exec(response.headers.get('content-type') ?? '')?.[0] ?? 'no content type'
+      throw new AuthError(`Token endpoint ${where} answered ${response.status} ${type}, not a JSON token`, {
         code: 'invalid_token_response',
         status: response.status,
         requestId,
@@ -269,9 +275,12 @@ function validate(response: unknown): TokenResponse {
 }
 
 /**
- * Sorts failures into final (refused, misconfigured: never retried) and temporary (5xx,
- * 408/429, network, timeout: retried with backoff). Every one surfaces as an `AuthError`;
- * messages are fixed strings, so nothing a callback threw (which might hold a secret) leaks.
+ * Sorts failures by code (docs/realtime.md, "Token endpoint answers"): `token_refused` (401, 403),
+ * `token_endpoint_error` (another 4xx, a redirect), `invalid_token_response` (200 but not a JSON
+ * `{ token, expiresIn }`: an HTML page, garbage) and `token_endpoint_unavailable` (5xx, 408/429,
+ * network, timeout: the only ones retried within one `getToken`). Every one surfaces as an
+ * `AuthError`; messages are fixed strings, so nothing a callback threw (which might hold a
+ * secret) leaks.
  */
 function classify(cause: unknown, timedOut: boolean, where: string | undefined): AuthError {
   const endpoint = where ? `Token endpoint ${where}` : 'Token endpoint'
@@ -294,4 +303,13 @@ function classify(cause: unknown, timedOut: boolean, where: string | undefined):
     requestId: rid,
     cause,
   })
+}
+
+/**
+ * A refusal (401, 403): the one token failure a realtime connection does not retry. Every other
+ * answer (an HTML page, a 404, a 5xx, garbage) may be a deploy or a captive portal passing.
+ */
+export function isTokenRefusal(error: unknown): boolean {
+  const { code, status } = Object(error) as { code?: unknown; status?: unknown }
+  return code === 'token_refused' || status === 401 || status === 403
 }

@@ -154,23 +154,28 @@ const RUN: Edges = { close: closeRun, drop, socket_closed: socketClosed }
 /** Connecting, reconnecting, disconnected: the gate waits, gets a token, a socket opens, the handshake. */
 const ATTEMPT: Edges = {
   ...RUN,
-  fail: (s, e) => failure(s, e.error, e.reason, [STOP]),
   // The gate waits until woken (online, close).
   offline: (s) => move(s, 'disconnected', 'offline', [], [{ type: 'wait', ms: Infinity }]),
   token: (s, e) => {
     const n = s.context.attempts + 1
     return update(s, { attempts: n, attempt: { n, token: e.token, up: false }, openedAt: e.at })
   },
-  token_unavailable: (s, e) =>
-    move(
-      s,
-      'reconnecting',
-      'token_unavailable',
-      [{ type: 'error', error: e.error }],
-      [{ type: 'wait', ms: e.delay }],
-      { lastError: e.error },
-      { retryInMs: e.delay, error: e.error },
-    ),
+  // Only a refusal is final: an endpoint answering a page or a 404 during a deploy, or behind a
+  // captive portal, recovers. The provider's same failure again (its cool-down) is said once.
+  token_failed: (s, e) =>
+    e.error.temporary
+      ? move(
+          s,
+          'reconnecting',
+          'token_unavailable',
+          e.error.cause !== undefined && e.error.cause === s.context.lastError?.cause
+            ? []
+            : [{ type: 'error', error: e.error }],
+          [{ type: 'wait', ms: e.delay }],
+          { lastError: e.error },
+          { retryInMs: e.delay, error: e.error },
+        )
+      : failure(s, e.error, 'auth_failed', [STOP]),
   opened: (s) => {
     const { attempt } = s.context
     return { state: s, effects: attempt ? [{ type: 'handshake', token: attempt.token }] : [] }

@@ -53,14 +53,15 @@ export type ConnectionEvent =
   /** `webSocket`: the runtime has a WebSocket constructor. */
   | { type: 'connect'; webSocket: boolean }
   | { type: 'close' }
-  /** A token the provider refused: the client cannot work. */
-  | { type: 'fail'; error: RealtimeError; reason: string }
   /** The gate found the browser offline. */
   | { type: 'offline' }
   /** The gate got a token at `at` (ms): an attempt starts, its socket is asked for. */
   | { type: 'token'; token: string; at: number }
-  /** The token endpoint is down: try again after `delay` (the backoff's next draw). */
-  | { type: 'token_unavailable'; error: RealtimeError; delay: number }
+  /**
+   * No token. A refusal (401/403: `error.temporary` false) fails the client; any other answer (an
+   * HTML page, a 404, a 5xx, garbage, no answer) is tried again after `delay` (the backoff's next draw).
+   */
+  | { type: 'token_failed'; error: RealtimeError; delay: number }
   /** The attempt's socket is open. */
   | { type: 'opened' }
   /** The service answered the handshake. */

@@ -7,7 +7,7 @@ import type { ConnectionEvent, Effect, EffectType, MachineState } from './connec
 import { OPEN_TIMEOUT_MS } from './defaults.js'
 import type { Log } from './log.js'
 import { isOffline, watchPage } from './page-signals.js'
-import type { RealtimeError } from './core.js'
+import { RealtimeError, isTokenRefusal } from './core.js'
 import { asError, closeAction, closeOf } from './protocol.js'
 import type { ConnectionState, RealtimeEvents } from './types.js'
 import { createWaiter } from './waiter.js'
@@ -126,13 +126,11 @@ export function createConnection(o: ConnectionOptions): Connection {
         if (!isOffline()) return o.url
       } catch (e) {
         if (mine.stopped) return o.url
-        const temporary = (e as { code?: string }).code === 'token_endpoint_unavailable'
-        const error = asError(e, 'token_unavailable', temporary)
-        dispatch(
-          temporary
-            ? { type: 'token_unavailable', error, delay: o.backoff.next() }
-            : { type: 'fail', error, reason: 'auth_failed' },
-        )
+        // The machine retries anything but a refusal (401/403), or a RealtimeError that says it is
+        // final (a tab that left the shared connection).
+        const final = isTokenRefusal(e) || (e instanceof RealtimeError && !e.temporary)
+        const error = asError(e, 'token_unavailable', !final)
+        dispatch({ type: 'token_failed', error, delay: o.backoff.next() })
       }
     }
   }

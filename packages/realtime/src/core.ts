@@ -11,6 +11,7 @@ export {
   createEmitter,
   createPool,
   fullJitter,
+  isTokenRefusal,
   parseBaseUrl,
   redact,
 } from '@tandem/core/internal'

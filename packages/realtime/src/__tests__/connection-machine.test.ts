@@ -7,18 +7,31 @@ import type { ConnectionEvent, Context, EffectType, EventType, Phase } from '../
 // order). The rows must name exactly the machine's edges, so adding, removing or changing one
 // fails here until this table says the same.
 
-const error = new RealtimeError('Token endpoint down', { code: 'token_endpoint_unavailable', temporary: true })
-const refused = new RealtimeError('Refused', { code: 'token_invalid' })
+/** What the runner makes of a token provider's failures: only a refusal (401/403) is not temporary. */
+const down = new RealtimeError('Token endpoint down', { code: 'token_endpoint_unavailable', temporary: true })
+const page = new RealtimeError('Token endpoint answered 200 text/html', {
+  code: 'invalid_token_response',
+  temporary: true,
+})
+const missing = new RealtimeError('Token endpoint answered 404', { code: 'token_endpoint_error', temporary: true })
+const refused = new RealtimeError('Token endpoint refused (401)', { code: 'token_refused', temporary: false })
+/** The provider's cool-down hands out its last failure again: the same cause. */
+const cause = new Error('Token endpoint answered 404')
+const first = new RealtimeError(missing.message, { code: missing.code, temporary: true, cause })
+const again = new RealtimeError(missing.message, { code: missing.code, temporary: true, cause })
 
 /** One event of each type, as the runner sends them. */
 const E = {
   connect: { type: 'connect', webSocket: true },
   noWebSocket: { type: 'connect', webSocket: false },
   close: { type: 'close' },
-  fail: { type: 'fail', error: refused, reason: 'auth_failed' },
   offline: { type: 'offline' },
   token: { type: 'token', token: 't2', at: 5 },
-  tokenUnavailable: { type: 'token_unavailable', error, delay: 300 },
+  tokenDown: { type: 'token_failed', error: down, delay: 300 },
+  tokenPage: { type: 'token_failed', error: page, delay: 300 },
+  tokenMissing: { type: 'token_failed', error: missing, delay: 300 },
+  tokenRefused: { type: 'token_failed', error: refused, delay: 300 },
+  tokenAgain: { type: 'token_failed', error: again, delay: 300 },
   opened: { type: 'opened' },
   connected: { type: 'connected', resumed: false },
   synced: { type: 'synced' },
@@ -36,6 +49,7 @@ const C = {
   attempt: { attempts: 1, attempt: { n: 1, token: 't1', up: false } },
   up: { attempts: 1, attempt: { n: 1, token: 't1', up: true }, everUp: true },
   fifth: { attempts: 5, attempt: { n: 5, token: 't1', up: false }, failures: 4 },
+  noToken: { lastError: first },
 } satisfies Record<string, Partial<Context>>
 
 type Row = [from: Phase, event: keyof typeof E, context: keyof typeof C, to: Phase, effects: EffectType[]]
@@ -52,10 +66,15 @@ const connected: EffectType[] = ['backoff', 'state', 'resync']
 /** The three states of an attempt (connecting, reconnecting, disconnected) share their edges. */
 const attempting = (from: 'connecting' | 'reconnecting' | 'disconnected'): Row[] => [
   [from, 'close', 'attempt', 'closed', closeRun],
-  [from, 'fail', 'none', 'failed', failRun],
   [from, 'offline', 'none', 'disconnected', from === 'disconnected' ? ['wait'] : ['state', 'wait']],
   [from, 'token', 'none', from, []],
-  [from, 'tokenUnavailable', 'none', 'reconnecting', ['error', 'state', 'wait']],
+  // No token: an HTML page, a 404, a 5xx are waited out; a refusal (401/403) stops the run.
+  [from, 'tokenDown', 'none', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenPage', 'none', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenMissing', 'none', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenRefused', 'none', 'failed', failRun],
+  [from, 'tokenAgain', 'noToken', 'reconnecting', ['state', 'wait']], // said once: no second 'error'
+  [from, 'tokenMissing', 'noToken', 'reconnecting', ['error', 'state', 'wait']],
   [from, 'opened', 'attempt', from, ['handshake']],
   [from, 'opened', 'none', from, []],
   [from, 'connected', 'attempt', 'resyncing', connected],
@@ -116,7 +135,7 @@ describe('the connection machine', () => {
     const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
     const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
     expect([...new Set(rows)].sort()).toEqual(table.sort())
-    expect(TYPES.length, 'one sample event of every type').toBe(12)
+    expect(TYPES.length, 'one sample event of every type').toBe(11)
   })
 
   it('ignores a pair it has no edge for: the same state, no effect but a debug line', () => {
@@ -154,6 +173,24 @@ describe('the connection machine', () => {
     const expired = transition(at('connected', 'up'), { ...E.expired, stable: true })
     expect(expired.effects).toContainEqual({ type: 'invalidate', token: 't1' })
     expect(expired.effects).toContainEqual({ type: 'wait', ms: 0 })
+    // No token yet: the reason is in the state change and in lastError until `connected`.
+    const page404 = transition(at('connecting', 'none'), E.tokenMissing)
+    expect(page404.state.context.lastError).toBe(missing)
+    expect(page404.effects).toContainEqual({
+      type: 'state',
+      change: expect.objectContaining({
+        current: 'reconnecting',
+        reason: 'token_unavailable',
+        error: missing,
+        retryInMs: 300,
+      }),
+    })
+    const refusal = transition(at('reconnecting', 'none'), E.tokenRefused)
+    expect(refusal.effects).toContainEqual({ type: 'failed', error: refused })
+    expect(refusal.effects).toContainEqual({
+      type: 'state',
+      change: expect.objectContaining({ current: 'failed', reason: 'auth_failed', error: refused }),
+    })
     // Dropped by us: the close is named for why we dropped it, not for its code.
     const dropped = transition(transition(at('connected', 'up'), E.drop).state, E.lost)
     expect(dropped.effects).toContainEqual({

@@ -2,6 +2,7 @@
 // all. `stale` names a token the asker must not get back (refused by the service, or the one a
 // refresh replaces): the leader then forces a fetch, once for all tabs.
 import type { TokenProvider } from '@tandem/core'
+import { isTokenRefusal } from '../core.js'
 import { rtError } from '../protocol.js'
 import { TABS_DEFAULTS } from './defaults.js'
 import type { TabMessage, TabMessageOf } from './wire.js'
@@ -30,10 +31,15 @@ export function createTokenAsks(post: (m: TabMessage) => void, random: () => str
             clearTimeout(timer)
             waiting.delete(ask)
             if (typeof m?.token === 'string') return resolve(m.token)
-            // No answer is temporary (the connection retries); the leader's own failure keeps its code.
+            // No answer is temporary (the connection retries); the leader's own failure keeps its
+            // code, and is final only if it is a refusal (as it is for the leader).
             reject(
               m
-                ? rtError(m.error ?? 'token_unavailable', m.message ?? 'The leading tab could not get a token')
+                ? rtError(
+                    m.error ?? 'token_unavailable',
+                    m.message ?? 'The leading tab could not get a token',
+                    !isTokenRefusal({ code: m.error }),
+                  )
                 : rtError('token_endpoint_unavailable', `No tab answered for a token within ${TOKEN_WAIT_MS} ms`, true),
             )
           },
