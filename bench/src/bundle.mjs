@@ -20,14 +20,14 @@ export const USE_CASES = [
   {
     name: 'maps-only REST app: createClient + maps (ofetch included)',
     source: `import { createClient } from '@tandem/core/client'; import { maps } from '@tandem/core/maps'; export const geocode = (o, q) => maps(createClient(o)).geocode(q)`,
-    budget: 13_960, // 13.12 kB (issue 16): ofetch with ufo and destr is 9.7 kB of it before gzip; 13.48 kB with errors that name method, host and path (issue 18); +360 bytes (issue 27: no credential in a URL option, base URLs joined by URL)
+    budget: 14_025, // 13.12 kB (issue 16): ofetch with ufo and destr is 9.7 kB of it before gzip; 13.48 kB with errors that name method, host and path (issue 18); +360 bytes (issue 27: no credential in a URL option, base URLs joined by URL); +65 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 9_000,
     peers: ['ofetch', 'ky'],
   },
   {
     name: 'realtime-only app: token provider + createRealtime (partysocket included)',
     source: `export { createRealtime } from '@tandem/realtime'`,
-    budget: 14_590, // 12.15 kB (issue 16), partysocket 8.4 kB of it before gzip; 12.73 kB with errors that give their reason and where (issue 18); 12.95 kB with the `tabs` option's hook and a browser close read right (issue 20); 13.71 kB with the connection as a pure machine, its edges in one table and its effects as data (issue 26); 13.96 kB with two deadlines per request, a publish queued offline waits for the connection (issue 27, +266 bytes); +310 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 14.57 kB (issue 27: held live messages bounded, +308 bytes)
+    budget: 14_705, // 12.15 kB (issue 16), partysocket 8.4 kB of it before gzip; 12.73 kB with errors that give their reason and where (issue 18); 12.95 kB with the `tabs` option's hook and a browser close read right (issue 20); 13.71 kB with the connection as a pure machine, its edges in one table and its effects as data (issue 26); 13.96 kB with two deadlines per request, a publish queued offline waits for the connection (issue 27, +266 bytes); +310 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 14.57 kB (issue 27: held live messages bounded, +308 bytes); +115 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 12_000,
     peers: [
       'pusher-js',
@@ -40,7 +40,7 @@ export const USE_CASES = [
   {
     name: 'realtime app sharing one connection across tabs: createRealtime + shareAcrossTabs',
     source: `export { createRealtime } from '@tandem/realtime'; export { shareAcrossTabs } from '@tandem/realtime/tabs'`,
-    budget: 19_975, // 17.11 kB (issue 20): the leader's hub, tab sockets, election, token relay, one in-band refresh per token and the presence grace add 4.2 kB to the realtime-only app; 17.87 kB with the connection machine (issue 26); 19.08 kB with tab sharing as small typed parts: the role from a pure reducer, election, relay and page lifecycle as modules, tab messages with named keys checked by one parser, client frames parsed into the contract types (issue 26, +1.22 kB); 19.35 kB with two deadlines per request (issue 27, +270 bytes); +310 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 19.97 kB (issue 27: held live messages bounded, +312 bytes)
+    budget: 20_092, // 17.11 kB (issue 20): the leader's hub, tab sockets, election, token relay, one in-band refresh per token and the presence grace add 4.2 kB to the realtime-only app; 17.87 kB with the connection machine (issue 26); 19.08 kB with tab sharing as small typed parts: the role from a pure reducer, election, relay and page lifecycle as modules, tab messages with named keys checked by one parser, client frames parsed into the contract types (issue 26, +1.22 kB); 19.35 kB with two deadlines per request (issue 27, +270 bytes); +310 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 19.97 kB (issue 27: held live messages bounded, +312 bytes); +117 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 14_000,
     peers: [],
   },
@@ -48,7 +48,7 @@ export const USE_CASES = [
     name: 'React app: useResources (live) + useChannel (react external)',
     source: `import { createClient } from '@tandem/core/client'; export { createClient }; export { createRealtime } from '@tandem/realtime'; export { TandemProvider, useResources } from '@tandem/react'; export { useChannel } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 30_940, // 26.69 kB (issue 16); 27.91 kB with live lists placed by order and filters, call queries, queue events (issue 17); 28.72 kB (issue 18); 28.93 kB (issue 20); 28.96 kB (issue 25: rateLimitWait says why); 29.17 kB (issue 26: cache entries change through named actions, one reducer); 29.90 kB (issue 26: the connection machine); 29.92 kB (issue 26: frame checks generated from the contract's AsyncAPI, the idempotency rule from the contract: +38 bytes); 30.20 kB (issue 27: two deadlines per request, +288 bytes); +400 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 30.92 kB (issue 27: held live messages bounded, +326 bytes)
+    budget: 31_030, // 26.69 kB (issue 16); 27.91 kB with live lists placed by order and filters, call queries, queue events (issue 17); 28.72 kB (issue 18); 28.93 kB (issue 20); 28.96 kB (issue 25: rateLimitWait says why); 29.17 kB (issue 26: cache entries change through named actions, one reducer); 29.90 kB (issue 26: the connection machine); 29.92 kB (issue 26: frame checks generated from the contract's AsyncAPI, the idempotency rule from the contract: +38 bytes); 30.20 kB (issue 27: two deadlines per request, +288 bytes); +400 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 30.92 kB (issue 27: held live messages bounded, +326 bytes); +90 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 21_000,
     peers: ['pusher-js + @tanstack/react-query (react external)', 'pusher-js + swr (react external)'],
   },
@@ -56,7 +56,7 @@ export const USE_CASES = [
     name: 'whole SDK, everything (react external)',
     source: `export { createClient, isTandemError, bindLiveResources } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'; export { ${HOOKS} } from '@tandem/react'; export { ${RT_HOOKS} } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 34_550, // 27.91 kB (issue 13), 29.61 kB (issue 14), 30.01 kB (issue 16), 31.21 kB (issue 17), 32.05 kB (issue 18), 32.25 kB (resume after reload, presence sync retried), 32.34 kB (issue 20), 32.38 kB (issue 25: useMessages, rateLimitWait reason), 32.56 kB (issue 26: cache entry actions), 33.34 kB (issue 26: the connection machine), 33.35 kB (issue 26: frame checks generated from the contract's AsyncAPI, the idempotency rule from the contract: +20 bytes), 33.61 kB (issue 27: two deadlines per request, +280 bytes); +410 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 34.33 kB (issue 27: held live messages bounded, +331 bytes); 34.55 kB (issue 27: presence scales, a member table keyed by connectionId, one snapshot per frame, events behind the answer replayed: +217 bytes)
+    budget: 34_649, // 27.91 kB (issue 13), 29.61 kB (issue 14), 30.01 kB (issue 16), 31.21 kB (issue 17), 32.05 kB (issue 18), 32.25 kB (resume after reload, presence sync retried), 32.34 kB (issue 20), 32.38 kB (issue 25: useMessages, rateLimitWait reason), 32.56 kB (issue 26: cache entry actions), 33.34 kB (issue 26: the connection machine), 33.35 kB (issue 26: frame checks generated from the contract's AsyncAPI, the idempotency rule from the contract: +20 bytes), 33.61 kB (issue 27: two deadlines per request, +280 bytes); +410 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 34.33 kB (issue 27: held live messages bounded, +331 bytes); 34.55 kB (issue 27: presence scales, a member table keyed by connectionId, one snapshot per frame, events behind the answer replayed: +217 bytes); +99 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 24_000,
     peers: ['the stack Tandem replaces: pusher-js + @tanstack/react-query + ky'],
   },
@@ -67,14 +67,14 @@ const PACKAGES = [
   {
     name: '@tandem/core (createClient with every service, + errors)',
     source: `export { createClient, isTandemError } from '@tandem/core'`,
-    budget: 18_610, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB (issue 14), 17.19 kB (issue 15), 17.76 kB (issue 17), 18.22 kB (issue 26: cache entry actions), 18.24 kB (issue 26: the idempotency rule and its sentence from the contract); 18.25 kB with the latitude and longitude bounds from the contract (+4 bytes gzip, issue 26); +360 bytes (issue 27: no credential in a URL option, base URLs joined by URL)
+    budget: 18_682, // 15.75 kB on ofetch 1.5 (issue 13), 17.07 kB (issue 14), 17.19 kB (issue 15), 17.76 kB (issue 17), 18.22 kB (issue 26: cache entry actions), 18.24 kB (issue 26: the idempotency rule and its sentence from the contract); 18.25 kB with the latitude and longitude bounds from the contract (+4 bytes gzip, issue 26); +360 bytes (issue 27: no credential in a URL option, base URLs joined by URL); +72 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 7_000,
   },
   {
     name: '@tandem/realtime (createRealtime; core external)',
     source: `export { createRealtime } from '@tandem/realtime'`,
     external: ['@tandem/core', '@tandem/core/internal'],
-    budget: 11_885, // 9.43 kB on partysocket 1.3 (issue 13), 9.83 kB (issue 14), 9.87 kB (issue 15), 10.28 kB (issue 18), 10.50 kB (issue 20), 11.26 kB (issue 26: the connection machine), 11.51 kB (issue 27: two deadlines per request); +50 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 11.88 kB (issue 27: held live messages bounded, +313 bytes)
+    budget: 11_914, // 9.43 kB on partysocket 1.3 (issue 13), 9.83 kB (issue 14), 9.87 kB (issue 15), 10.28 kB (issue 18), 10.50 kB (issue 20), 11.26 kB (issue 26: the connection machine), 11.51 kB (issue 27: two deadlines per request); +50 bytes (issue 27: no credential in a URL option, base URLs joined by URL); 11.88 kB (issue 27: held live messages bounded, +313 bytes); +29 bytes (issue 27: token answers that are not tokens are retried by realtime, unread token bodies cancelled)
     target: 6_000,
   },
   {
