@@ -51,6 +51,34 @@ export default tseslint.config(
       ],
     },
   },
+  // Tables keyed by names users choose (channels, presence, positions, tabs) are Maps: the
+  // contract's channel names include `__proto__` and `constructor`, which a plain object turns into
+  // its prototype or Object's own function. A `string`-keyed Record or index signature is how
+  // such a table is typed, so neither is declared here; wire forms are read with Object.entries of
+  // JSON.parse and written with Object.fromEntries (own properties, `__proto__` included).
+  {
+    files: ['packages/realtime/src/**/*.ts', 'packages/react/src/**/*.{ts,tsx}'],
+    ignores: ['**/__tests__/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "TSTypeReference[typeName.name='Record'] > TSTypeParameterInstantiation > TSStringKeyword:first-child",
+          message:
+            'A table keyed by names is a Map (`__proto__` and `constructor` are channel names); a wire shape names its keys.',
+        },
+        {
+          // An open wire shape (`[field: string]: unknown`, a frame) is not a table: nothing is read from it by a name.
+          selector:
+            "TSIndexSignature:not([typeAnnotation.typeAnnotation.type='TSUnknownKeyword']) > Identifier > TSTypeAnnotation > TSStringKeyword",
+          message:
+            'A table keyed by names is a Map (`__proto__` and `constructor` are channel names); a wire shape names its keys.',
+        },
+      ],
+      '@typescript-eslint/no-dynamic-delete': 'error',
+    },
+  },
   {
     files: ['packages/react/src/**/*.{ts,tsx}', 'playground/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -10,7 +10,11 @@ export interface TandemProviderProps {
   children?: ReactNode
 }
 
-const SERVICES: Record<string, string> = { maps: 'maps', support: 'support', realtime: 'realtime-rest' }
+const SERVICES = new Map([
+  ['maps', 'maps'],
+  ['support', 'support'],
+  ['realtime', 'realtime-rest'],
+])
 
 /**
  * A modular client as the hooks' `client`: reading a service it does not carry fails with a
@@ -20,7 +24,7 @@ function forHooks(client: Client): TandemClient {
   if ('maps' in client) return client as TandemClient
   return new Proxy(client, {
     get(target, name, receiver) {
-      const entry = typeof name === 'string' ? SERVICES[name] : undefined
+      const entry = typeof name === 'string' ? SERVICES.get(name) : undefined
       if (entry && !(name in target))
         throw new TandemError(
           `client.${String(name)}: this client is modular (@tandem/core/client); call ${name === 'realtime' ? 'realtimeRest' : String(name)}(client) from @tandem/core/${entry}`,

@@ -52,7 +52,8 @@ function checkHistory(
 /** `since`: where a reloaded page's channel resumes from (the `positions` option). */
 export function createChannel(name: string, hub: Hub, since?: Position): ChannelImpl {
   const events = createEmitter<ChannelEvents>()
-  const listeners = createEmitter<Record<string, Listener>>()
+  // `:event` keys (and `*`): never an Object.prototype member, whatever the app names its events.
+  const listeners = createEmitter<Record<`:${string}` | '*', Listener>>()
   let state: ChannelState = 'unsubscribed'
   let leases = 0
   let pos: Position | undefined = since

@@ -32,7 +32,8 @@ export interface PersistOptions {
 
 export interface Saved {
   connectionId?: string | undefined
-  channels: Record<string, Position>
+  /** By channel name (a Map: `__proto__` and `constructor` are channel names too). */
+  channels: Map<string, Position>
 }
 
 export interface Positions {
@@ -51,7 +52,7 @@ const VERSION = 1
 
 /** What storage held, checked field by field: anything malformed (another version, an edit) is ignored. */
 function parse(raw: string | null): Saved {
-  const empty: Saved = { channels: {} }
+  const empty: Saved = { channels: new Map() }
   if (!raw) return empty
   let data: { v?: unknown; connectionId?: unknown; channels?: unknown }
   try {
@@ -60,10 +61,11 @@ function parse(raw: string | null): Saved {
     return empty
   }
   if (data?.v !== VERSION || typeof data.channels !== 'object' || data.channels === null) return empty
-  const channels: Record<string, Position> = {}
+  const channels = new Map<string, Position>()
   // At most what one `subscribe` frame carries: storage someone filled is not trusted further.
+  // JSON.parse makes a `"__proto__"` key an own property, which Object.entries lists like any other.
   for (const [name, p] of Object.entries(data.channels).slice(0, MAX_SUBSCRIBE_CHANNELS))
-    if (isChannelName(name) && isSince(p)) channels[name] = { epoch: p.epoch, offset: p.offset }
+    if (isChannelName(name) && isSince(p)) channels.set(name, { epoch: p.epoch, offset: p.offset })
   const id = data.connectionId
   return { connectionId: typeof id === 'string' && id.length <= MAX_ID ? id : undefined, channels }
 }
@@ -88,7 +90,7 @@ export function sessionPositions(o: PersistOptions = {}): PositionsFactory {
 }
 
 function open(storage: PositionStorage, key: string, collect: () => Saved): Positions {
-  let saved: Saved = { channels: {} }
+  let saved: Saved = { channels: new Map() }
   try {
     saved = parse(storage.getItem(key))
     storage.removeItem(key)
@@ -98,7 +100,8 @@ function open(storage: PositionStorage, key: string, collect: () => Saved): Posi
   const save = () => {
     const { connectionId, channels } = collect()
     try {
-      storage.setItem(key, JSON.stringify({ v: VERSION, connectionId, channels }))
+      // Object.fromEntries defines each key as an own property, `__proto__` included.
+      storage.setItem(key, JSON.stringify({ v: VERSION, connectionId, channels: Object.fromEntries(channels) }))
     } catch {
       // Full or refused: the next page starts fresh.
     }

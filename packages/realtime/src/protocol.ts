@@ -83,7 +83,9 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 /** A server `Error` object as a `RealtimeError`. */
 export function toError(e: unknown): RealtimeError {
   // Object(): null, undefined and primitives become objects with none of these fields.
-  const { message, code, temporary, requestId, retryAfterMs } = Object(e) as Record<string, unknown>
+  const { message, code, temporary, requestId, retryAfterMs } = Object(e) as Partial<
+    Record<'message' | 'code' | 'temporary' | 'requestId' | 'retryAfterMs', unknown>
+  >
   return new RealtimeError(str(message) ?? 'Realtime error', {
     code: str(code) ?? 'internal',
     temporary: temporary === true,

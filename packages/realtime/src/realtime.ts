@@ -72,11 +72,12 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   let syncQueued = false
   // Positions a reloaded page left: a channel made later resumes from its own; unused ones are kept.
   const positions = options.positions?.(url, (): Saved => {
-    const channelsNow: Saved['channels'] = { ...seeds }
-    for (const ch of channels.values()) if (ch.position) channelsNow[ch.name] = ch.position
+    const channelsNow = new Map(seeds)
+    for (const ch of channels.values()) if (ch.position) channelsNow.set(ch.name, ch.position)
     return { connectionId: session.connectionId, channels: channelsNow }
   })
-  const seeds = { ...positions?.saved.channels }
+  // A Map, as every table keyed by channel names: `__proto__` and `constructor` are channel names too.
+  const seeds = new Map(positions?.saved.channels)
   session.connectionId = positions?.saved.connectionId
 
   const log = createLog(options.debug, () => session.connectionId)
@@ -242,8 +243,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
-        channels.set(name, (ch = createChannel(name, { request, changed, error, held }, seeds[name])))
-        delete seeds[name]
+        channels.set(name, (ch = createChannel(name, { request, changed, error, held }, seeds.get(name))))
+        seeds.delete(name)
       }
       return ch
     },

@@ -5,23 +5,23 @@
 const isString = (v: unknown): v is string => typeof v === 'string'
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
 
-const KINDS: Record<string, (v: unknown) => boolean> = {
-  string: isString,
-  int: Number.isInteger,
-  id: (v) => isString(v) || Number.isFinite(v),
-  strings: (v) => Array.isArray(v) && v.every(isString),
-  /** A subscribe's channels, and a connect's resume: what the hub reads of them. */
-  channels: (v) => Array.isArray(v) && v.every((e) => isObject(e) && isString(Reflect.get(e, 'channel'))),
-  resume: (v) => isObject(v) && isString(Reflect.get(v, 'connectionId')),
-}
+const KINDS = new Map<string, (v: unknown) => boolean>([
+  ['string', isString],
+  ['int', Number.isInteger],
+  ['id', (v) => isString(v) || Number.isFinite(v)],
+  ['strings', (v) => Array.isArray(v) && v.every(isString)],
+  // A subscribe's channels, and a connect's resume: what the hub reads of them.
+  ['channels', (v) => Array.isArray(v) && v.every((e) => isObject(e) && isString(Reflect.get(e, 'channel')))],
+  ['resume', (v) => isObject(v) && isString(Reflect.get(v, 'connectionId'))],
+])
 
 type Field = [name: string, kind: string, optional: boolean]
 export type Shapes = Map<string, Field[]>
 
 /** The shapes by type, split once (a frame is checked on every relay). */
-export const shapes = (byType: Record<string, string>): Shapes =>
+export const shapes = <Type extends string>(byType: Record<Type, string>): Shapes =>
   new Map(
-    Object.entries(byType).map(([type, shape]) => [
+    Object.entries<string>(byType).map(([type, shape]) => [
       type,
       (shape ? shape.split(' ') : []).map((f): Field => {
         const [name = '', kind = 'string'] = f.replace('?', '').split(':')
@@ -37,6 +37,6 @@ export function fitsType(value: unknown, byType: Shapes): boolean {
   const fields = isString(type) ? byType.get(type) : undefined
   return !!fields?.every(([name, kind, optional]) => {
     const v: unknown = Reflect.get(value, name)
-    return (optional && v === undefined) || KINDS[kind]!(v)
+    return (optional && v === undefined) || KINDS.get(kind)!(v)
   })
 }
