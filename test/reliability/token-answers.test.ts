@@ -196,6 +196,27 @@ describe('token endpoint answers that are not tokens', () => {
     expect(endpoint.requests, `no retry after a refusal; ${at}`).toBe(1)
   })
 
+  it('a token endpoint that answers 404 for ever (a wrong auth.url) is retried, and said once: unreachable, naming it', async () => {
+    printSeedOnFailure(SEED, FILE)
+    const endpoint = await hostile([status(404)])
+    const rt = createRealtime(
+      { auth: { url: endpoint.url }, url: 'http://127.0.0.1:9/realtime' },
+      { WebSocket, backoff: { baseMs: 5, capMs: 10 } },
+    )
+    cleanups.push(() => rt.close())
+    const errors: RealtimeError[] = []
+    rt.on('error', (e) => void errors.push(e))
+    rt.connect()
+    await waitUntil(() => errors.some((e) => e.code === 'unreachable'), { what: `an unreachable error; ${at}` })
+    const said = errors.find((e) => e.code === 'unreachable')!
+    expect(said.message, at).toMatch(/^Could not get a token in 5 attempts \(last: .*\/api\/tandem-token.*404/)
+    expect(said.message, at).toMatch(/Is auth\.url right/)
+    await during(200) // later attempts (5–10 ms backoff) do not say it again
+    expect(errors.filter((e) => e.code === 'unreachable'), at).toHaveLength(1)
+    expect(rt.state, at).toBe('reconnecting')
+    expect(endpoint.requests, `paced by core's cool-down, not once per attempt; ${at}`).toBeLessThan(5)
+  })
+
   it('error answers whose bodies stall forever (503, 302) hold no socket: every unread body is cancelled', async () => {
     printSeedOnFailure(SEED, FILE)
     const down = await hostile([stalled(503)])

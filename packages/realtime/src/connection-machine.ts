@@ -88,6 +88,17 @@ function closeError(where: string, code: number, name: string, wasUp: boolean): 
   return rtError(name, what.charAt(0).toUpperCase() + what.slice(1), true)
 }
 
+/** Attempts keep failing and none ever succeeded: said once (a wrong URL, a service down); retries go on. */
+const unreachable = (what: string, n: number, last: RealtimeError, hint: string): Effect => ({
+  type: 'error',
+  error: rtError(
+    'unreachable',
+    `Could not ${what} in ${n} attempts (last: ${last.message}); still retrying. Is ${hint}?`,
+    true,
+    last,
+  ),
+})
+
 function socketClosed(s: MachineState, e: Extract<ConnectionEvent, { type: 'socket_closed' }>): Result {
   const c = s.context
   const closed = c.attempt
@@ -104,15 +115,8 @@ function socketClosed(s: MachineState, e: Extract<ConnectionEvent, { type: 'sock
   const failures = wasUp ? c.failures : c.failures + 1
   const lastError = closeError(c.where, e.code, why ?? action.name, wasUp)
   // Attempts keep failing and none ever succeeded: likely a wrong URL or a service down. Said once; retries go on.
-  if (!wasUp && failures === UNREACHABLE_AFTER && !c.everUp) {
-    const error = rtError(
-      'unreachable',
-      `Could not connect to ${c.where} in ${failures} attempts (last: ${lastError.message}); still retrying. Is the realtime URL right, the service up?`,
-      true,
-      lastError,
-    )
-    effects.push({ type: 'error', error })
-  }
+  if (!wasUp && failures === UNREACHABLE_AFTER && !c.everUp)
+    effects.push(unreachable(`connect to ${c.where}`, failures, lastError, 'the realtime URL right, the service up'))
   const patch = { attempt: undefined, failures, lastError }
   const wait: Effect[] = [{ type: 'wait', ms: delay }]
   return e.offline
@@ -162,20 +166,25 @@ const ATTEMPT: Edges = {
   },
   // Only a refusal is final: an endpoint answering a page or a 404 during a deploy, or behind a
   // captive portal, recovers. The provider's same failure again (its cool-down) is said once.
-  token_failed: (s, e) =>
-    e.error.temporary
-      ? move(
-          s,
-          'reconnecting',
-          'token_unavailable',
-          e.error.cause !== undefined && e.error.cause === s.context.lastError?.cause
-            ? []
-            : [{ type: 'error', error: e.error }],
-          [{ type: 'wait', ms: e.delay }],
-          { lastError: e.error },
-          { retryInMs: e.delay, error: e.error },
-        )
-      : failure(s, e.error, 'auth_failed', [STOP]),
+  token_failed: (s, e) => {
+    if (!e.error.temporary) return failure(s, e.error, 'auth_failed', [STOP])
+    const c = s.context
+    const failures = c.failures + 1
+    const said: Effect[] =
+      e.error.cause !== undefined && e.error.cause === c.lastError?.cause ? [] : [{ type: 'error', error: e.error }]
+    // A wrong auth.url answers 404 for ever: like a wrong realtime URL, said once, retries go on.
+    if (failures === UNREACHABLE_AFTER && !c.everUp)
+      said.push(unreachable('get a token', failures, e.error, 'auth.url right, the token endpoint up'))
+    return move(
+      s,
+      'reconnecting',
+      'token_unavailable',
+      said,
+      [{ type: 'wait', ms: e.delay }],
+      { lastError: e.error, failures },
+      { retryInMs: e.delay, error: e.error },
+    )
+  },
   opened: (s) => {
     const { attempt } = s.context
     return { state: s, effects: attempt ? [{ type: 'handshake', token: attempt.token }] : [] }

@@ -50,6 +50,8 @@ const C = {
   up: { attempts: 1, attempt: { n: 1, token: 't1', up: true }, everUp: true },
   fifth: { attempts: 5, attempt: { n: 5, token: 't1', up: false }, failures: 4 },
   noToken: { lastError: first },
+  fifthToken: { lastError: first, failures: 4 },
+  fifthTokenOnceUp: { lastError: first, failures: 4, everUp: true },
 } satisfies Record<string, Partial<Context>>
 
 type Row = [from: Phase, event: keyof typeof E, context: keyof typeof C, to: Phase, effects: EffectType[]]
@@ -75,6 +77,9 @@ const attempting = (from: 'connecting' | 'reconnecting' | 'disconnected'): Row[]
   [from, 'tokenRefused', 'none', 'failed', failRun],
   [from, 'tokenAgain', 'noToken', 'reconnecting', ['state', 'wait']], // said once: no second 'error'
   [from, 'tokenMissing', 'noToken', 'reconnecting', ['error', 'state', 'wait']],
+  // The fifth token failure in a row, never connected: one `unreachable` error too (retries go on).
+  [from, 'tokenAgain', 'fifthToken', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenMissing', 'fifthTokenOnceUp', 'reconnecting', ['error', 'state', 'wait']],
   [from, 'opened', 'attempt', from, ['handshake']],
   [from, 'opened', 'none', from, []],
   [from, 'connected', 'attempt', 'resyncing', connected],
@@ -183,6 +188,18 @@ describe('the connection machine', () => {
         reason: 'token_unavailable',
         error: missing,
         retryInMs: 300,
+      }),
+    })
+    expect(page404.state.context.failures).toBe(1)
+    // The fifth in a row, never connected (a wrong auth.url): `unreachable`, naming the last answer.
+    const fifth = transition(at('reconnecting', 'fifthToken'), E.tokenAgain)
+    expect(fifth.effects).toContainEqual({
+      type: 'error',
+      error: expect.objectContaining({
+        code: 'unreachable',
+        temporary: true,
+        cause: again,
+        message: expect.stringMatching(/^Could not get a token in 5 attempts \(last: Token endpoint answered 404\)/),
       }),
     })
     const refusal = transition(at('reconnecting', 'none'), E.tokenRefused)
