@@ -212,7 +212,10 @@ describe('token endpoint answers that are not tokens', () => {
     expect(said.message, at).toMatch(/^Could not get a token in 5 attempts \(last: .*\/api\/tandem-token.*404/)
     expect(said.message, at).toMatch(/Is auth\.url right/)
     await during(200) // later attempts (5–10 ms backoff) do not say it again
-    expect(errors.filter((e) => e.code === 'unreachable'), at).toHaveLength(1)
+    expect(
+      errors.filter((e) => e.code === 'unreachable'),
+      at,
+    ).toHaveLength(1)
     expect(rt.state, at).toBe('reconnecting')
     expect(endpoint.requests, `paced by core's cool-down, not once per attempt; ${at}`).toBeLessThan(5)
   })

@@ -121,6 +121,51 @@ describe('no credential in a URL option', () => {
   })
 })
 
+describe('parameter and header names that are Object.prototype members', () => {
+  it('are sent like any other, from a base URL, a request query and request headers', async () => {
+    const heard: string[] = []
+    const server = createServer((req, res) => {
+      heard.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const handed: [string, string][][] = []
+    try {
+      const client = createClient({
+        baseUrl: `${url}/?constructor=c&__proto__=p`,
+        auth: { fetchToken },
+        retry: false,
+        // The real fetch, watched: Node's fetch (undici) itself drops a header named __proto__ on
+        // the wire, so the headers are checked where Tandem hands them over.
+        fetch: (input, init) => {
+          handed.push([...new Headers(init?.headers)])
+          return fetch(input, init)
+        },
+      })
+      // Computed keys: own properties named __proto__, as JSON.parse or a form would give them.
+      const query = { ['__proto__']: 'q', toString: 't', hasOwnProperty: 'h' }
+      const headers = { ['__proto__']: 'x', constructor: 'y' }
+      await client.request({ service: 'maps', method: 'GET', path: '/v1/resources', query, headers })
+      const params = new URL(heard[0]!, url).searchParams
+      expect(Object.fromEntries(params)).toEqual({
+        constructor: 'c',
+        ['__proto__']: 'q', // the request's own value wins a name both have
+        toString: 't',
+        hasOwnProperty: 'h',
+      })
+      expect(handed[0]).toEqual(
+        expect.arrayContaining([
+          ['__proto__', 'x'],
+          ['constructor', 'y'],
+        ]),
+      )
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})
+
 describe('a query in a base URL stays a query', () => {
   const token = () =>
     mintToken({

@@ -88,7 +88,7 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
  */
 function checkQuery(query: Query | undefined): Query | undefined {
   if (!query) return undefined
-  const out: Query = {}
+  const out = Object.create(null) as Query // keyed by the caller's names: `__proto__` is a parameter too
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue
     const t = typeof value
@@ -117,7 +117,8 @@ function checkBody(body: unknown): unknown {
 }
 
 function normalizeHeaders(headers: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {}
+  // Keyed by the caller's names: no prototype, so `__proto__` is a header like any other.
+  const out = Object.create(null) as Record<string, string>
   if (!headers) return out
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {

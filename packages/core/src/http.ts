@@ -85,8 +85,10 @@ export function createHttp(options: HttpOptions): Http {
   /** Step 3: one exchange through ofetch. Every failure comes back typed; an HTTP error status comes back as a response. */
   async function attempt(call: Call, token: string, deadline: Deadline): Promise<Outcome> {
     const { service, method, path } = call
-    const headers: Record<string, string> = { accept: JSON_TYPE, ...call.headers, authorization: `Bearer ${token}` }
-    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey
+    // Pairs, not a record: fetch's Headers drops a record's own `__proto__` key.
+    const headers = new Headers([['accept', JSON_TYPE], ...Object.entries(call.headers)])
+    headers.set('authorization', `Bearer ${token}`)
+    if (call.idempotencyKey) headers.set('idempotency-key', call.idempotencyKey)
     const guard = attemptSignal(deadline.signal, Math.min(options.attemptTimeoutMs, deadline.remaining()))
     const started = Date.now()
     inflight[service]++

@@ -55,7 +55,8 @@ export function joinPath(base: URL, path: string): URL {
  */
 export function splitBaseUrl(url: string): { base: string; query: Record<string, string[]> | undefined } {
   const parsed = new URL(url, page())
-  const query: Record<string, string[]> = {}
+  // Keyed by the URL's own names: no prototype (`constructor` and `__proto__` are parameters too).
+  const query = Object.create(null) as Record<string, string[]>
   for (const [name, value] of parsed.searchParams) (query[name] ??= []).push(value)
   const { search } = parsed
   parsed.search = ''
