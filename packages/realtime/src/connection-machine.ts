@@ -169,11 +169,14 @@ const ATTEMPT: Edges = {
   token_failed: (s, e) => {
     if (!e.error.temporary) return failure(s, e.error, 'auth_failed', [STOP])
     const c = s.context
-    const failures = c.failures + 1
-    const said: Effect[] =
-      e.error.cause !== undefined && e.error.cause === c.lastError?.cause ? [] : [{ type: 'error', error: e.error }]
+    // Only a failure fetched anew counts: five retries inside one cool-down are one request.
+    const failures = e.fresh ? c.failures + 1 : c.failures
+    // The same failure again (the provider's cool-down, a follower tab asking its leader again) is
+    // said once: the same code and message, whatever object carries it.
+    const same = e.error.code === c.lastError?.code && e.error.message === c.lastError.message
+    const said: Effect[] = same ? [] : [{ type: 'error', error: e.error }]
     // A wrong auth.url answers 404 for ever: like a wrong realtime URL, said once, retries go on.
-    if (failures === UNREACHABLE_AFTER && !c.everUp)
+    if (e.fresh && failures === UNREACHABLE_AFTER && !c.everUp)
       said.push(unreachable('get a token', failures, e.error, 'auth.url right, the token endpoint up'))
     return move(
       s,

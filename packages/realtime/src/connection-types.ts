@@ -61,7 +61,8 @@ export type ConnectionEvent =
    * No token. A refusal (401/403: `error.temporary` false) fails the client; any other answer (an
    * HTML page, a 404, a 5xx, garbage, no answer) is tried again after `delay` (the backoff's next draw).
    */
-  | { type: 'token_failed'; error: RealtimeError; delay: number }
+  /** `fresh`: the provider fetched (or asked) again, not its cool-down handing back its last failure. */
+  | { type: 'token_failed'; error: RealtimeError; delay: number; fresh: boolean }
   /** The attempt's socket is open. */
   | { type: 'opened' }
   /** The service answered the handshake. */

@@ -110,6 +110,8 @@ export function createConnection(o: ConnectionOptions): Connection {
     o.lost()
   }
 
+  /** What the token provider last threw. */
+  let thrown: unknown
   /** partysocket's URL provider, once per attempt: the machine's wait, the network, a token. Never throws. */
   async function gate(mine: { readonly stopped: boolean }): Promise<string> {
     for (;;) {
@@ -121,6 +123,7 @@ export function createConnection(o: ConnectionOptions): Connection {
       }
       try {
         const token = await o.auth.getToken()
+        thrown = undefined
         if (mine.stopped) return o.url
         dispatch({ type: 'token', token, at: Date.now() })
         if (!isOffline()) return o.url
@@ -130,7 +133,10 @@ export function createConnection(o: ConnectionOptions): Connection {
         // final (a tab that left the shared connection).
         const final = isTokenRefusal(e) || (e instanceof RealtimeError && !e.temporary)
         const error = asError(e, 'token_unavailable', !final)
-        dispatch({ type: 'token_failed', error, delay: o.backoff.next() })
+        // Core's provider hands back the very same error during its cool-down: nothing was fetched.
+        const fresh = e !== thrown
+        thrown = e
+        dispatch({ type: 'token_failed', error, delay: o.backoff.next(), fresh })
       }
     }
   }

@@ -31,6 +31,10 @@ export interface Op {
   retry?: ReturnType<typeof setTimeout>
   /** Settled and out of the outbox. */
   done?: boolean
+  /** Written to a socket at least once: it may have been stored, so it is never said to be "not sent". */
+  sent?: boolean
+  /** The service's last refusal (rate_limited), what it fails with if its queue deadline passes. */
+  refusal?: RealtimeError
 }
 
 export interface Outbox {
@@ -38,8 +42,11 @@ export interface Outbox {
   add: (op: Op, timing: Timing) => void
   /** Sends, in call order, what can go on the current connection; `send` is false when the socket refused. */
   flush: (send: (op: Op) => boolean) => void
-  /** A sent op waits again (its socket is gone, or the service asked it to come back later): the queue deadline applies again. */
-  requeue: (op: Op) => void
+  /**
+   * A sent op waits again (its socket is gone, or the service refused it for now: `refusal`): the
+   * queue deadline applies again, and says what happened to it.
+   */
+  requeue: (op: Op, refusal?: RealtimeError) => void
   /** The socket is gone: every sent op waits again. */
   lost: () => void
   remove: (op: Op) => void
@@ -59,6 +66,10 @@ const later = (fn: () => void, ms: number) => setTimeout(fn, Math.min(Math.max(0
 
 /** A request sent that got no reply by its deadline. */
 const timedOut = (op: Op, ms: number) => rtError('timeout', `No reply to ${op.frame.type} within ${ms} ms`, true)
+
+/** A request sent whose socket dropped before the reply, and that could not go again in time. */
+const unanswered = (op: Op, _ms: number, why: RealtimeError | undefined) =>
+  rtError('timeout', `No reply to ${op.frame.type}: its connection dropped after the send; it may be stored`, true, why)
 
 /** A request never sent: it says what it was waiting on (a reconnect's reason) and has it as its cause. */
 const notSent = (op: Op, ms: number, why: RealtimeError | undefined) =>
@@ -86,10 +97,12 @@ export function createOutbox(
   const wait = (op: Op) => {
     clearTimeout(op.timer)
     const ms = op.timing!.queueTimeoutMs
-    op.timer = later(() => drop(op, notSent(op, ms, reason())), op.sendBy! - Date.now())
+    const failure = () => op.refusal ?? (op.sent ? unanswered : notSent)(op, ms, reason())
+    op.timer = later(() => drop(op, failure()), op.sendBy! - Date.now())
   }
-  const requeue = (op: Op) => {
+  const requeue = (op: Op, refusal?: RealtimeError) => {
     op.sentOn = undefined
+    op.refusal = refusal
     wait(op)
   }
   return {
@@ -114,6 +127,7 @@ export function createOutbox(
         if (!send(op)) return
         op.sentOn = current
         if (op.done) continue // send() settled it (refused locally)
+        op.sent = true
         const ms = op.timing!.timeoutMs
         clearTimeout(op.timer)
         op.timer = later(() => drop(op, timedOut(op, ms)), ms)

@@ -100,7 +100,7 @@ export function createRequests(o: RequestsOptions): Requests {
       // never sooner than a backoff that grows with each refusal, nor later than `serverMaxMs`.
       const floor = o.retryFloor((op.refusals = (op.refusals ?? 0) + 1))
       op.notBefore = Date.now() + Math.max(clampDelay(after, 0, o.serverMaxMs) ?? floor, floor)
-      outbox.requeue(op)
+      outbox.requeue(op, error)
       return flushAt(op)
     }
     outbox.remove(op)

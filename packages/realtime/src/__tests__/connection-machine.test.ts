@@ -15,7 +15,7 @@ const page = new RealtimeError('Token endpoint answered 200 text/html', {
 })
 const missing = new RealtimeError('Token endpoint answered 404', { code: 'token_endpoint_error', temporary: true })
 const refused = new RealtimeError('Token endpoint refused (401)', { code: 'token_refused', temporary: false })
-/** The provider's cool-down hands out its last failure again: the same cause. */
+/** The provider's cool-down hands out its last failure again; a follower tab gets a new object for it each time. */
 const cause = new Error('Token endpoint answered 404')
 const first = new RealtimeError(missing.message, { code: missing.code, temporary: true, cause })
 const again = new RealtimeError(missing.message, { code: missing.code, temporary: true, cause })
@@ -27,11 +27,12 @@ const E = {
   close: { type: 'close' },
   offline: { type: 'offline' },
   token: { type: 'token', token: 't2', at: 5 },
-  tokenDown: { type: 'token_failed', error: down, delay: 300 },
-  tokenPage: { type: 'token_failed', error: page, delay: 300 },
-  tokenMissing: { type: 'token_failed', error: missing, delay: 300 },
-  tokenRefused: { type: 'token_failed', error: refused, delay: 300 },
-  tokenAgain: { type: 'token_failed', error: again, delay: 300 },
+  tokenDown: { type: 'token_failed', error: down, delay: 300, fresh: true },
+  tokenPage: { type: 'token_failed', error: page, delay: 300, fresh: true },
+  tokenMissing: { type: 'token_failed', error: missing, delay: 300, fresh: true },
+  tokenRefused: { type: 'token_failed', error: refused, delay: 300, fresh: true },
+  /** Within the provider's cool-down: nothing fetched, its last failure handed back. */
+  tokenAgain: { type: 'token_failed', error: again, delay: 300, fresh: false },
   opened: { type: 'opened' },
   connected: { type: 'connected', resumed: false },
   synced: { type: 'synced' },
@@ -76,10 +77,12 @@ const attempting = (from: 'connecting' | 'reconnecting' | 'disconnected'): Row[]
   [from, 'tokenMissing', 'none', 'reconnecting', ['error', 'state', 'wait']],
   [from, 'tokenRefused', 'none', 'failed', failRun],
   [from, 'tokenAgain', 'noToken', 'reconnecting', ['state', 'wait']], // said once: no second 'error'
-  [from, 'tokenMissing', 'noToken', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenMissing', 'noToken', 'reconnecting', ['state', 'wait']], // the same failure, another object: said once
+  [from, 'tokenPage', 'noToken', 'reconnecting', ['error', 'state', 'wait']], // another failure: said
   // The fifth token failure in a row, never connected: one `unreachable` error too (retries go on).
-  [from, 'tokenAgain', 'fifthToken', 'reconnecting', ['error', 'state', 'wait']],
-  [from, 'tokenMissing', 'fifthTokenOnceUp', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenMissing', 'fifthToken', 'reconnecting', ['error', 'state', 'wait']],
+  [from, 'tokenAgain', 'fifthToken', 'reconnecting', ['state', 'wait']], // a cool-down retry fetched nothing: not counted
+  [from, 'tokenPage', 'fifthTokenOnceUp', 'reconnecting', ['error', 'state', 'wait']], // once up: no unreachable
   [from, 'opened', 'attempt', from, ['handshake']],
   [from, 'opened', 'none', from, []],
   [from, 'connected', 'attempt', 'resyncing', connected],
@@ -192,13 +195,14 @@ describe('the connection machine', () => {
     })
     expect(page404.state.context.failures).toBe(1)
     // The fifth in a row, never connected (a wrong auth.url): `unreachable`, naming the last answer.
-    const fifth = transition(at('reconnecting', 'fifthToken'), E.tokenAgain)
+    expect(transition(at('connecting', 'noToken'), E.tokenAgain).state.context.failures).toBe(0)
+    const fifth = transition(at('reconnecting', 'fifthToken'), E.tokenMissing)
     expect(fifth.effects).toContainEqual({
       type: 'error',
       error: expect.objectContaining({
         code: 'unreachable',
         temporary: true,
-        cause: again,
+        cause: missing,
         message: expect.stringMatching(/^Could not get a token in 5 attempts \(last: Token endpoint answered 404\)/),
       }),
     })

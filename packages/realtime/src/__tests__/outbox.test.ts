@@ -71,7 +71,7 @@ describe('outbox', () => {
  * clock; `send` flushes on a new connection; `lost` drops it), then `outcome` is what the op got.
  */
 describe('outbox deadlines: the reply deadline starts at the send, the queue deadline at the call', () => {
-  type Step = number | 'send' | 'lost'
+  type Step = number | 'send' | 'lost' | 'refused'
   const rows: { story: string; timing: Timing; steps: Step[]; outcome: string | undefined }[] = [
     {
       story: 'offline past the ack timeout, then sent: still waiting',
@@ -104,10 +104,29 @@ describe('outbox deadlines: the reply deadline starts at the send, the queue dea
       outcome: undefined,
     },
     {
-      story: 'sent, socket lost, never back: queue_timeout at the call + queueTimeoutMs',
+      story:
+        'sent, socket lost, never back: at the call + queueTimeoutMs, timeout (it may have been stored), never queue_timeout',
+      timing: { timeoutMs: 1_000, queueTimeoutMs: 30_000 },
+      steps: [10_000, 'send', 500, 'lost', 19_499],
+      outcome: undefined,
+    },
+    {
+      story: 'sent, socket lost, never back: timeout at the call + queueTimeoutMs',
       timing: { timeoutMs: 1_000, queueTimeoutMs: 30_000 },
       steps: [10_000, 'send', 500, 'lost', 19_500],
-      outcome: 'queue_timeout',
+      outcome: 'timeout',
+    },
+    {
+      story: 'sent late in its window, socket lost: timeout at once, never queue_timeout',
+      timing: { timeoutMs: 1_000, queueTimeoutMs: 30_000 },
+      steps: [29_900, 'send', 200, 'lost', 0],
+      outcome: 'timeout',
+    },
+    {
+      story: 'refused for now (rate_limited) and its window ends: the refusal',
+      timing: { timeoutMs: 1_000, queueTimeoutMs: 30_000 },
+      steps: [29_000, 'send', 'refused', 1_000],
+      outcome: 'rate_limited',
     },
     {
       story: 'resent after a loss: the reply deadline starts again',
@@ -131,12 +150,15 @@ describe('outbox deadlines: the reply deadline starts at the send, the queue dea
       () => seq,
       () => {},
     )
-    box.add(op(log, 'x'), timing)
+    const x = op(log, 'x')
+    box.add(x, timing)
     for (const step of steps) {
       if (step === 'send') {
         seq++
         box.flush(() => true)
       } else if (step === 'lost') box.lost()
+      else if (step === 'refused')
+        box.requeue(x, new RealtimeError('Rate limited', { code: 'rate_limited', temporary: true }))
       else vi.advanceTimersByTime(step)
     }
     expect(log[0]?.split(' ')[0]).toBe(outcome)
