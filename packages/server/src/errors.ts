@@ -54,3 +54,30 @@ export class WebhookError extends Error {
     this.status = WEBHOOK_STATUS[code]
   }
 }
+
+/** Why a claim was lost: the store said it is no longer ours, or no renewal got through for a whole lease. */
+export type WebhookClaimLostReason = 'taken' | 'unrenewed'
+
+/**
+ * A handler kept running after its claim on the event was lost: another instance may claim the
+ * event and run its handler at the same time. Reported once per event, to the webhook handler's
+ * `onError`; the delivery itself is answered as usual.
+ */
+export class WebhookClaimError extends Error {
+  override readonly name = 'WebhookClaimError'
+  readonly code = 'claim_lost' as const
+  readonly eventId: string
+  readonly reason: WebhookClaimLostReason
+
+  constructor(eventId: string, reason: WebhookClaimLostReason, leaseSeconds: number, cause?: unknown) {
+    // Fixed wording and the event id only: a store's error (the cause) may quote a URL with a password.
+    super(
+      `The claim on webhook event ${eventId} was lost while its handler ran (${
+        reason === 'taken' ? 'the store no longer holds it for this run' : `no renewal succeeded for ${leaseSeconds} s`
+      }): another instance may run its handler too.`,
+      cause === undefined ? undefined : { cause },
+    )
+    this.eventId = eventId
+    this.reason = reason
+  }
+}

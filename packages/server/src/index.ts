@@ -1,6 +1,6 @@
 export { DEFAULTS } from './defaults.js'
-export { TokenError, WebhookError } from './errors.js'
-export type { TokenErrorCode, WebhookErrorCode } from './errors.js'
+export { TokenError, WebhookClaimError, WebhookError } from './errors.js'
+export type { TokenErrorCode, WebhookClaimLostReason, WebhookErrorCode } from './errors.js'
 export { mintToken } from './mint-token.js'
 export type { MintTokenOptions } from './mint-token.js'
 export { verifyToken } from './verify-token.js'

@@ -1,3 +1,4 @@
+import { WebhookClaimError } from './errors.js'
 import type { WebhookReplayStore } from './replay-store.js'
 
 // One run of a webhook handler per event, across every copy of a delivery and every instance that
@@ -32,9 +33,14 @@ export interface ClaimTimes {
   leaseSeconds: number
   /** The bound on each store call. */
   timeoutMs: number
+  /** Told, once per event, that a handler still running has lost its lease. */
+  onLost: (error: WebhookClaimError) => void
 }
 
-export function createClaims(store: WebhookReplayStore, { ttlSeconds, leaseSeconds, timeoutMs }: ClaimTimes): Claims {
+export function createClaims(
+  store: WebhookReplayStore,
+  { ttlSeconds, leaseSeconds, timeoutMs, onLost }: ClaimTimes,
+): Claims {
   const claimable = typeof store.claim === 'function'
   // With `renew`, a claim is a lease: short, renewed while its handler runs. Without, it holds for
   // the ttl (a claim whose holder is gone locks the event out until then).
@@ -58,14 +64,50 @@ export function createClaims(store: WebhookReplayStore, { ttlSeconds, leaseSecon
     }
   }
 
-  /** Renews the lease every third of it until stopped; a failed renewal is retried at the next tick. */
-  function hold(id: string, owner: string): () => void {
+  /**
+   * Renews the lease every third of it until stopped (a failed renewal is retried at the next
+   * tick). A lease lost while the handler runs is reported once: the store said it is not ours
+   * any more (renewal stops), or no renewal got through for a whole lease since the last one did.
+   */
+  function hold(id: string, owner: string, claimedAt: number): () => void {
     if (!leased) return () => {}
-    const timer = setInterval(
-      () => void bounded(store.renew!(id, leaseSeconds, owner), timeoutMs).catch(() => {}),
-      (leaseSeconds * 1000) / 3,
-    )
-    return () => clearInterval(timer)
+    const leaseMs = leaseSeconds * 1000
+    // The lease runs at least a lease from when the last confirmed call (claim or renewal) was sent.
+    let confirmedAt = claimedAt
+    let running = true
+    let reported = false
+    const lost = (reason: 'taken' | 'unrenewed', cause?: unknown) => {
+      if (reported) return
+      reported = true
+      try {
+        onLost(new WebhookClaimError(id, reason, leaseSeconds, cause))
+      } catch {
+        // A reporter that throws must not become an unhandled rejection.
+      }
+    }
+    const renew = () => {
+      const sentAt = performance.now()
+      // Answers after `stop` are ignored: `complete` may already have replaced the claim.
+      bounded((async () => store.renew!(id, leaseSeconds, owner))(), timeoutMs).then(
+        (renewed) => {
+          if (!running) return
+          if (renewed) confirmedAt = Math.max(confirmedAt, sentAt)
+          else {
+            stop()
+            lost('taken')
+          }
+        },
+        (error: unknown) => {
+          if (running && performance.now() - confirmedAt >= leaseMs) lost('unrenewed', error)
+        },
+      )
+    }
+    const timer = setInterval(renew, leaseMs / 3)
+    const stop = () => {
+      running = false
+      clearInterval(timer)
+    }
+    return stop
   }
 
   return {
@@ -74,6 +116,7 @@ export function createClaims(store: WebhookReplayStore, { ttlSeconds, leaseSecon
       inFlight.add(id)
       try {
         const owner = globalThis.crypto.randomUUID()
+        const claimedAt = performance.now()
         let won: boolean
         try {
           won = await claim(id, owner)
@@ -88,7 +131,7 @@ export function createClaims(store: WebhookReplayStore, { ttlSeconds, leaseSecon
             return 'unavailable'
           }
         }
-        const stop = hold(id, owner)
+        const stop = hold(id, owner, claimedAt)
         try {
           await handler()
         } catch {

@@ -1,5 +1,5 @@
 import { DEFAULTS } from './defaults.js'
-import { WebhookError } from './errors.js'
+import { WebhookError, type WebhookClaimError } from './errors.js'
 import { errorResponse, jsonResponse } from './json-response.js'
 import { createMemoryReplayStore, type WebhookReplayStore } from './replay-store.js'
 import { createClaims, type ClaimOutcome } from './webhook-claims.js'
@@ -62,6 +62,15 @@ export interface WebhookHandlerOptions<M extends WebhookEventMap = WebhookEventM
    * @default DEFAULTS.webhookLeaseSeconds (30)
    */
   leaseSeconds?: number
+  /**
+   * Told when a handler that is still running has lost its claim (`WebhookClaimError`, code
+   * `claim_lost`), once per event: a renewal found the claim no longer this run's (`reason`
+   * `'taken'`: it lapsed, or another instance holds it), or no renewal succeeded for a whole lease
+   * (`'unrenewed'`: the store failed or hung). Another instance may then run the same event's
+   * handler concurrently. The delivery is still answered as usual.
+   * @default one line on `console.error` per event
+   */
+  onError?: (error: WebhookClaimError) => void
   /**
    * Request body cap, in bytes.
    * @default 1_048_576
@@ -148,11 +157,14 @@ export function createWebhookHandler<M extends WebhookEventMap = WebhookEventMap
   if (typeof leaseSeconds !== 'number' || !(leaseSeconds > 0) || !Number.isFinite(leaseSeconds)) {
     throw new RangeError('leaseSeconds must be a positive number')
   }
+  const { onError } = options
+  if (onError !== undefined && typeof onError !== 'function') throw new TypeError('onError must be a function')
   // A lease never outlives the ttl (a short tolerance makes a short ttl).
   const claims = createClaims(store, {
     ttlSeconds,
     leaseSeconds: Math.min(leaseSeconds, ttlSeconds),
     timeoutMs: storeTimeoutMs,
+    onLost: onError ?? ((error) => console.error(`[tandem] webhook handler: ${error.message}`)),
   })
 
   return async (request) => {
