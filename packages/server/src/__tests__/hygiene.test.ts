@@ -104,6 +104,7 @@ describe('package hygiene', () => {
     expect(Object.keys(server).sort()).toEqual([
       'DEFAULTS',
       'TokenError',
+      'WebhookClaimError',
       'WebhookError',
       'createMemoryReplayStore',
       'createTokenHandler',
