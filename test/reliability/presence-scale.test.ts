@@ -42,10 +42,14 @@ async function presenceService() {
     answered: undefined as { at: number; cpu: NodeJS.CpuUsage } | undefined,
     /** Sends an event to every client, and applies it to the service's own members. */
     event: (action: 'enter' | 'update' | 'leave', member: Member) => {
+      const frame = service.apply(action, member)
+      for (const socket of wss.clients) socket.send(frame)
+    },
+    /** Applies an event to the service's own members; returns its frame, serialised. */
+    apply: (action: 'enter' | 'update' | 'leave', member: Member): string => {
       if (action === 'leave') members.delete(member.connectionId)
       else members.set(member.connectionId, member)
-      const frame = JSON.stringify({ type: 'presence.event', channel: CHANNEL, action, member, ts: Date.now() })
-      for (const socket of wss.clients) socket.send(frame)
+      return JSON.stringify({ type: 'presence.event', channel: CHANNEL, action, member, ts: Date.now() })
     },
   }
   wss.on('connection', (socket) => {
@@ -69,12 +73,20 @@ async function presenceService() {
           channels: frame.channels?.map(({ channel }) => ({ channel, epoch: 'e1', offset: 0, recovered: true })),
         })
       else if (frame.type === 'presence.get') {
-        // The events are serialised before the clock starts: the figure is the client's work.
-        const enters = service.gets++ === 0 ? Array.from({ length: N }, (_, i) => memberOf(N + i)) : []
+        // The answer and the events are serialised before the clock starts: the figure is the
+        // client's work (and this process's socket writes).
+        const answer = JSON.stringify({
+          type: 'presence.members',
+          id: frame.id,
+          channel: frame.channel,
+          members: [...members.values()],
+        })
+        const first = service.gets++ === 0
+        const enters = first ? Array.from({ length: N }, (_, i) => service.apply('enter', memberOf(N + i))) : []
         service.answered ??= { at: performance.now(), cpu: process.cpuUsage() }
-        send({ type: 'presence.members', id: frame.id, channel: frame.channel, members: [...members.values()] })
+        socket.send(answer)
         // Right behind the answer, in the same burst: the client reads them before its reply settles.
-        for (const m of enters) service.event('enter', m)
+        for (const text of enters) for (const s of wss.clients) s.send(text)
       }
     })
   })

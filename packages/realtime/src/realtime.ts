@@ -25,12 +25,12 @@ import {
 import { createHeldBudget } from './held.js'
 import { createLog } from './log.js'
 import type { Saved } from './positions.js'
-import { parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
+import { isSince, parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
 import { createRequests } from './requests.js'
 import { createSubscriptions } from './subscriptions.js'
 import { createTokenRefresh } from './token-refresh.js'
 import type { RealtimeOptions, Realtime, RealtimeSource } from './realtime-options.js'
-import type { RealtimeEvents } from './types.js'
+import type { Position, RealtimeEvents } from './types.js'
 import { toWsUrl } from './url.js'
 import { createWatchdog } from './watchdog.js'
 
@@ -42,6 +42,16 @@ export type {
   TabsFactory,
   TabsLink,
 } from './realtime-options.js'
+
+/**
+ * What a `positions` factory left, by channel: a Map, or the plain object a factory written before
+ * `Saved.channels` became one may still hand back. Only well-formed positions count.
+ */
+const toMap = (channels: unknown): Map<string, Position> => {
+  const entries: [unknown, unknown][] =
+    channels instanceof Map ? [...(channels as Map<unknown, unknown>)] : Object.entries(channels ?? {})
+  return new Map(entries.filter((e): e is [string, Position] => typeof e[0] === 'string' && isSince(e[1])))
+}
 
 /**
  * @example
@@ -77,7 +87,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     return { connectionId: session.connectionId, channels: channelsNow }
   })
   // A Map, as every table keyed by channel names: `__proto__` and `constructor` are channel names too.
-  const seeds = new Map(positions?.saved.channels)
+  const seeds = toMap(positions?.saved.channels)
   session.connectionId = positions?.saved.connectionId
 
   const log = createLog(options.debug, () => session.connectionId)

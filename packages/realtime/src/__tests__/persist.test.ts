@@ -5,7 +5,7 @@
 // page's sessionStorage and pagehide are happy-dom's.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Member } from '../types.js'
-import { sessionPositions } from '../positions.js'
+import { sessionPositions, type PositionsFactory } from '../positions.js'
 import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
 
 const emu = useEmulator()
@@ -82,6 +82,25 @@ describe('sessionPositions: resume after a reload', () => {
     await pub.channel('p:a').publish('n', 'new')
     await fresh.count(1)
     expect(fresh.messages.map((m) => m.data)).toEqual(['new']) // subscribed fresh: no replay from a bad position
+  })
+
+  it('a custom factory written for plain-object channels still resumes (malformed entries skipped)', async () => {
+    const first = client(emu(), { subject: 'legacy' })
+    const got = collect(first, 'p:legacy')
+    await untilSubscribed(first.channel('p:legacy'))
+    const pub = client(emu(), { subject: 'pub' })
+    await pub.channel('p:legacy').publish('n', 'one')
+    await got.count(1)
+    const position = first.channel('p:legacy').position
+    first.close()
+    await pub.channel('p:legacy').publish('n', 'two')
+    // The shape `Saved.channels` had before it became a Map.
+    const channels = { 'p:legacy': position, 'p:bad': { epoch: 5 } }
+    const legacy = (() => ({ saved: { channels }, attach() {}, detach() {} })) as unknown as PositionsFactory
+    const rt = client(emu(), { subject: 'legacy' }, { positions: legacy })
+    const resumed = collect(rt, 'p:legacy')
+    await resumed.count(1)
+    expect(resumed.messages.map((m) => m.data)).toEqual(['two']) // replayed from the saved position
   })
 
   it('sessionPositions outside a page needs a storage: a ValidationError, not a silent no-op', () => {
