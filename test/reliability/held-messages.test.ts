@@ -10,7 +10,7 @@ import { createRealtime, DEFAULTS, type Discontinuity, type Message, type Realti
 import { beforeEach, describe, expect, it, type TestContext } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
-import { waitUntil } from '../utils/wait.js'
+import { during, waitUntil } from '../utils/wait.js'
 
 const FILE = 'held-messages'
 const SEED = seedFrom(0x4e1d)
@@ -52,9 +52,13 @@ const fitting = (maxBytes: number) => {
 
 /**
  * The hostile server: each channel's log is 1..top (only `from`.. of it retained in history). It
- * answers subscribe and history at once unless told to stall them, and pushes when told to.
+ * answers subscribe and history at once unless told to stall them (or to refuse the first `failHistory`
+ * history reads with an error reply), and pushes when told to.
  */
-async function hostile(ctx: TestContext, o: { stall: 'subscribe' | 'history'; retainedFrom?: number }) {
+async function hostile(
+  ctx: TestContext,
+  o: { stall: 'subscribe' | 'history'; retainedFrom?: number; failHistory?: number },
+) {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
   const top = new Map<string, number>([
@@ -63,6 +67,7 @@ async function hostile(ctx: TestContext, o: { stall: 'subscribe' | 'history'; re
   ])
   const from = o.retainedFrom ?? 1
   const history: Frame[] = []
+  let failures = o.failHistory ?? 0
   let stalled: Frame | undefined
   /** Where the channels stood when the stalled frame came: its late reply says that, as a slow link would. */
   let then = new Map<string, number>()
@@ -78,6 +83,10 @@ async function hostile(ctx: TestContext, o: { stall: 'subscribe' | 'history'; re
         missed: [],
       }))
       return send({ type: 'subscribed', id: f.id, channels })
+    }
+    if (failures > 0) {
+      failures--
+      return send({ type: 'error', id: f.id, error: { code: 'internal', message: 'history is down', temporary: true } })
     }
     // history: what is retained after `since`, at most `limit`.
     const channel = f.channel as string
@@ -243,5 +252,60 @@ describe('held messages are bounded', () => {
       at,
     ).toEqual([['history_expired', 500, N - 300]])
     expect(c.got.length, at).toBe(800)
+  })
+
+  // A gap's history read that fails keeps what was dropped: it is read again after a backoff (the
+  // client's, small here), and only past DEFAULTS.fillAttempts reported lost. Never silence.
+  const QUICK = { maxHeld: 500, backoff: { baseMs: 20, capMs: 50 } }
+
+  it('the history read for what was dropped fails once, then succeeds: every message once, in order, no discontinuity', async (ctx) => {
+    const N = 3_000
+    const server = await hostile(ctx, { stall: 'subscribe', failHistory: 1 })
+    const c = await client(ctx, server.url, QUICK)
+    await waitUntil(() => server.stalled() !== undefined, { what: `the stalled subscribe; ${at}` })
+    await server.push(FLOOD, 1, N)
+    await server.release()
+    // A quiet channel from here: no live message opens a later gap that would fetch them anyway.
+    await waitUntil(() => c.got.length >= N, { timeoutMs: 30_000, what: `all ${N} messages (${c.got.length}); ${at}` })
+    expect(c.got, at).toEqual(Array.from({ length: N }, (_, i) => i + 1))
+    expect(c.gaps, at).toEqual([])
+    // The failed read and its retry both start after the 500 held.
+    expect(
+      server.history.slice(0, 2).map((f) => f.since),
+      at,
+    ).toEqual([
+      { epoch: 'e1', offset: 500 },
+      { epoch: 'e1', offset: 500 },
+    ])
+  })
+
+  it('the history read for what was dropped keeps failing: after a bounded retry, exactly one discontinuity covers the dropped range', async (ctx) => {
+    const N = 3_000
+    const server = await hostile(ctx, { stall: 'subscribe', failHistory: Infinity })
+    const c = await client(ctx, server.url, QUICK)
+    const errors: string[] = []
+    c.rt.on('error', (e) => void errors.push(e.code))
+    await waitUntil(() => server.stalled() !== undefined, { what: `the stalled subscribe; ${at}` })
+    await server.push(FLOOD, 1, N)
+    await server.release()
+    await waitUntil(() => c.gaps.length > 0, {
+      timeoutMs: 30_000,
+      what: `a discontinuity (${c.got.length} got); ${at}`,
+    })
+    expect(
+      c.gaps.map((d) => [d.channel, d.reason, d.since, d.resumedAt]),
+      at,
+    ).toEqual([[FLOOD, 'history_unavailable', { epoch: 'e1', offset: 500 }, { epoch: 'e1', offset: N }]])
+    expect(c.got, at).toEqual(Array.from({ length: 500 }, (_, i) => i + 1))
+    expectHonest(c.got, [], 500)
+    expect(server.history.length, `history reads; ${at}`).toBe(DEFAULTS.fillAttempts)
+    expect(errors, at).toEqual(Array.from({ length: DEFAULTS.fillAttempts }, () => 'internal'))
+    // The retries stopped (several times the largest backoff later: none more), and delivery goes on after N.
+    await during(300)
+    expect(server.history.length, at).toBe(DEFAULTS.fillAttempts)
+    expect(c.gaps.length, at).toBe(1)
+    await server.push(FLOOD, N + 1, N + 2)
+    await waitUntil(() => c.got.at(-1) === N + 2, { what: `messages after the gap (${c.got.at(-1)}); ${at}` })
+    expect(c.got.slice(500), at).toEqual([N + 1, N + 2])
   })
 })

@@ -19,4 +19,6 @@ export interface Hub {
   error: (error: RealtimeError) => void
   /** Room for live messages held meanwhile (one budget for the client's channels). */
   held: HeldBudget
+  /** The wait before retry `attempt` (0, 1, …) of a failed gap read: the client's backoff. */
+  retryDelay: (attempt: number) => number
 }

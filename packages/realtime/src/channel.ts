@@ -1,20 +1,13 @@
-import { HISTORY_MAX, HISTORY_MIN, MAX_EVENT_NAME } from '@tandem/contract'
+import { HISTORY_MAX, MAX_EVENT_NAME } from '@tandem/contract'
 import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
-import { PUBLISH_TIMEOUT_MS } from './defaults.js'
+import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from './defaults.js'
+import { checkHistory } from './history-options.js'
 import type { Hub } from './channel-hub.js'
 import { createPresence, type PresenceImpl } from './presence.js'
-import { bad, isMessage, isSince, toError, type FrameOf, type SubscribeResult } from './protocol.js'
-import type {
-  Channel,
-  ChannelEvents,
-  ChannelState,
-  HistoryOptions,
-  Listener,
-  Position,
-  RequestOptions,
-} from './types.js'
+import { bad, isMessage, toError, type FrameOf, type SubscribeResult } from './protocol.js'
+import type { Channel, ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
 
 export type { Hub } from './channel-hub.js'
 
@@ -34,21 +27,6 @@ const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
 /** 128 random bits as printable ASCII (`getRandomValues`: `randomUUID` needs a secure context). */
 const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
 
-/** History options as the service takes them (docs/protocol.md): refused locally, never sent malformed. */
-function checkHistory(
-  options: HistoryOptions | null,
-): Pick<HistoryOptions, 'since' | 'limit'> & { timing: RequestOptions } {
-  const o = options ?? {}
-  if (typeof o !== 'object') throw new ValidationError('options', 'must be an object')
-  const { since, limit } = o
-  if (!(since == null || isSince(since)))
-    throw new ValidationError('since', 'must be { epoch: string, offset: integer >= 0 }')
-  if (!(limit == null || (Number.isSafeInteger(limit) && limit >= HISTORY_MIN && limit <= HISTORY_MAX)))
-    throw new ValidationError('limit', `must be an integer from ${HISTORY_MIN} to ${HISTORY_MAX}`)
-  // null is the default; undefined fields are left out of the frame by JSON.
-  return { since: since ?? undefined, limit: limit ?? undefined, timing: o }
-}
-
 /** `since`: where a reloaded page's channel resumes from (the `positions` option). */
 export function createChannel(name: string, hub: Hub, since?: Position): ChannelImpl {
   const events = createEmitter<ChannelEvents>()
@@ -65,6 +43,16 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   let heldBytes = 0
   let dropped: unknown
   let fillSeq = 0
+  // A failed read is tried again after the client's backoff (`retry`: its one timer); past
+  // FILL_ATTEMPTS reads, what the fill held back is reported lost. No tight loop, never silence.
+  let failures = 0
+  let retry: ReturnType<typeof setTimeout> | undefined
+  /** A read succeeded, or the fill is over or dropped. */
+  const retried = () => {
+    clearTimeout(retry)
+    failures = 0
+  }
+  let why: Discontinuity['reason'] = 'history_expired'
 
   /** Starts holding anew (`[]`, or the message that opened a gap) or stops (`undefined`). */
   const setHeld = (next: Held[] | undefined) => {
@@ -100,7 +88,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     pos = resumedAt
     events.emit('discontinuity', {
       channel: name,
-      reason: resumedAt.epoch === since.epoch ? 'history_expired' : 'epoch_changed',
+      reason: resumedAt.epoch === since.epoch ? why : 'epoch_changed',
       since,
       resumedAt,
     })
@@ -122,10 +110,28 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     listeners.emit(`:${msg.event}`, msg)
   }
 
-  /** `refill`: read from history what was dropped (not after a failed read: the next gap will). */
+  /** A message past the last one delivered (its position, copied field by field). */
+  const past = (m: unknown): Position | undefined =>
+    pos && isMessage(m) && (m.epoch !== pos.epoch || m.offset > pos.offset)
+      ? { epoch: m.epoch, offset: m.offset }
+      : undefined
+
+  /**
+   * History cannot give what was held back: what is held goes out (`last` omitted), and a
+   * discontinuity covers the rest up to the last one dropped (or `last`). Never silence.
+   */
+  const unavailable = (last?: unknown) => {
+    why = 'history_unavailable'
+    const to = past(last)
+    if (last === undefined) release(false, false)
+    else if (to) gap(pos!, to)
+    why = 'history_expired'
+  }
+
+  /** `refill`: read from history what was dropped; without it, what was dropped is reported lost. */
   function release(canFill = true, refill = true) {
     const h = held ?? []
-    const lost = refill ? dropped : undefined
+    const lost = dropped
     setHeld(undefined)
     for (const { m, bytes } of h) {
       const again = held // deliver() may start a fill, which holds again
@@ -133,8 +139,10 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       else deliver(m, canFill, bytes)
     }
     // Some were dropped past the budget: history has them, after the last one delivered.
+    const to = past(lost)
     if (held) dropped = lost ?? dropped
-    else if (pos && isMessage(lost) && (lost.epoch !== pos.epoch || lost.offset > pos.offset)) fill([])
+    else if (to && refill) fill([], lost)
+    else if (to) gap(pos!, to)
   }
 
   /**
@@ -157,11 +165,13 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   }
 
   /**
-   * A live message skipped offsets (or some were dropped): ask history for what is missing, page
-   * after page, and hold the live ones meanwhile.
+   * A live message skipped offsets (or some were dropped, up to `lost`, kept in case history
+   * fails): ask history for what is missing, page after page, and hold the live ones meanwhile.
    */
-  function fill(first: Held[]) {
+  function fill(first: Held[], lost?: unknown) {
+    retried()
     setHeld(first)
+    dropped ??= lost
     read()
   }
   function read() {
@@ -170,6 +180,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     hub.request({ type: 'history', channel: name, since, limit: HISTORY_MAX }).then(
       (page) => {
         if (mine !== fillSeq) return
+        retried()
         resume(since, { epoch: page.epoch, offset: page.offset }, page.complete, page.messages)
         // A full page: history has more. Each page moves `pos` on (or this stops): no loop.
         const now = pos!
@@ -181,7 +192,9 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       (error: RealtimeError) => {
         if (mine !== fillSeq) return
         hub.error(error)
-        release(false, false)
+        // Still holding, from the same position; past the bound, what is held goes out, gaps reported.
+        if (++failures < FILL_ATTEMPTS) retry = setTimeout(read, hub.retryDelay(failures - 1))
+        else unavailable()
       },
     )
   }
@@ -189,6 +202,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   /** Drops a fill under way and holds live messages until the next subscribe answers. */
   function hold() {
     fillSeq++
+    retried()
     setHeld([])
   }
 
@@ -203,6 +217,8 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       if (done) return
       done = true
       if (--leases > 0) return
+      // A fill under way will not finish: what it held back is lost.
+      if (state === 'subscribed' && held) unavailable(dropped ?? held.at(-1)?.m)
       pos = undefined
       hold()
       setState('unsubscribed')

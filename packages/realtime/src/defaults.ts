@@ -32,6 +32,11 @@ export const MAX_QUEUED = 100
  * past either bound they are dropped and read from history afterwards. `maxBytes` counts frame characters.
  */
 export const HELD = { max: 10_000, maxBytes: 8 * 2 ** 20 } as const
+/**
+ * A gap's history read is tried this many times in all, with the client's backoff between
+ * (`backoff`: up to 0.5, 1, 2, 4 s by default); then the channel reports a `history_unavailable` discontinuity.
+ */
+export const FILL_ATTEMPTS = 5
 /** The server's limit until `connected` announces it. */
 export { MAX_MESSAGE_BYTES }
 /** Server frames can legitimately exceed maxMessageBytes (subscribe replies carry `missed`). */
@@ -68,6 +73,7 @@ export const DEFAULTS = {
   maxChannelsPerFrame: MAX_CHANNELS_PER_FRAME,
   maxQueued: MAX_QUEUED,
   held: HELD,
+  fillAttempts: FILL_ATTEMPTS,
   maxMessageBytes: MAX_MESSAGE_BYTES,
   maxInboundChars: MAX_INBOUND_CHARS,
   maxGraceMs: MAX_GRACE_MS,

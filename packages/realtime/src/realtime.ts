@@ -72,6 +72,9 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const backoffOptions = { ...BACKOFF, ...options.backoff }
   const channels = new Map<string, ChannelImpl>()
   const held = createHeldBudget(options.maxHeld ?? HELD.max, options.maxHeldBytes ?? HELD.maxBytes)
+  /** The client's backoff, for a request retried (`attempt` 0, 1, …): a gap's history read, a request's floor. */
+  const retryDelay = (attempt: number) =>
+    fullJitter(attempt, backoffOptions.baseMs, backoffOptions.capMs, options.random)
   /** What the service told us of this session (`connected`); the id outlives attempts, for resume. */
   const session = {
     connectionId: undefined as string | undefined,
@@ -127,7 +130,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     maxQueued: options.maxQueued ?? MAX_QUEUED,
     timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     queueTimeoutMs: options.queueTimeoutMs ?? QUEUE_TIMEOUT_MS,
-    retryFloor: (n) => fullJitter(n - 1, backoffOptions.baseMs, backoffOptions.capMs, options.random),
+    retryFloor: (n) => retryDelay(n - 1),
     serverMaxMs: backoffOptions.serverMaxMs,
     // What a request that times out was waiting on, for its error.
     reason: () => (conn.state === 'connected' ? undefined : conn.machine.context.lastError),
@@ -253,7 +256,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
-        channels.set(name, (ch = createChannel(name, { request, changed, error, held }, seeds.get(name))))
+        channels.set(name, (ch = createChannel(name, { request, changed, error, held, retryDelay }, seeds.get(name))))
         seeds.delete(name)
       }
       return ch

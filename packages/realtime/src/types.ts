@@ -56,7 +56,8 @@ export interface PresenceEvent<T = unknown> {
  */
 export interface Discontinuity {
   channel: string
-  reason: 'epoch_changed' | 'history_expired'
+  /** `history_unavailable`: history could not be read to fill the gap (it kept failing, or the channel was let go). */
+  reason: 'epoch_changed' | 'history_expired' | 'history_unavailable'
   since: Position
   resumedAt: Position
 }

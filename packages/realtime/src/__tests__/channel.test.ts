@@ -1,7 +1,7 @@
 // The dedupe and resume bookkeeping of one channel, against a fake hub.
 import { describe, expect, it, vi } from 'vitest'
 import { createChannel, type Hub } from '../channel.js'
-import { HELD } from '../defaults.js'
+import { FILL_ATTEMPTS, HELD } from '../defaults.js'
 import { createHeldBudget } from '../held.js'
 import type { Discontinuity } from '../types.js'
 
@@ -19,7 +19,7 @@ const msg = (offset: number, epoch = 'e1') => ({
   ts: 0,
 })
 
-function setup(history?: (frame: Frame) => Promise<Frame>) {
+function setup(history?: (frame: Frame) => Promise<Frame>, retryDelay = () => 0) {
   const requests: Frame[] = []
   const hub = {
     requests,
@@ -31,14 +31,15 @@ function setup(history?: (frame: Frame) => Promise<Frame>) {
     changed: vi.fn(),
     error: vi.fn(),
     held: createHeldBudget(HELD.max, HELD.maxBytes),
+    retryDelay,
   }
   const ch = createChannel('c', hub)
   const seen: string[] = []
-  ch.subscribe((m) => seen.push(`${m.epoch}:${m.offset}`))
+  const off = ch.subscribe((m) => seen.push(`${m.epoch}:${m.offset}`))
   ch.on('discontinuity', (d: Discontinuity) =>
     seen.push(`gap ${d.reason} ${d.since.offset}→${d.resumedAt.epoch}:${d.resumedAt.offset}`),
   )
-  return { hub, ch, seen }
+  return { hub, ch, seen, off }
 }
 
 describe('channel bookkeeping', () => {
@@ -99,6 +100,51 @@ describe('channel bookkeeping', () => {
     lost = true
     ch.message(msg(12))
     await vi.waitFor(() => expect(seen.slice(7)).toEqual(['gap history_expired 8→e1:11', 'e1:12']))
+  })
+
+  it('a fill whose history read keeps failing is retried with backoff, a bounded number of times, then reported', async () => {
+    vi.useFakeTimers()
+    try {
+      const { ch, seen, hub } = setup(
+        () => Promise.reject(new Error('down')),
+        () => 100,
+      )
+      ch.subscribed({ channel: 'c', epoch: 'e1', offset: 1, recovered: true, missed: [] })
+      ch.message(msg(4))
+      ch.message(msg(5)) // held while the fill retries
+      await vi.advanceTimersByTimeAsync(99)
+      expect(hub.requests).toHaveLength(1) // no tight loop: the next read waits for the backoff
+      expect(seen).toEqual([])
+      await vi.advanceTimersByTimeAsync(1_000)
+      expect(hub.requests).toHaveLength(FILL_ATTEMPTS)
+      expect(hub.error).toHaveBeenCalledTimes(FILL_ATTEMPTS)
+      expect(seen).toEqual(['gap history_unavailable 1→e1:3', 'e1:4', 'e1:5'])
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a channel let go while its fill waits to retry: its timer is cleared, and what it held back is reported', async () => {
+    vi.useFakeTimers()
+    try {
+      const { ch, seen, hub, off } = setup(
+        () => Promise.reject(new Error('down')),
+        () => 100,
+      )
+      ch.subscribed({ channel: 'c', epoch: 'e1', offset: 1, recovered: true, missed: [] })
+      ch.message(msg(4))
+      ch.message(msg(5))
+      await vi.advanceTimersByTimeAsync(0)
+      expect(vi.getTimerCount()).toBe(1)
+      off()
+      expect(seen).toEqual(['gap history_unavailable 1→e1:5'])
+      expect(vi.getTimerCount()).toBe(0)
+      await vi.advanceTimersByTimeAsync(1_000)
+      expect(hub.requests).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('malformed results and messages are errors, never exceptions', () => {
