@@ -40,7 +40,7 @@ const RULES: Record<string, RegExp> = {
 const KNOWN = new Map<string, string>([
   // Equal by chance, not the rule: a different limit.
   ['packages/server/src/defaults.ts: the default maxMessageBytes (MAX_MESSAGE_BYTES)', 'the token handler body cap'],
-  ['packages/core/src/token-provider.ts: the default maxMessageBytes (MAX_MESSAGE_BYTES)', 'a token answer cap'],
+  ['packages/core/src/token-endpoint.ts: the default maxMessageBytes (MAX_MESSAGE_BYTES)', 'a token answer cap'],
   ['packages/emulator/src/maps/streets.ts: a close code (CLOSE)', 'seed data: a street number'],
 ])
 
