@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
 // Tests run from `src` through the `@tandem/source` export condition, so no build is
 // needed. Vite 6+ needs the condition for both client and SSR (Node) resolution.
@@ -30,103 +30,133 @@ const TYPECHECK = {
   tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)),
 }
 
-export default defineConfig({
-  resolve: {
-    conditions,
-    // Under happy-dom the 'browser' condition picks ws's stub; tests (and the emulator they start) need the real one.
-    alias: [{ find: /^ws$/, replacement: fileURLToPath(new URL('./node_modules/ws/index.js', import.meta.url)) }],
-  },
-  ssr: { resolve: { conditions: ssrConditions, externalConditions: ['@tandem/source'] } },
-  test: {
-    reporters: ['default', ['json', { outputFile: '.vitest/report.json' }]],
-    // `npm run coverage` (not part of `npm test`: instrumenting slows the suite). The floors are per
-    // package, a little under what the suite reaches today, so coverage can only ratchet up.
-    coverage: {
-      provider: 'v8',
-      include: ['packages/*/src/**/*.{ts,tsx}'],
-      exclude: ['**/__tests__/**'],
-      reporter: ['text-summary', 'json-summary', 'html'],
-      reportsDirectory: 'coverage',
-      thresholds: COVERAGE_FLOORS,
+/**
+ * The long soaks (the 200-tab cycle, the 5,000-message handover, the big chaos runs) are tests tagged
+ * `soak`. `vitest run` (and `npm test`) leaves them out; `npm run test:soak` (`vitest run --mode soak`)
+ * runs only them, from the projects that have some, and writes its own report for `.ci/run`.
+ */
+const SOAK_PROJECTS = new Set(['reliability', 'e2e'])
+
+export default defineConfig(({ mode }) => {
+  const soak = mode === 'soak'
+  return {
+    resolve: {
+      conditions,
+      // Under happy-dom the 'browser' condition picks ws's stub; tests (and the emulator they start) need the real one.
+      alias: [{ find: /^ws$/, replacement: fileURLToPath(new URL('./node_modules/ws/index.js', import.meta.url)) }],
     },
-    testTimeout: 15_000,
-    hookTimeout: 15_000,
-    projects: [
-      {
-        extends: true,
-        test: { name: 'contract', root: 'packages/contract', environment: 'node', typecheck: TYPECHECK },
-      },
-      { extends: true, test: { name: 'server', root: 'packages/server', environment: 'node', typecheck: TYPECHECK } },
-      { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node', typecheck: TYPECHECK } },
-      // The same tests through the modular entries (__tests__/client-style.ts).
-      {
-        extends: true,
-        test: {
-          name: 'core-modular',
-          root: 'packages/core',
-          environment: 'node',
-          env: { TANDEM_CLIENT_STYLE: 'modular' },
+    ssr: { resolve: { conditions: ssrConditions, externalConditions: ['@tandem/source'] } },
+    test: {
+      reporters: ['default', ['json', { outputFile: soak ? '.vitest/soak.json' : '.vitest/report.json' }]],
+      tags: [
+        {
+          name: 'soak',
+          description: 'A long soak: runs in `npm run test:soak` (vitest run --mode soak), not in `npm test`.',
+          // A default for soaks without a deadline of their own: each scales its deadline with its size.
+          timeout: 600_000,
         },
+      ],
+      tagsFilter: [soak ? 'soak' : '!soak'],
+      // `npm run coverage` (not part of `npm test`: instrumenting slows the suite). The floors are per
+      // package, a little under what the suite reaches today, so coverage can only ratchet up.
+      coverage: {
+        provider: 'v8',
+        include: ['packages/*/src/**/*.{ts,tsx}'],
+        exclude: ['**/__tests__/**'],
+        reporter: ['text-summary', 'json-summary', 'html'],
+        reportsDirectory: 'coverage',
+        thresholds: COVERAGE_FLOORS,
       },
-      {
-        extends: true,
-        test: { name: 'realtime', root: 'packages/realtime', environment: 'node', typecheck: TYPECHECK },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'react',
-          root: 'packages/react',
-          environment: 'happy-dom',
-          setupFiles: ['src/__tests__/setup.ts'],
-          typecheck: TYPECHECK,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'react-modular',
-          root: 'packages/react',
-          environment: 'happy-dom',
-          setupFiles: ['src/__tests__/setup.ts'],
-          env: { TANDEM_CLIENT_STYLE: 'modular' },
-        },
-      },
-      { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
-      // The bundle size budgets (bench/src/bundle.mjs), measured from src.
-      {
-        extends: true,
-        test: { name: 'budgets', root: 'bench', environment: 'node', include: ['src/__tests__/**/*.test.ts'] },
-      },
-      // The reliability and security suite (docs/reliability.md): faults, chaos, fuzzing, leaks, secrets.
-      {
-        extends: true,
-        test: {
-          name: 'reliability',
-          root: 'test',
-          environment: 'node',
-          include: ['reliability/**/*.test.ts'],
-          testTimeout: 120_000,
-        },
-      },
-      // Every TypeScript block of the docs type-checked, and the runnable ones run on the emulator (test/docs).
-      {
-        extends: true,
-        test: { name: 'docs', root: 'test', environment: 'node', include: ['docs/**/*.test.ts'], testTimeout: 30_000 },
-      },
-      // The playground in a real browser (Chromium through playwright-core) against its dev server.
-      // Not `extends`: the '@tandem/source' external condition would make Node load the dev
-      // server's plugin deps (emulator, server) from .ts sources; they run from dist, as in `npm run dev`.
-      {
-        test: {
-          name: 'e2e',
-          root: 'playground',
-          environment: 'node',
-          include: ['e2e/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
-    ],
-  },
+      testTimeout: 15_000,
+      hookTimeout: 15_000,
+      projects: (
+        [
+          {
+            extends: true,
+            test: { name: 'contract', root: 'packages/contract', environment: 'node', typecheck: TYPECHECK },
+          },
+          {
+            extends: true,
+            test: { name: 'server', root: 'packages/server', environment: 'node', typecheck: TYPECHECK },
+          },
+          { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node', typecheck: TYPECHECK } },
+          // The same tests through the modular entries (__tests__/client-style.ts).
+          {
+            extends: true,
+            test: {
+              name: 'core-modular',
+              root: 'packages/core',
+              environment: 'node',
+              env: { TANDEM_CLIENT_STYLE: 'modular' },
+            },
+          },
+          {
+            extends: true,
+            test: { name: 'realtime', root: 'packages/realtime', environment: 'node', typecheck: TYPECHECK },
+          },
+          {
+            extends: true,
+            test: {
+              name: 'react',
+              root: 'packages/react',
+              environment: 'happy-dom',
+              setupFiles: ['src/__tests__/setup.ts'],
+              typecheck: TYPECHECK,
+            },
+          },
+          {
+            extends: true,
+            test: {
+              name: 'react-modular',
+              root: 'packages/react',
+              environment: 'happy-dom',
+              setupFiles: ['src/__tests__/setup.ts'],
+              env: { TANDEM_CLIENT_STYLE: 'modular' },
+            },
+          },
+          { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
+          // The bundle size budgets (bench/src/bundle.mjs), measured from src.
+          {
+            extends: true,
+            test: { name: 'budgets', root: 'bench', environment: 'node', include: ['src/__tests__/**/*.test.ts'] },
+          },
+          // The reliability and security suite (docs/reliability.md): faults, chaos, fuzzing, leaks, secrets.
+          {
+            extends: true,
+            test: {
+              name: 'reliability',
+              root: 'test',
+              environment: 'node',
+              include: ['reliability/**/*.test.ts'],
+              testTimeout: 120_000,
+            },
+          },
+          // Every TypeScript block of the docs type-checked, and the runnable ones run on the emulator (test/docs).
+          {
+            extends: true,
+            test: {
+              name: 'docs',
+              root: 'test',
+              environment: 'node',
+              include: ['docs/**/*.test.ts'],
+              testTimeout: 30_000,
+            },
+          },
+          // The playground in a real browser (Chromium through playwright-core) against its dev server.
+          // Not `extends`: the '@tandem/source' external condition would make Node load the dev
+          // server's plugin deps (emulator, server) from .ts sources; they run from dist, as in `npm run dev`.
+          {
+            test: {
+              name: 'e2e',
+              root: 'playground',
+              environment: 'node',
+              include: ['e2e/**/*.test.ts'],
+              testTimeout: 60_000,
+              hookTimeout: 60_000,
+            },
+          },
+        ] satisfies TestProjectInlineConfiguration[]
+      ).filter((p) => !soak || SOAK_PROJECTS.has(p.test.name)),
+    },
+  }
 })

@@ -8,10 +8,20 @@ import type { Page } from 'playwright-core'
 import { WebSocket } from 'ws'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, here, useHarness, WAIT, type TestPage } from './harness.js'
+import { within } from '../../test/utils/wait.js'
 
 const REALTIME = /\/realtime\/v1\/ws/
 /** A fresh prefix per run: the dev server's emulator keeps history across the file's tests. */
 const RUN = Date.now().toString(36)
+/**
+ * The long cycles are soaks (`npm run test:soak`); `npm test` runs the same tests smaller. Their
+ * deadlines scale with their size: a batch of 10 tabs took 1.75 s where this was written and 7.5 s
+ * on a busy 2-core machine, so each batch gets 30 s of its own rather than the run one total.
+ */
+const TABS = { quick: 20, soak: 200, batch: 10, batchMs: 30_000 }
+/** Messages per channel (10 channels) in the leader-closes-mid-stream test. */
+const PER_CHANNEL = { quick: 50, soak: 500 }
+const SOAK = { tags: ['soak'] }
 
 interface SocketSeen {
   page: Page
@@ -87,9 +97,10 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     expect(pages.flatMap((p) => p.errors)).toEqual([])
   })
 
-  it('the leader closes mid-stream (5,000 messages, 10 channels): another tab opens the one socket within 2 s; every tab left gets each message once, in order; 50 follower publishes are stored once', async () => {
+  /** The leader closes once 30% of PER × 10 channels is published. */
+  const handover = (PER: number) => async () => {
     const b = await profile()
-    const names = Array.from({ length: 10 }, (_, i) => `stream${RUN}:${i}`)
+    const names = Array.from({ length: 10 }, (_, i) => `stream${RUN}-${PER}:${i}`)
     const path = `/tabs.html?user=e2e-handover&channels=${names.join(',')}`
     const pages: TestPage[] = [await b.open(path), await b.open(path), await b.open(path)]
     for (const p of pages) await subscribed(p, names)
@@ -98,7 +109,6 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     const rest = pages.filter((p) => p !== leader)
     expect(b.sockets.length).toBe(1)
 
-    const PER = 500
     const pubs = names.map((_, i) => publisher(`e2e-pub-${i}`))
     let published = 0
     let closedAt = 0
@@ -109,7 +119,7 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
         names.map(async (name, i) => {
           for (let n = 0; n < PER; n++) {
             await pubs[i]!.channel(name).publish('message', { n })
-            if (++published === 1500) {
+            if (++published === Math.round(PER * names.length * 0.3)) {
               closedAt = Date.now()
               closing = leader.close()
             }
@@ -155,7 +165,11 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     } finally {
       for (const p of pubs) p.close()
     }
-  })
+  }
+  const HANDOVER =
+    'messages, 10 channels): another tab opens the one socket within 2 s; every tab left gets each message once, in order; 50 follower publishes are stored once'
+  it(`the leader closes mid-stream (${PER_CHANNEL.quick * 10} ${HANDOVER}`, handover(PER_CHANNEL.quick))
+  it(`soak: the leader closes mid-stream (${PER_CHANNEL.soak * 10} ${HANDOVER}`, SOAK, handover(PER_CHANNEL.soak))
 
   it('a tab reloaded mid-stream resumes with no gap and nothing twice (the leader, so a handover too)', async () => {
     const b = await profile()
@@ -248,17 +262,23 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     expect(ids[0]).not.toBe(ids[1])
   })
 
-  it('200 tabs opened and closed leave no lock, socket or listener behind', { timeout: 120_000 }, async () => {
+  const cycle = (tabs: number) => async () => {
     const b = await profile()
     const path = `/tabs.html?user=e2e-cycles&channels=cycles${RUN}:a`
     const anchor = await b.open(path)
     await subscribed(anchor, [`cycles${RUN}:a`])
     expect(await role(anchor)).toBe('leader')
-    const BATCH = 10
-    for (let round = 0; round < 200 / BATCH; round++) {
-      const batch = await Promise.all(Array.from({ length: BATCH }, () => b.open(path)))
-      await Promise.all(batch.map((p) => subscribed(p, [`cycles${RUN}:a`])))
-      await Promise.all(batch.map((p) => p.close()))
+    for (let round = 0; round < tabs / TABS.batch; round++) {
+      const batch = (async () => {
+        const pages = await Promise.all(Array.from({ length: TABS.batch }, () => b.open(path)))
+        await Promise.all(pages.map((p) => subscribed(p, [`cycles${RUN}:a`])))
+        await Promise.all(pages.map((p) => p.close()))
+      })()
+      await within(
+        batch,
+        TABS.batchMs,
+        `batch ${round + 1} of ${tabs / TABS.batch} (${TABS.batch} tabs open, subscribe, close)`,
+      )
     }
     // Every closed tab's lock is gone, and so is the leader's wait on it; its sockets are forgotten.
     await anchor.waitForFunction(
@@ -278,7 +298,12 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     })
     expect(b.sockets.length).toBe(1)
     expect(anchor.errors).toEqual([])
-  })
+  }
+  /** Each batch's deadline, and a minute for the anchor and the final check. */
+  const cycleTimeout = (tabs: number) => ({ timeout: (tabs / TABS.batch) * TABS.batchMs + 60_000 })
+  const CYCLE = 'tabs opened and closed leave no lock, socket or listener behind'
+  it(`${TABS.quick} ${CYCLE}`, cycleTimeout(TABS.quick), cycle(TABS.quick))
+  it(`soak: ${TABS.soak} ${CYCLE}`, { ...SOAK, ...cycleTimeout(TABS.soak) }, cycle(TABS.soak))
 
   it('the playground shares too: two tabs of one user, one socket, the log says which leads, and Drop connection still works', async () => {
     const b = await profile()

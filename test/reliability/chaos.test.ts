@@ -5,7 +5,8 @@
 // range (forced with a tiny history window in the second variant). The subscriber also publishes
 // under the chaos: every acknowledged publish must be stored exactly once.
 //
-// CHAOS_KILLS sets the kills of the first variant (default 300; `npm run chaos` runs 2,000).
+// Each variant runs twice: small in `npm test` (QUICK_KILLS), and big as a soak (`npm run test:soak`,
+// tagged `soak`): CHAOS_KILLS kills in the first variant (default 1,000; `npm run chaos` runs 2,000).
 import { startEmulator, type Emulator } from '@tandem/emulator'
 import type { Discontinuity, Message, PublishAck } from '@tandem/realtime'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -16,11 +17,14 @@ import { waitUntil, within } from '../utils/wait.js'
 
 const FILE = 'chaos'
 const SEED = seedFrom(0xc4a05)
-const KILLS = Number(process.env.CHAOS_KILLS ?? 300)
+/** The soak's kills (first variant; the second has a third). */
+const KILLS = Number(process.env.CHAOS_KILLS ?? 1_000)
+/** The `npm test` run's: enough kills to land in every phase (handshake, frames, resubscribe) many times. */
+const QUICK_KILLS = 100
 const CHANNELS = 20
 const at = replay(SEED, FILE)
-/** The CI run fits the project's 120 s; a soak (`npm run chaos`, 2,000 kills) gets time in proportion. */
-const TIMEOUT = Math.max(120_000, KILLS * 150)
+/** Time in proportion to the kills (a 300-kill run took 18 s on a quiet 2-core machine, so 150 ms a kill is ~8×). */
+const timeout = (kills: number) => Math.max(120_000, kills * 150)
 
 type Entry = { kind: 'message'; offset: number; n: unknown; epoch: string } | { kind: 'gap'; d: Discontinuity }
 
@@ -272,49 +276,57 @@ function lastOffset(log: Entry[]): number {
   return 0
 }
 
-describe('chaos: a subscriber killed at random moments', () => {
-  it(
-    `${KILLS} kills, 20 channels, history large enough: every message exactly once, in order; client publishes stored once`,
-    async () => {
-      printSeedOnFailure(SEED, FILE)
-      const started = Date.now()
-      const r = await chaos({
-        kills: KILLS,
-        historySize: 10_000,
-        paceMs: 10,
-        clientPublishes: true,
-        latencyMs: 0,
-        seed: SEED,
-      })
-      expect(r.gaps, `no discontinuity expected with a large history; ${at}`).toBe(0)
-      expect(r.clientFailed, `client publishes must not fail; ${at}`).toBe(0)
-      console.info(
-        `[chaos] large history: ${r.kills} kills, ${r.reconnects} connections, ${r.published} messages published, ${r.delivered} delivered and checked, ` +
-          `${r.clientAcked} client publishes acked and checked, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`,
-      )
-    },
-    TIMEOUT,
+/** The first variant: a history large enough, so no gap is allowed; the subscriber publishes too. */
+async function largeHistory(kills: number) {
+  printSeedOnFailure(SEED, FILE)
+  const started = Date.now()
+  const r = await chaos({
+    kills,
+    historySize: 10_000,
+    paceMs: 10,
+    clientPublishes: true,
+    latencyMs: 0,
+    seed: SEED,
+  })
+  expect(r.gaps, `no discontinuity expected with a large history; ${at}`).toBe(0)
+  expect(r.clientFailed, `client publishes must not fail; ${at}`).toBe(0)
+  console.info(
+    `[chaos] large history: ${r.kills} kills, ${r.reconnects} connections, ${r.published} messages published, ${r.delivered} delivered and checked, ` +
+      `${r.clientAcked} client publishes acked and checked, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`,
   )
+}
 
-  it(
-    `${Math.max(50, Math.round(KILLS / 3))} kills with historySize 5: gaps are reported, each covering precisely the missing range`,
-    async () => {
-      printSeedOnFailure(SEED, FILE)
-      const started = Date.now()
-      const r = await chaos({
-        kills: Math.max(50, Math.round(KILLS / 3)),
-        historySize: 5,
-        paceMs: 5,
-        clientPublishes: false,
-        latencyMs: 15,
-        seed: SEED + 7,
-      })
-      expect(r.gaps, `the tiny history window must have been exceeded; ${at}`).toBeGreaterThan(0)
-      console.info(
-        `[chaos] historySize 5: ${r.kills} kills, ${r.reconnects} connections, ${r.published} published, ${r.delivered} delivered, ` +
-          `${r.gaps} discontinuities covering ${r.missing} missing messages, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`,
-      )
-    },
-    TIMEOUT,
+/** The second variant: a history of 5 and 15 ms latency each way, so gaps must be reported exactly. */
+async function tinyHistory(kills: number) {
+  printSeedOnFailure(SEED, FILE)
+  const started = Date.now()
+  const r = await chaos({
+    kills,
+    historySize: 5,
+    paceMs: 5,
+    clientPublishes: false,
+    latencyMs: 15,
+    seed: SEED + 7,
+  })
+  expect(r.gaps, `the tiny history window must have been exceeded; ${at}`).toBeGreaterThan(0)
+  console.info(
+    `[chaos] historySize 5: ${r.kills} kills, ${r.reconnects} connections, ${r.published} published, ${r.delivered} delivered, ` +
+      `${r.gaps} discontinuities covering ${r.missing} missing messages, ${((Date.now() - started) / 1000).toFixed(1)} s; ${at}`,
+  )
+}
+
+const LARGE =
+  'kills, 20 channels, history large enough: every message exactly once, in order; client publishes stored once'
+const TINY = 'kills with historySize 5: gaps are reported, each covering precisely the missing range'
+const tinyKills = (kills: number) => Math.max(50, Math.round(kills / 3))
+
+describe('chaos: a subscriber killed at random moments', () => {
+  it(`${QUICK_KILLS} ${LARGE}`, { timeout: timeout(QUICK_KILLS) }, () => largeHistory(QUICK_KILLS))
+  it(`${tinyKills(QUICK_KILLS)} ${TINY}`, { timeout: timeout(tinyKills(QUICK_KILLS)) }, () =>
+    tinyHistory(tinyKills(QUICK_KILLS)),
+  )
+  it(`soak: ${KILLS} ${LARGE}`, { tags: ['soak'], timeout: timeout(KILLS) }, () => largeHistory(KILLS))
+  it(`soak: ${tinyKills(KILLS)} ${TINY}`, { tags: ['soak'], timeout: timeout(tinyKills(KILLS)) }, () =>
+    tinyHistory(tinyKills(KILLS)),
   )
 })
