@@ -32,8 +32,8 @@ const TYPECHECK = {
 
 /**
  * The long soaks (the 200-tab cycle, the 5,000-message handover, the big chaos runs) are tests tagged
- * `soak`. `vitest run` (and `npm test`) leaves them out; `npm run test:soak` (`vitest run --mode soak`)
- * runs only them, from the projects that have some, and writes its own report for `.ci/run`.
+ * `soak`. `vitest run` (and `npm test`) skips them; `npm run test:soak` (`vitest run --mode soak
+ * --tags-filter=soak`) runs only them, from the projects that have some, into its own report for `.ci/run`.
  */
 const SOAK_PROJECTS = new Set(['reliability', 'e2e'])
 
@@ -51,12 +51,14 @@ export default defineConfig(({ mode }) => {
       tags: [
         {
           name: 'soak',
-          description: 'A long soak: runs in `npm run test:soak` (vitest run --mode soak), not in `npm test`.',
+          description: 'A long soak: runs in `npm run test:soak`, skipped in `npm test`.',
           // A default for soaks without a deadline of their own: each scales its deadline with its size.
           timeout: 600_000,
+          // Skipped unless the mode is soak. (A `tagsFilter` here would not reach the e2e project, which
+          // does not extend this config: `npm run test:soak` passes --tags-filter=soak on the command line.)
+          skip: !soak,
         },
       ],
-      tagsFilter: [soak ? 'soak' : '!soak'],
       // `npm run coverage` (not part of `npm test`: instrumenting slows the suite). The floors are per
       // package, a little under what the suite reaches today, so coverage can only ratchet up.
       coverage: {
