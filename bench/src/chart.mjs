@@ -43,7 +43,8 @@ export function chart(figures) {
   const sizeRows = []
   for (const u of figures.bundle?.sizes ?? []) {
     if (sizeRows.length) sizeRows.push({ gap: true })
-    sizeRows.push({ label: u.name.split(':')[0], value: u.gzip / 1000, tandem: true, goal: u.goal / 1000 })
+    const goal = u.goal === undefined ? undefined : u.goal / 1000 // a use case may have no goal
+    sizeRows.push({ label: u.name.split(':')[0], value: u.gzip / 1000, tandem: true, goal })
     for (const p of u.peers) sizeRows.push({ label: p.name, value: p.gzip / 1000 })
   }
   const ratioRows = []

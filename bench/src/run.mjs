@@ -73,7 +73,7 @@ const out = new URL('../RESULTS.md', import.meta.url)
 const previous = new Map()
 try {
   const text = readFileSync(out, 'utf8')
-  for (const part of text.split(/(?=<!-- bench:)/).slice(1))
+  for (const part of text.split(/(?=<!-- bench:\w+ -->)/).slice(1))
     previous.set(/^<!-- bench:(\w+) -->/.exec(part)?.[1], part.trim())
 } catch {
   // No results yet.

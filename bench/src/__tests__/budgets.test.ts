@@ -10,7 +10,7 @@ interface Entry {
   source: string
   external?: string[]
   budget: number
-  target: number
+  target?: number
 }
 
 describe('bundle size budgets (min+gzip, kB = 1,000 bytes)', () => {
