@@ -1,4 +1,5 @@
 // `npm run bench` runs every benchmark; `npm run bench -- rest` one of them. Writes bench/RESULTS.md.
+import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { chart } from './chart.mjs'
@@ -49,6 +50,10 @@ const PACKAGES = [
   'react',
   'playwright-core',
 ]
+// The timed benches run the built packages; `bundle` measures `src` and the peers, and needs no build
+// (so `npm run bench -- bundle` takes seconds, and its figures depend on the code alone).
+const timed = names.some((n) => n !== 'bundle')
+if (timed) execFileSync('npm', ['run', 'build'], { stdio: 'inherit', cwd: new URL('../..', import.meta.url).pathname })
 const started = performance.now()
 const fresh = new Map()
 // The chart's figures, kept per section like RESULTS.md: a partial run replaces only its own.
@@ -78,7 +83,8 @@ try {
 } catch {
   // No results yet.
 }
-const stamp = `_Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\` (wall time ${Math.round((performance.now() - started) / 1000)} s)._`
+const wall = timed ? ` (wall time ${Math.round((performance.now() - started) / 1000)} s)` : ''
+const stamp = `_Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench${wanted.length ? ` -- ${wanted.join(' ')}` : ''}\`${wall}._`
 const sections = Object.keys(BENCHES)
   .map((name) => (fresh.has(name) ? `${fresh.get(name)}\n\n${stamp}` : previous.get(name)))
   .filter(Boolean)
@@ -86,7 +92,7 @@ const sections = Object.keys(BENCHES)
 const header = [
   '# Benchmark results',
   '',
-  'Command: `npm run bench` (from the repository root; builds first) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`, `presence`), replacing only its section.',
+  'Command: `npm run bench` (from the repository root; builds first, except for `bundle` alone, which measures `src`) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`, `presence`), replacing only its section.',
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
   `Node ${process.version}. Versions: ${PACKAGES.map((p) => `${p} ${version(p)}`).join(', ')}.`,
   '',
