@@ -114,7 +114,7 @@ const entry = (name, fields) => ({
  * One row per public entry point: everything it exports, with its budget. An optional entry says
  * which modules are its own (`owns`, path prefixes as `measure` prints them) and the use cases
  * that must not contain any of them (`absentFrom`): an app that does not import it pays 0 bytes.
- * The others say why every app of theirs has them (`base`).
+ * The others say why every app of theirs has them (`base`). No goals: issue 28 sets none per entry point.
  */
 export const ENTRIES = [
   entry('@tandem/contract', {
