@@ -12,12 +12,12 @@ import { fmt, table } from './stats.mjs'
 const ROOT = new URL('../../', import.meta.url)
 export const FIGURES_FILE = new URL('../results/bundle.json', import.meta.url)
 
-/** The files whose marked blocks are regenerated (and checked): the READMEs, docs/*.md, bench/RESULTS.md. */
+/** The files whose marked blocks are regenerated (and checked): the READMEs, docs/**.md, bench/RESULTS.md. */
 export function docFiles() {
   const md = (dir) =>
-    readdirSync(new URL(dir, ROOT))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `${dir}${f}`)
+    readdirSync(new URL(dir, ROOT), { withFileTypes: true }).flatMap((f) =>
+      f.isDirectory() ? md(`${dir}${f.name}/`) : f.name.endsWith('.md') ? [`${dir}${f.name}`] : [],
+    )
   const packages = readdirSync(new URL('packages/', ROOT)).map((p) => `packages/${p}/README.md`)
   return ['README.md', 'bench/RESULTS.md', ...md('docs/'), ...packages.filter((f) => exists(f))]
 }
