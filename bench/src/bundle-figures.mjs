@@ -36,7 +36,7 @@ const kb = (bytes) => fmt(bytes / 1000, 2)
 /** `pusher-js + swr (react external)` → `pusher-js + swr`; `the stack Tandem replaces: a + b` → `a + b`. */
 const short = (name) => name.replace(/ \(.*\)$/, '').replace(/^.*: /, '')
 const peer = (f, name) => f.peers.find((p) => p.name === name)
-const goal = (u) => (u.goal === null ? 'none set' : `≤ ${fmt(u.goal / 1000, 1)} kB`)
+const goal = (u) => (u.goal === null ? 'no goal' : `≤ ${fmt(u.goal / 1000, 1)} kB`)
 const status = (u) => (u.goal === null ? '' : u.gzip <= u.goal ? 'met' : `**missed** by ${kb(u.gzip - u.goal)} kB`)
 const measured = (f) =>
   `min+gzip, kB = 1,000 bytes; measured ${f.date} by \`${f.command}\` into \`bench/results/bundle.json\`.`
@@ -85,14 +85,14 @@ export const RENDER = {
     const header = ['entry', 'min', 'min+gzip', 'min+brotli', 'budget (min+gzip)']
     const row = (e, label) => [label, kb(e.min), `**${kb(e.gzip)}**`, kb(e.brotli)]
     const rows = f.useCases.flatMap((u) => [
-      [...row(u, u.name), `${kb(u.budget)} (goal ${u.goal === null ? 'none set' : kb(u.goal)})`],
+      [...row(u, u.name), `${kb(u.budget)}${u.goal === null ? ' (no goal)' : ` (goal ${kb(u.goal)})`}`],
       ...u.peers.map((p) => [...row(peer(f, p), `peer: ${p} (${fmt(u.gzip / peer(f, p).gzip, 2)}×)`), '']),
     ])
     const others = f.peers.filter((p) => !f.useCases.some((u) => u.peers.includes(p.name)))
     return [
       '### Per use case, each beside its peers (ratio: Tandem over the peer)',
       table(header, rows),
-      `Goals (issue 28): ${f.useCases.map((u) => `${u.label} ${status(u) || 'none set'}`).join('; ')}.`,
+      `Goals (issue 28): ${f.useCases.map((u) => `${u.label}: ${status(u) || 'no goal'}`).join('; ')}.`,
       '### Each entry point alone (everything it exports; the other `@tandem` packages and React external)',
       table(
         header,
