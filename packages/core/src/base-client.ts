@@ -1,7 +1,6 @@
-import type { CollectionName, CollectionPath, CreateOf, ItemOf, ParamsOf, UpdateOf } from '@tandem/contract'
 import type { CacheOptions } from './cache/types.js'
-import { createCollection, type Collection } from './collection.js'
-import { DEFAULTS } from './defaults.js'
+import type { PathOf, TypedCollection } from './collection.js'
+import { ATTEMPT_TIMEOUT_MS, BASE_URL, LOG_LEVEL, MAX_RESPONSE_BYTES, RATE_LIMITS, RETRY } from './defaults.js'
 import { ValidationError } from './errors.js'
 import { createEmitter } from './events.js'
 import type { ClientHooks } from './hooks.js'
@@ -97,17 +96,13 @@ export interface ClientOptions {
 }
 
 /**
- * The client itself: auth, the request pipeline, rate limits, typed errors and collections.
- * The service clients (`maps(client)`, …) and the cache (`getCache(client)`) are separate
- * functions, each in its own entry, so an app ships only what it calls.
+ * The client itself: auth, the request pipeline, rate limits and typed errors. The service
+ * calls (`geocode(client, …)`, `maps(client)`, …), the collections (`collection(client, …)`) and
+ * the cache (`getCache(client)`) are functions of their own, each in its entry, so an app ships
+ * only what it calls.
  */
 export interface Client {
   readonly auth: TokenProvider
-  /**
-   * A collection of the contract's registry, typed from it: `client.collection('support',
-   * 'conversations')` lists `Conversation`s with the contract's filters.
-   */
-  collection<S extends ServiceName, N extends CollectionName<S>>(service: S, name: N): TypedCollection<PathOf<S, N>>
   /** The raw pipeline (auth, rate limit, retries, typed errors) for endpoints without a helper. */
   readonly request: Http
   /** The service base URLs in use. */
@@ -123,12 +118,7 @@ export interface ServiceClient {
 /** Each client's cache options, for `getCache` (kept off the client's public surface). */
 export const cacheOptionsOf = new WeakMap<Client, CacheOptions>()
 
-export type PathOf<S extends ServiceName, N extends string> = `${S}/${N}` extends infer P extends CollectionPath
-  ? P
-  : never
-
-/** The registry's collection at `P`: its item, create and update bodies and list params. */
-export type TypedCollection<P extends CollectionPath> = Collection<ItemOf<P>, CreateOf<P>, UpdateOf<P>, ParamsOf<P>>
+export type { PathOf, TypedCollection }
 
 /**
  * The modular client (`@tandem/core/client`): add the services you call.
@@ -136,10 +126,10 @@ export type TypedCollection<P extends CollectionPath> = Collection<ItemOf<P>, Cr
  * @example
  * ```ts
  * import { createClient } from '@tandem/core/client'
- * import { maps } from '@tandem/core/maps'
+ * import { geocode } from '@tandem/core/maps'
  *
  * const client = createClient({ auth: { url: '/api/tandem-token' } })
- * const { results } = await maps(client).geocode({ query: 'Porto, Portugal' })
+ * const { results } = await geocode(client, { query: 'Porto, Portugal' })
  * ```
  */
 export function createClient(options: ClientOptions): Client {
@@ -153,7 +143,7 @@ export function createClient(options: ClientOptions): Client {
     throw new ValidationError('fetch', 'no global fetch: pass options.fetch')
   // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-  const root = parseBaseUrl(options.baseUrl ?? DEFAULTS.baseUrl, 'baseUrl')
+  const root = parseBaseUrl(options.baseUrl ?? BASE_URL, 'baseUrl')
   const emitter = createEmitter<ClientEvents>()
   const auth = createTokenProvider(options.auth, { fetch: fetchImpl })
 
@@ -165,7 +155,7 @@ export function createClient(options: ClientOptions): Client {
     const url =
       s.baseUrl === undefined ? joinPath(root, service) : parseBaseUrl(s.baseUrl, `services.${service}.baseUrl`)
     baseUrls[service] = formatBaseUrl(url)
-    const rate = s.rateLimit === undefined ? DEFAULTS.rateLimit[service] : s.rateLimit
+    const rate = s.rateLimit === undefined ? RATE_LIMITS[service] : s.rateLimit
     if (rate !== false)
       limiters[service] = createRateLimiter({
         ...normalizeRate(rate, service),
@@ -179,19 +169,18 @@ export function createClient(options: ClientOptions): Client {
     auth,
     baseUrls,
     limiters,
-    retry: options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry },
+    retry: options.retry === false ? false : { ...RETRY, ...options.retry },
     timeoutMs: options.timeoutMs,
     maxQueueWaitMs: checkWait(options.maxQueueWaitMs, 'maxQueueWaitMs'),
-    attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
+    attemptTimeoutMs: options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     hooks: options.hooks,
     idempotency: options.idempotency ?? true,
-    log: createLogger(options.logger, options.logLevel ?? DEFAULTS.logLevel),
+    log: createLogger(options.logger, options.logLevel ?? LOG_LEVEL),
     emitter,
   })
 
-  const collection = <T, C, U>(name: ServiceName, c: string) => createCollection<T, C, U>(http, name, c)
-  const client: Client = { auth, collection, request: http, baseUrls, on: emitter.on }
+  const client: Client = { auth, request: http, baseUrls, on: emitter.on }
   if (options.cache) cacheOptionsOf.set(client, options.cache)
   return client
 }

@@ -7,6 +7,9 @@ import {
   type ServiceClient,
   type TypedCollection,
 } from './base-client.js'
+import { collection, type PathOf } from './collection.js'
+import type { CollectionName } from '@tandem/contract'
+import type { ServiceName } from './types.js'
 import { maps, type MapsService } from './services/maps.js'
 import { realtimeRest, type RealtimeService } from './services/realtime.js'
 import { support, type SupportService } from './services/support.js'
@@ -15,6 +18,12 @@ import { support, type SupportService } from './services/support.js'
 // the cache attached. The same functions as the modular entries, composed.
 
 export interface TandemClient extends Client {
+  /**
+   * A collection of the contract's registry, typed from it: `client.collection('support',
+   * 'conversations')` lists `Conversation`s with the contract's filters. (On a modular client:
+   * `collection(client, service, name)`.)
+   */
+  collection<S extends ServiceName, N extends CollectionName<S>>(service: S, name: N): TypedCollection<PathOf<S, N>>
   readonly maps: ServiceClient & MapsService
   readonly support: ServiceClient & SupportService
   readonly realtime: ServiceClient & RealtimeService
@@ -40,7 +49,14 @@ export function createClient(options: ClientOptions): TandemClient {
 /** A modular client with every service and the cache attached (what `createClient` returns). */
 export function withServices(client: Client): TandemClient {
   const full = Object.defineProperties(
-    { ...client, maps: maps(client), support: support(client), realtime: realtimeRest(client) },
+    {
+      ...client,
+      collection: <S extends ServiceName, N extends CollectionName<S>>(service: S, name: N) =>
+        collection(client, service, name),
+      maps: maps(client),
+      support: support(client),
+      realtime: realtimeRest(client),
+    },
     { cache: { get: () => getCache(client), enumerable: true } },
   ) as TandemClient
   shareCache(full, client) // getCache(full) is client.cache

@@ -1,4 +1,15 @@
-import { MAX_ID, PAGE_MAX, PAGE_MIN } from '@tandem/contract'
+import {
+  MAX_ID,
+  PAGE_MAX,
+  PAGE_MIN,
+  type CollectionName,
+  type CollectionPath,
+  type CreateOf,
+  type ItemOf,
+  type ParamsOf,
+  type UpdateOf,
+} from '@tandem/contract'
+import { httpOf, type RequestClient } from './client-request.js'
 import { ApiError, ValidationError } from './errors.js'
 import type { Http } from './http.js'
 import { requireNumber, optional } from './validate.js'
@@ -151,4 +162,24 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
       await send<void>('DELETE', at(id), options)
     },
   }
+}
+
+export type PathOf<S extends ServiceName, N extends string> = `${S}/${N}` extends infer P extends CollectionPath
+  ? P
+  : never
+
+/** The registry's collection at `P`: its item, create and update bodies and list params. */
+export type TypedCollection<P extends CollectionPath> = Collection<ItemOf<P>, CreateOf<P>, UpdateOf<P>, ParamsOf<P>>
+
+/**
+ * A collection of the contract's registry, typed from it: `collection(client, 'support',
+ * 'conversations')` lists `Conversation`s with the contract's filters. A function of its own (not a
+ * method of the modular client), so that an app that never uses a collection does not ship one.
+ */
+export function collection<S extends ServiceName, N extends CollectionName<S>>(
+  client: RequestClient,
+  service: S,
+  name: N,
+): TypedCollection<PathOf<S, N>> {
+  return createCollection(httpOf(client), service, name)
 }

@@ -1,4 +1,5 @@
 import { PLANS } from '@tandem/contract'
+import { CACHE_DEFAULTS } from './cache/defaults.js'
 
 /** The token provider's defaults (their own object, so an app with only a token provider ships only them). */
 export const TOKEN_DEFAULTS = {
@@ -19,42 +20,44 @@ export const LEASE_RELEASE_MS = 100
 /** A live list that only the service can update (a free-text filter) refetches once per this window. */
 export const LIVE_REFETCH_MS = 50
 
-/** Every default of @tandem/core, in one place. */
+/** The client's pipeline (base-client.ts): each its own constant, so an app ships only those it uses. */
+export const BASE_URL = 'https://api.tandem.dev'
+/** Each attempt's own limit; a call's deadline (`timeoutMs`) has no default. */
+export const ATTEMPT_TIMEOUT_MS = 15_000
+/** The largest answer read: a few MB, 10× the largest the services give (a world map view, ~270 kB). */
+export const MAX_RESPONSE_BYTES = 3_000_000
+export const RETRY = {
+  limit: 2,
+  baseDelayMs: 300,
+  maxDelayMs: 10_000,
+  /** A `Retry-After` longer than this is not waited for: the call fails with `RateLimitError`. */
+  maxRetryAfterMs: 60_000,
+} as const
+/** Client-side buckets mirror each service's plan (DESIGN.md §1). */
+export const RATE_LIMITS = PLANS
+/** The bucket starts refilling this much later than it could, to absorb latency jitter. */
+export const RATE_LIMIT_SAFETY_MS = 200
+export const LOG_LEVEL = 'info'
+
+/**
+ * Every default of @tandem/core, in one place. Only identifiers here, so that a bundle that never
+ * reads `DEFAULTS` (the modular client, a maps-only app) drops it, and the cache's defaults with it.
+ */
 export const DEFAULTS = {
-  baseUrl: 'https://api.tandem.dev',
-  /** Each attempt's own limit; a call's deadline (`timeoutMs`) has no default. */
-  attemptTimeoutMs: 15_000,
-  /** The largest answer read: a few MB, 10× the largest the services give (a world map view, ~270 kB). */
-  maxResponseBytes: 3_000_000,
-  retry: {
-    limit: 2,
-    baseDelayMs: 300,
-    maxDelayMs: 10_000,
-    /** A `Retry-After` longer than this is not waited for: the call fails with `RateLimitError`. */
-    maxRetryAfterMs: 60_000,
-  },
-  /** Client-side buckets mirror each service's plan (DESIGN.md §1). */
-  rateLimit: PLANS,
-  /** The bucket starts refilling this much later than it could, to absorb latency jitter. */
-  rateLimitSafetyMs: 200,
+  baseUrl: BASE_URL,
+  attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+  maxResponseBytes: MAX_RESPONSE_BYTES,
+  retry: RETRY,
+  rateLimit: RATE_LIMITS,
+  rateLimitSafetyMs: RATE_LIMIT_SAFETY_MS,
   token: TOKEN_DEFAULTS,
-  logLevel: 'info',
+  logLevel: LOG_LEVEL,
   /**
    * A released lease (a channel held by a hook, a live binding) is let go this much later, and a new
    * lease meanwhile keeps it: React StrictMode's mount–unmount–mount neither resubscribes nor loses anything.
    */
   leaseReleaseMs: LEASE_RELEASE_MS,
   liveRefetchMs: LIVE_REFETCH_MS,
-  /** The resource cache (docs/cache.md). */
-  cache: {
-    /** 0: data is stale at once, so every mount revalidates (TanStack Query's default). */
-    staleTime: 0,
-    /** Browser only; where there is no `window` entries are kept until `clear()`. */
-    gcTime: 300_000, // 5 min (a literal: an expression here would keep this object in every bundle)
-    refetchOnFocus: true,
-    refetchOnReconnect: true,
-    refetchInterval: false,
-    /** Hydrated data counts as fresh at least this long, so the hydrating render does not refetch it. */
-    hydrateFreshMs: 2_000,
-  },
+  /** The resource cache (docs/cache.md): `CACHE_DEFAULTS` of `@tandem/core/cache`. */
+  cache: CACHE_DEFAULTS,
 } as const

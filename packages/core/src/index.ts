@@ -23,7 +23,8 @@ export type { RateLimitSnapshot, RateLimitStore } from './rate-limit-store.js'
 export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
 export type { Http } from './http.js'
 export type { ClientHooks, Hook, HookContext } from './hooks.js'
-export { createCollection, createPagePromise } from './collection.js'
+export { collection, createCollection, createPagePromise } from './collection.js'
+export type { RequestClient } from './client-request.js'
 export type { Collection, ListParams, Page, PagePromise, Resource } from './collection.js'
 export {
   AbortError,
@@ -47,6 +48,7 @@ export {
 } from './errors.js'
 export type { TandemErrorOptions } from './errors.js'
 export { DEFAULTS } from './defaults.js'
+export { CACHE_DEFAULTS } from './cache/defaults.js'
 export { createResourceCache } from './cache/resource-cache.js'
 export type { ResourceCacheOptions } from './cache/resource-cache.js'
 export { callQuery, itemQuery, listQuery, parsePath } from './cache/query.js'

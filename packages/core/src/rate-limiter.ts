@@ -1,6 +1,6 @@
 import { msUntil, refill as refillBucket } from '@tandem/contract'
 import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
-import { DEFAULTS } from './defaults.js'
+import { RATE_LIMIT_SAFETY_MS } from './defaults.js'
 import { RateLimitError } from './errors.js'
 
 export interface RateLimiterOptions {
@@ -57,7 +57,7 @@ export interface RateLimiter {
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const now = options.now ?? (() => Date.now())
-  const safetyMs = options.safetyMs ?? DEFAULTS.rateLimitSafetyMs
+  const safetyMs = options.safetyMs ?? RATE_LIMIT_SAFETY_MS
   let capacity = options.limit
   let perMs = options.limit / options.intervalMs
   let tokens = capacity

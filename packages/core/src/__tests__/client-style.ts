@@ -4,7 +4,7 @@
 import type { ClientOptions, TandemClient } from '../client.js'
 import { createClient as createFull } from '../client.js'
 import { getCache } from '../entries/cache.js'
-import { createClient as createModular, type Client } from '../entries/client.js'
+import { collection, createClient as createModular, type Client } from '../entries/client.js'
 import { maps } from '../entries/maps.js'
 import { realtimeRest } from '../entries/realtime-rest.js'
 import { support } from '../entries/support.js'
@@ -20,6 +20,8 @@ export function createClientOfStyle(options: ClientOptions): { client: TandemCli
   const base = createModular(options)
   const client = {
     ...base,
+    collection: ((service: 'support', name: 'resources') =>
+      collection(base, service, name)) as TandemClient['collection'],
     maps: maps(base),
     support: support(base),
     realtime: realtimeRest(base),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isValidationError, type Resource } from '../index.js'
+import { collection, createClient as createModular } from '../entries/client.js'
 import { setup } from './helpers.js'
 
 describe('collections', () => {
@@ -55,6 +56,18 @@ describe('collections', () => {
     const { client } = await setup()
     const col = client.collection('realtime', 'resources')
     expect((await col.list({ limit: 2 })).data).toHaveLength(2)
+  })
+
+  it('collection(client, service, name) serves the modular client, which has no collection of its own', async () => {
+    const { emu } = await setup()
+    const client = createModular({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` } })
+    expect('collection' in client).toBe(false) // a method would keep the collection in every bundle
+    const page = await collection(client, 'support', 'conversations').list({ limit: 3, status: 'active' })
+    expect(page.data).toHaveLength(3)
+    expect(page.data.every((c) => c.status === 'active')).toBe(true)
+    expect(() => collection(undefined as never, 'maps', 'resources')).toThrow(
+      expect.objectContaining({ name: 'ValidationError', field: 'client' }),
+    )
   })
 
   it.each([

@@ -22,6 +22,9 @@ describe('entry points', () => {
     )
     expect(Object.keys(client)).not.toEqual(expect.arrayContaining(['maps']))
     expect(typeof (await import('../entries/maps.js')).maps).toBe('function')
+    const calls = ['geocode', 'computeRoute', 'searchPlaces', 'validateAddress', 'getMapView']
+    expect(Object.keys(await import('../entries/maps.js'))).toEqual(expect.arrayContaining(calls))
+    expect(Object.keys(client)).toContain('collection')
     expect(typeof (await import('../entries/support.js')).support).toBe('function')
     expect(typeof (await import('../entries/realtime-rest.js')).realtimeRest).toBe('function')
     expect(typeof (await import('../entries/cache.js')).getCache).toBe('function')

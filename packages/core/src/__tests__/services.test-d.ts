@@ -18,8 +18,11 @@ import type {
   TandemClient,
   Thread,
 } from '../index.js'
+import { collection, type Client } from '../entries/client.js'
+import { computeRoute, geocode, getMapView, searchPlaces, validateAddress, type MapsService } from '../entries/maps.js'
 
 declare const client: TandemClient
+declare const modular: Client
 
 describe('service clients: params and results', () => {
   it('maps', async () => {
@@ -38,6 +41,40 @@ describe('service clients: params and results', () => {
     expectTypeOf(client.maps.searchPlaces({ query: 'san' })).toEqualTypeOf<PagePromise<Place>>()
     expectTypeOf(client.maps.validateAddress).returns.resolves.toEqualTypeOf<AddressValidation>()
     expectTypeOf(client.maps.getMapView({ bbox: [-10, 36, 4, 44] })).resolves.toEqualTypeOf<MapView>()
+  })
+
+  it('maps calls as functions: the same params and results as the methods, for either client', () => {
+    for (const c of [client, modular]) {
+      expectTypeOf(geocode(c, { query: 'Porto' })).toEqualTypeOf<ReturnType<MapsService['geocode']>>()
+      expectTypeOf(geocode(c, { location: { lat: 1, lng: 2 } }, { timeoutMs: 5_000 })).resolves.toEqualTypeOf<{
+        results: GeocodeResult[]
+      }>()
+      expectTypeOf(
+        computeRoute(c, { origin: { lat: 0, lng: 0 }, destination: { placeId: 'p' }, mode: 'walk' }),
+      ).resolves.toEqualTypeOf<ComputedRoute>()
+      expectTypeOf(searchPlaces(c)).toEqualTypeOf<PagePromise<Place>>()
+      expectTypeOf(searchPlaces(c, { type: 'capital', limit: 10 })).toEqualTypeOf<PagePromise<Place>>()
+      expectTypeOf(
+        validateAddress(c, { regionCode: 'PT', addressLines: ['x'] }),
+      ).resolves.toEqualTypeOf<AddressValidation>()
+      expectTypeOf(getMapView(c, { center: { lat: 0, lng: 0 }, zoom: 3 })).resolves.toEqualTypeOf<MapView>()
+    }
+    // @ts-expect-error: travel modes are the contract's
+    void computeRoute(modular, { origin: { lat: 0, lng: 0 }, destination: { lat: 1, lng: 1 }, mode: 'fly' })
+    // @ts-expect-error: the client comes first
+    void geocode({ query: 'Porto' })
+    // @ts-expect-error: not a client
+    void geocode({}, { query: 'Porto' })
+  })
+
+  it('collections: a method of the full client, a function for the modular one', () => {
+    expectTypeOf(collection(modular, 'support', 'conversations')).toEqualTypeOf(
+      client.collection('support', 'conversations'),
+    )
+    // @ts-expect-error: the modular client has no collection method (it would keep one in every bundle)
+    void modular.collection
+    // @ts-expect-error: not a collection of support
+    void collection(modular, 'support', 'places')
   })
 
   it('support', async () => {

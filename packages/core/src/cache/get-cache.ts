@@ -1,4 +1,5 @@
 import { cacheOptionsOf, type Client } from '../base-client.js'
+import { collection } from '../collection.js'
 import { createResourceCache } from './resource-cache.js'
 import type { ServiceName } from '../types.js'
 import type { CacheOptions, ResourceCache } from './types.js'
@@ -19,8 +20,8 @@ export function getCache(client: Client, options?: CacheOptions): ResourceCache 
   let cache = caches.get(owner)
   if (!cache) {
     // The cache reaches collections by the names in its queries, typed or not.
-    const collection = (service: ServiceName, name: string) => owner.collection(service, name as 'resources')
-    cache = createResourceCache({ ...cacheOptionsOf.get(owner), ...options, collection })
+    const byName = (service: ServiceName, name: string) => collection(owner, service, name as 'resources')
+    cache = createResourceCache({ ...cacheOptionsOf.get(owner), ...options, collection: byName })
     caches.set(owner, cache)
   }
   return cache

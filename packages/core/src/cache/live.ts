@@ -1,5 +1,5 @@
 import { LIST_RULES } from '@tandem/contract'
-import { DEFAULTS, LIVE_REFETCH_MS } from '../defaults.js'
+import { LEASE_RELEASE_MS, LIVE_REFETCH_MS } from '../defaults.js'
 import { createPool, type Pool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
 import { TandemError } from '../errors.js'
@@ -76,7 +76,7 @@ export function bindLiveResources(rt: LiveSource, cache: ResourceCache, query: C
   let byCache = pools.get(rt)
   if (!byCache) pools.set(rt, (byCache = new WeakMap()))
   let pool = byCache.get(cache)
-  if (!pool) byCache.set(cache, (pool = createPool(DEFAULTS.leaseReleaseMs)))
+  if (!pool) byCache.set(cache, (pool = createPool(LEASE_RELEASE_MS)))
   return pool.acquire(hashQuery(query), () => bind(rt, cache, query))
 }
 

@@ -1,5 +1,5 @@
 import type { Collection } from '../collection.js'
-import { DEFAULTS } from '../defaults.js'
+import { CACHE_DEFAULTS } from './defaults.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
 import { createEntry, mergeSettings, type Entry, type EntryContext } from './entry.js'
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
@@ -34,7 +34,7 @@ export interface ResourceCacheOptions extends CacheOptions {
  */
 export function createResourceCache(options: ResourceCacheOptions): ResourceCache {
   const { focusManager = createFocusManager(), onlineManager = createOnlineManager() } = options
-  const d = DEFAULTS.cache
+  const d = CACHE_DEFAULTS
   // Without a window (a server, a script) a pending gc timer would hold the process open
   // for minutes; entries live as long as the cache there, as in TanStack Query.
   const gcTime = options.gcTime ?? (typeof window === 'undefined' ? Infinity : d.gcTime)

@@ -1,6 +1,7 @@
 // @tandem/core/cache: the resource cache, created on first use (`getCache(client)`), its typed
 // queries, observers, mutations and live binding.
 export { getCache } from '../cache/get-cache.js'
+export { CACHE_DEFAULTS } from '../cache/defaults.js'
 export { createResourceCache } from '../cache/resource-cache.js'
 export type { ResourceCacheOptions } from '../cache/resource-cache.js'
 export { callQuery, itemQuery, listQuery, parsePath } from '../cache/query.js'

@@ -1,7 +1,11 @@
 // @tandem/core/client: the modular client. Add the services you call (`@tandem/core/maps`,
-// `/support`, `/realtime-rest`) and the cache (`/cache`); nothing else is bundled.
+// `/support`, `/realtime-rest`), collections (`collection`, here) and the cache (`/cache`);
+// nothing else is bundled.
 export { createClient } from '../base-client.js'
-export type { Client, ClientOptions, ServiceClient, TypedCollection } from '../base-client.js'
+export type { Client, ClientOptions, ServiceClient } from '../base-client.js'
+export { collection } from '../collection.js'
+export type { PathOf, TypedCollection } from '../collection.js'
+export type { RequestClient } from '../client-request.js'
 export { createTokenProvider, isTokenProvider } from '../token-provider.js'
 export { watchRateLimit } from '../rate-limit-store.js'
 export type { RateLimitSnapshot, RateLimitStore } from '../rate-limit-store.js'

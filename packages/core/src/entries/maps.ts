@@ -1,3 +1,13 @@
-// @tandem/core/maps: `maps(client)`, the maps service of a modular client.
-export { createMapsService, decodePolyline, maps } from '../services/maps.js'
+// @tandem/core/maps: each maps call as a function of its own (`geocode(client, params)`: an app
+// ships only those it imports), and `maps(client)`, all of them on one object.
+export {
+  computeRoute,
+  createMapsService,
+  decodePolyline,
+  geocode,
+  getMapView,
+  maps,
+  searchPlaces,
+  validateAddress,
+} from '../services/maps.js'
 export type * from '../services/maps.js'

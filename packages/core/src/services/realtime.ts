@@ -1,5 +1,5 @@
 import type { Client, ServiceClient } from '../base-client.js'
-import { createCollection, createPagePromise, type PagePromise } from '../collection.js'
+import { collection, createCollection, createPagePromise, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import {
@@ -92,5 +92,5 @@ export function createRealtimeService(http: Http): RealtimeService {
 
 /** The realtime service for a client, with its generic `resources` collection (`@tandem/core/realtime-rest`). */
 export function realtimeRest(client: Client): ServiceClient & RealtimeService {
-  return { resources: client.collection('realtime', 'resources'), ...createRealtimeService(client.request) }
+  return { resources: collection(client, 'realtime', 'resources'), ...createRealtimeService(client.request) }
 }

@@ -1,5 +1,5 @@
 import type { Client, ServiceClient } from '../base-client.js'
-import { listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
+import { collection, listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import {
@@ -190,5 +190,5 @@ export function createSupportService(http: Http): SupportService {
 
 /** The support service for a client, with its generic `resources` collection (`@tandem/core/support`). */
 export function support(client: Client): ServiceClient & SupportService {
-  return { resources: client.collection('support', 'resources'), ...createSupportService(client.request) }
+  return { resources: collection(client, 'support', 'resources'), ...createSupportService(client.request) }
 }

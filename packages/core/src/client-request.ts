@@ -1,0 +1,18 @@
+import { ValidationError } from './errors.js'
+import type { Http } from './http.js'
+
+// What the standalone functions (`geocode(client, …)`, `collection(client, …)`) need of a client:
+// its pipeline. The modular client and the full one both have it.
+
+/** Any Tandem client: `createClient` of `@tandem/core/client` or of `@tandem/core`. */
+export interface RequestClient {
+  /** The pipeline: auth, rate limit, retries, typed errors. */
+  readonly request: Http
+}
+
+/** The client's pipeline, or a `ValidationError` on `client` (a call given something else says so). */
+export function httpOf(client: RequestClient): Http {
+  const http = (client as Partial<RequestClient> | null | undefined)?.request
+  if (typeof http !== 'function') throw new ValidationError('client', 'must be a client from createClient')
+  return http
+}
