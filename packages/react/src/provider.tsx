@@ -14,6 +14,7 @@ const SERVICES = new Map([
   ['maps', 'maps'],
   ['support', 'support'],
   ['realtime', 'realtime-rest'],
+  ['collection', 'client'],
 ])
 
 /**

@@ -109,6 +109,7 @@ describe('a modular client in the provider', () => {
     })
     expect(() => result.current.client.maps).toThrow(/modular .*call maps\(client\) from @tandem\/core\/maps/)
     expect(() => result.current.client.realtime).toThrow(/realtimeRest\(client\) from @tandem\/core\/realtime-rest/)
+    expect(() => result.current.client.collection).toThrow(/collection\(client\) from @tandem\/core\/client/)
     expect(result.current.client.auth).toBe(client.auth) // what it carries passes through
     expect(result.current.cache).toBeDefined()
   })
