@@ -37,7 +37,7 @@ export const USE_CASES = [
     label: 'realtime-only app',
     imports: '`@tandem/realtime` with `{ auth, url }`',
     source: `export { createRealtime } from '@tandem/realtime'`,
-    budget: 15_055, // a ratchet at today's size: the goal is missed (partysocket, presence and history in the channel)
+    budget: 15_060, // a ratchet at today's size: the goal is missed (partysocket, presence and history in the channel); +2 bytes (issue 28): module order only, the same minified size
     target: 12_000,
     peers: [
       'pusher-js',
@@ -53,7 +53,7 @@ export const USE_CASES = [
     label: 'realtime app sharing one connection across tabs',
     imports: '`@tandem/realtime`, `@tandem/realtime/tabs`',
     source: `export { createRealtime } from '@tandem/realtime'; export { shareAcrossTabs } from '@tandem/realtime/tabs'`,
-    budget: 20_475, // a ratchet at today's size: the realtime-only app plus the leader's hub, tab sockets, election and relay
+    budget: 20_480, // a ratchet at today's size: the realtime-only app plus the leader's hub, tab sockets, election and relay; +2 bytes (issue 28): module order only, the same minified size
     target: undefined, // issue 28 sets no goal for it (issue 20's 14 kB predates the hub's typed modules)
     peers: [],
   },
@@ -64,7 +64,7 @@ export const USE_CASES = [
     imports: '`@tandem/core/client`, `@tandem/realtime`, `@tandem/react`',
     source: `import { createClient } from '@tandem/core/client'; export { createClient }; export { createRealtime } from '@tandem/realtime'; export { TandemProvider, useResources } from '@tandem/react'; export { useChannel } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 31_440, // a ratchet at today's size: the goal is missed (the two apps above plus the cache and the hooks)
+    budget: 31_430, // a ratchet at today's size: the goal is missed (the two apps above plus the cache and the hooks); 31.42 kB (issue 28): the cache reads its own defaults, DEFAULTS dropped
     target: 25_300,
     peers: ['pusher-js + @tanstack/react-query (react external)', 'pusher-js + swr (react external)'],
   },
@@ -75,7 +75,7 @@ export const USE_CASES = [
     imports: '`@tandem/core`, `@tandem/realtime`, `@tandem/react`',
     source: `export { createClient, isTandemError, bindLiveResources } from '@tandem/core'; export { createRealtime } from '@tandem/realtime'; export { ${HOOKS} } from '@tandem/react'; export { ${RT_HOOKS} } from '@tandem/react/realtime'`,
     external: REACT,
-    budget: 35_055, // a ratchet at today's size: the goal is missed (every service on one client, the cache, realtime, the hooks)
+    budget: 35_055, // a ratchet at today's size: the goal is missed (every service on one client, the cache, realtime, the hooks); 35.04 kB (issue 28): DEFAULTS and the cache defaults apart
     target: 29_000,
     peers: ['the stack Tandem replaces: pusher-js + @tanstack/react-query + ky'],
   },
@@ -126,30 +126,30 @@ export const ENTRIES = [
     base: 'the frame checks, read by every realtime app',
   }),
   entry('@tandem/core', {
-    budget: 21_790, // today's size; createClient with every service, the cache and the errors
+    budget: 21_835, // today's size; createClient with every service, the cache and the errors; +47 bytes (issue 28): it also exports collection() and CACHE_DEFAULTS
     base: 'the full client: every service and the cache on one object',
   }),
   entry('@tandem/core/client', {
-    budget: 13_215, // today's size; the modular client (ofetch, token provider, rate limits, errors)
+    budget: 13_125, // today's size; the modular client (ofetch, token provider, rate limits, errors); 13.11 kB (issue 28): the generic collection is a function of its own
     base: 'the modular client every REST app starts from',
   }),
   entry('@tandem/core/maps', {
-    budget: 1_930, // today's size
+    budget: 2_455, // today's size; 2.44 kB (issue 28): maps(client).resources brings the generic collection, no longer a method of the client
     owns: ['core/src/services/maps'], // maps.ts and maps/, a module per call
     absentFrom: ['realtime-only'],
   }),
   entry('@tandem/core/support', {
-    budget: 1_890, // today's size
+    budget: 2_185, // today's size; 2.17 kB (issue 28): support(client) brings the generic collection, no longer a method of the client
     owns: ['core/src/services/support.ts'],
     absentFrom: ['maps-only', 'realtime-only'],
   }),
   entry('@tandem/core/realtime-rest', {
-    budget: 1_700, // today's size
+    budget: 1_745, // today's size; +47 bytes (issue 28): the client check of collection(client, …)
     owns: ['core/src/services/realtime.ts'],
     absentFrom: ['maps-only', 'realtime-only'],
   }),
   entry('@tandem/core/cache', {
-    budget: 7_030, // today's size; the resource cache, its queries, observers, mutations, live binding
+    budget: 7_715, // today's size; the resource cache, its queries, observers, mutations, live binding; 7.71 kB (issue 28): the generic collection and the cache defaults moved here from the client
     owns: ['core/src/cache/'],
     absentFrom: ['maps-only', 'realtime-only'],
   }),
@@ -168,7 +168,7 @@ export const ENTRIES = [
     absentFrom: ['realtime-only', 'react-app', 'whole-sdk'],
   }),
   entry('@tandem/react', {
-    budget: 1_345, // today's size; the provider and the REST hooks
+    budget: 1_355, // today's size; the provider and the REST hooks; +10 bytes (issue 28): the provider names collection(client) to a modular client
     base: 'the provider and the REST hooks',
   }),
   entry('@tandem/react/realtime', {
