@@ -41,4 +41,27 @@ describe('entry points', () => {
       Object.keys((await import('../entries/maps.js')).maps(modular)).sort(),
     )
   })
+
+  it('DEFAULTS still lists every default of core; the cache defaults live with the cache and are the same object', async () => {
+    const { DEFAULTS, CACHE_DEFAULTS } = await import('../index.js')
+    const cache = await import('../entries/cache.js')
+    expect(cache.CACHE_DEFAULTS).toBe(CACHE_DEFAULTS)
+    expect(DEFAULTS.cache).toBe(CACHE_DEFAULTS)
+    expect(Object.keys(DEFAULTS).sort()).toEqual(
+      [
+        'attemptTimeoutMs',
+        'baseUrl',
+        'cache',
+        'leaseReleaseMs',
+        'liveRefetchMs',
+        'logLevel',
+        'maxResponseBytes',
+        'rateLimit',
+        'rateLimitSafetyMs',
+        'retry',
+        'token',
+      ].sort(),
+    )
+    expect(CACHE_DEFAULTS).toMatchObject({ staleTime: 0, gcTime: 300_000, hydrateFreshMs: 2_000 })
+  })
 })
