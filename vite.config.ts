@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { slack } from './test/utils/wait.js'
 
 // Tests run from `src` through the `@tandem/source` export condition, so no build is
 // needed. Vite 6+ needs the condition for both client and SSR (Node) resolution.
@@ -23,11 +25,21 @@ const COVERAGE_FLOORS = Object.fromEntries(
   ]),
 )
 
-/** Type tests (`*.test-d.ts`, `expectTypeOf`) where types are the feature; a failing one fails the run. */
-const TYPECHECK = {
-  enabled: true,
-  include: ['src/**/*.test-d.ts'],
-  tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)),
+// Type tests (`*.test-d.ts`, `expectTypeOf`) are checked by `npm run typecheck`: the root tsconfig
+// includes packages/*/src, so a wrong expectation fails tsc. A Vitest `typecheck` pass ran tsc again
+// per project (41 s of a run), for nothing tsc had not already said.
+
+/**
+ * The test files of a package that build their client through `createClientOfStyle` (their helpers
+ * import __tests__/client-style.ts): the ones the `*-modular` projects run again through the modular
+ * entries. The others do not touch the client's style, so a second run would repeat the first.
+ */
+function clientStyleTests(pkg: string): string[] {
+  const dir = fileURLToPath(new URL(`./packages/${pkg}/src/__tests__/`, import.meta.url))
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f))
+    .filter((f) => /from '(\.\.?\/)+(helpers|client-style)\.js'/.test(readFileSync(dir + f, 'utf8')))
+    .map((f) => `src/__tests__/${f.replaceAll('\\', '/')}`)
 }
 
 /**
@@ -69,32 +81,37 @@ export default defineConfig(({ mode }) => {
         reportsDirectory: 'coverage',
         thresholds: COVERAGE_FLOORS,
       },
+      // Vitest's default is one worker less than the cores: ONE on a 2-core machine, which ran the
+      // suite file after file (734 s). Most files wait on sockets, timers or the browser rather than
+      // burn CPU, so three at a time keep two cores busy. VITEST_MAX_WORKERS overrides it.
+      maxWorkers: 3,
       testTimeout: 15_000,
       hookTimeout: 15_000,
       projects: (
         [
           {
             extends: true,
-            test: { name: 'contract', root: 'packages/contract', environment: 'node', typecheck: TYPECHECK },
+            test: { name: 'contract', root: 'packages/contract', environment: 'node' },
           },
           {
             extends: true,
-            test: { name: 'server', root: 'packages/server', environment: 'node', typecheck: TYPECHECK },
+            test: { name: 'server', root: 'packages/server', environment: 'node' },
           },
-          { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node', typecheck: TYPECHECK } },
-          // The same tests through the modular entries (__tests__/client-style.ts).
+          { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node' } },
+          // The tests that build a client, again through the modular entries (__tests__/client-style.ts).
           {
             extends: true,
             test: {
               name: 'core-modular',
               root: 'packages/core',
               environment: 'node',
+              include: clientStyleTests('core'),
               env: { TANDEM_CLIENT_STYLE: 'modular' },
             },
           },
           {
             extends: true,
-            test: { name: 'realtime', root: 'packages/realtime', environment: 'node', typecheck: TYPECHECK },
+            test: { name: 'realtime', root: 'packages/realtime', environment: 'node' },
           },
           {
             extends: true,
@@ -103,7 +120,6 @@ export default defineConfig(({ mode }) => {
               root: 'packages/react',
               environment: 'happy-dom',
               setupFiles: ['src/__tests__/setup.ts'],
-              typecheck: TYPECHECK,
             },
           },
           {
@@ -112,6 +128,7 @@ export default defineConfig(({ mode }) => {
               name: 'react-modular',
               root: 'packages/react',
               environment: 'happy-dom',
+              include: clientStyleTests('react'),
               setupFiles: ['src/__tests__/setup.ts'],
               env: { TANDEM_CLIENT_STYLE: 'modular' },
             },
@@ -153,8 +170,9 @@ export default defineConfig(({ mode }) => {
               root: 'playground',
               environment: 'node',
               include: ['e2e/**/*.test.ts'],
-              testTimeout: 60_000,
-              hookTimeout: 60_000,
+              // A minute on a quiet machine; a busy one (TANDEM_SLOW, test/utils/wait.ts) gets more.
+              testTimeout: Math.max(60_000, slack(40_000)),
+              hookTimeout: Math.max(60_000, slack(40_000)),
             },
           },
         ] satisfies TestProjectInlineConfiguration[]

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { keystrokeProbe, type KeystrokeFigures } from '../../bench/src/keystroke-probe.mjs'
 import { DESKTOP, hasChromium, PHONE, ready, useHarness, WAIT, type TestPage } from './harness.js'
+import { slack } from '../../test/utils/wait.js'
 
 /**
  * Wall time is not asserted in `npm test`, which runs beside other work on 2 cores (a busy run
@@ -173,80 +174,84 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     expect(Math.abs(h2!.y + h2!.height / 2 - (counts!.y + counts!.height / 2))).toBeLessThan(6)
     expect(a.errors.concat(phone.errors)).toEqual([])
   })
-  it('10,000 messages: the DOM stays small, a keystroke or a hidden chat renders none of the list while 20 a second arrive, nothing lost or doubled', async () => {
-    const page = await harness.open('/?user=e2e-big#chat')
-    await page.evaluate(keystrokeProbe)
-    await page.locator('[data-testid="messages"][data-history="loaded"]').waitFor(WAIT)
-    await ready(page)
-    const base = await newest(page)
-    // The dev-only button floods 1,000; the other 9,000 come from the same endpoint.
-    await page.getByTestId('flood').click()
-    await page.getByTestId('control-result').filter({ hasText: 'publishing 1,000' }).waitFor(WAIT)
-    await flood(9_000)
-    await untilReceived(page, base + 10_000, 90_000)
-    await untilNewest(page, base + 10_000)
-    expect(await count(page)).toBe(10_000) // the log's bound: the oldest went as the newest came
-    expect(await fromBottom(page)).toBeLessThan(2) // it followed the flood
-    const dom = await page.evaluate(() => document.getElementsByTagName('*').length)
-    expect(dom).toBeLessThan(TARGET.domElements)
+  it(
+    '10,000 messages: the DOM stays small, a keystroke or a hidden chat renders none of the list while 20 a second arrive, nothing lost or doubled',
+    async () => {
+      const page = await harness.open('/?user=e2e-big#chat')
+      await page.evaluate(keystrokeProbe)
+      await page.locator('[data-testid="messages"][data-history="loaded"]').waitFor(WAIT)
+      await ready(page)
+      const base = await newest(page)
+      // The dev-only button floods 1,000; the other 9,000 come from the same endpoint.
+      await page.getByTestId('flood').click()
+      await page.getByTestId('control-result').filter({ hasText: 'publishing 1,000' }).waitFor(WAIT)
+      await flood(9_000)
+      await untilReceived(page, base + 10_000, Math.max(90_000, slack(60_000)))
+      await untilNewest(page, base + 10_000)
+      expect(await count(page)).toBe(10_000) // the log's bound: the oldest went as the newest came
+      expect(await fromBottom(page)).toBeLessThan(2) // it followed the flood
+      const dom = await page.evaluate(() => document.getElementsByTagName('*').length)
+      expect(dom).toBeLessThan(TARGET.domElements)
 
-    // A keystroke renders the input, never the list.
-    const input = page.getByLabel('Message')
-    await input.click()
-    const commits = await listCommits(page)
-    await input.pressSequentially('no list render', { delay: 20 })
-    expect(await listCommits(page)).toBe(commits)
-    await input.fill('')
+      // A keystroke renders the input, never the list.
+      const input = page.getByLabel('Message')
+      await input.click()
+      const commits = await listCommits(page)
+      await input.pressSequentially('no list render', { delay: 20 })
+      expect(await listCommits(page)).toBe(commits)
+      await input.fill('')
 
-    // Type while 20 messages a second arrive.
-    await page.evaluate(() => {
-      const probe = (window as unknown as { __keystrokes: KeystrokeFigures }).__keystrokes
-      probe.keys = []
-      probe.longTasks = []
-    })
-    await flood(80, 20)
-    await input.pressSequentially('typing while the chat fills up', { delay: 80 })
-    await untilNewest(page, base + 10_080)
-    const m = await page.evaluate(() => (window as unknown as { __keystrokes: KeystrokeFigures }).__keystrokes)
-    const keys = [...m.keys].sort((a, b) => a - b)
-    expect(keys.length).toBe('typing while the chat fills up'.length)
-    const p95 = keys[Math.ceil(keys.length * 0.95) - 1]!
-    const longest = Math.max(0, ...m.longTasks.map((t) => t.duration))
-    console.log(
-      `[chat] 10,000 messages: keystroke p95 ${p95.toFixed(1)} ms, longest task ${longest.toFixed(0)} ms, DOM ${dom}`,
-    )
-    if (SLACK !== undefined) {
-      expect(p95, `keystroke p95 ${p95.toFixed(1)} ms`).toBeLessThanOrEqual(TARGET.keystrokeP95Ms * SLACK)
-      expect(longest, `long tasks ${m.longTasks.map((t) => t.duration).join(', ')}`).toBeLessThanOrEqual(
-        TARGET.longTaskMs * SLACK,
+      // Type while 20 messages a second arrive.
+      await page.evaluate(() => {
+        const probe = (window as unknown as { __keystrokes: KeystrokeFigures }).__keystrokes
+        probe.keys = []
+        probe.longTasks = []
+      })
+      await flood(80, 20)
+      await input.pressSequentially('typing while the chat fills up', { delay: 80 })
+      await untilNewest(page, base + 10_080)
+      const m = await page.evaluate(() => (window as unknown as { __keystrokes: KeystrokeFigures }).__keystrokes)
+      const keys = [...m.keys].sort((a, b) => a - b)
+      expect(keys.length).toBe('typing while the chat fills up'.length)
+      const p95 = keys[Math.ceil(keys.length * 0.95) - 1]!
+      const longest = Math.max(0, ...m.longTasks.map((t) => t.duration))
+      console.log(
+        `[chat] 10,000 messages: keystroke p95 ${p95.toFixed(1)} ms, longest task ${longest.toFixed(0)} ms, DOM ${dom}`,
       )
-    }
-    expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
-    expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
+      if (SLACK !== undefined) {
+        expect(p95, `keystroke p95 ${p95.toFixed(1)} ms`).toBeLessThanOrEqual(TARGET.keystrokeP95Ms * SLACK)
+        expect(longest, `long tasks ${m.longTasks.map((t) => t.duration).join(', ')}`).toBeLessThanOrEqual(
+          TARGET.longTaskMs * SLACK,
+        )
+      }
+      expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
+      expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
 
-    // Hidden behind another panel, 1,000 more change nothing in the chat's DOM; shown again, all are there.
-    await page.getByRole('tab', { name: 'Maps' }).click()
-    const hiddenCommits = await listCommits(page)
-    await page.evaluate(() => {
-      const w = window as unknown as { __mutations: number }
-      w.__mutations = 0
-      new MutationObserver((list) => void (w.__mutations += list.length)).observe(
-        document.querySelector('[data-testid="messages"]')!,
-        { childList: true, subtree: true, characterData: true },
-      )
-    })
-    await flood(1_000)
-    // They reach the page (its channel marks the offset) while the panel renders nothing: two
-    // animation frames after the last, when the list would have shown it.
-    await untilReceived(page, base + 11_080)
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-    expect(await page.evaluate(() => (window as unknown as { __mutations: number }).__mutations)).toBe(0)
-    expect(await listCommits(page)).toBe(hiddenCommits)
-    await page.getByRole('tab', { name: 'Chat' }).click()
-    await untilNewest(page, base + 11_080)
-    expect(await fromBottom(page)).toBeLessThan(2)
-    expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
-    expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
-    expect(page.errors).toEqual([])
-  }, 150_000) // 10,000 messages reach a page on a busy 2-core machine in 10–50 s
+      // Hidden behind another panel, 1,000 more change nothing in the chat's DOM; shown again, all are there.
+      await page.getByRole('tab', { name: 'Maps' }).click()
+      const hiddenCommits = await listCommits(page)
+      await page.evaluate(() => {
+        const w = window as unknown as { __mutations: number }
+        w.__mutations = 0
+        new MutationObserver((list) => void (w.__mutations += list.length)).observe(
+          document.querySelector('[data-testid="messages"]')!,
+          { childList: true, subtree: true, characterData: true },
+        )
+      })
+      await flood(1_000)
+      // They reach the page (its channel marks the offset) while the panel renders nothing: two
+      // animation frames after the last, when the list would have shown it.
+      await untilReceived(page, base + 11_080)
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+      expect(await page.evaluate(() => (window as unknown as { __mutations: number }).__mutations)).toBe(0)
+      expect(await listCommits(page)).toBe(hiddenCommits)
+      await page.getByRole('tab', { name: 'Chat' }).click()
+      await untilNewest(page, base + 11_080)
+      expect(await fromBottom(page)).toBeLessThan(2)
+      expect(await page.getByTestId('lost').textContent()).toBe('0 lost')
+      expect(await page.getByTestId('duplicates').textContent()).toBe('0 duplicated')
+      expect(page.errors).toEqual([])
+    },
+    Math.max(150_000, slack(100_000)),
+  ) // 10,000 messages reach a page on a busy 2-core machine in 10–90 s
 })

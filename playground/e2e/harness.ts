@@ -6,14 +6,16 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { createServer, type ViteDevServer } from 'vite'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { slack } from '../../test/utils/wait.js'
 
 export const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 export const SHOTS = here('../screenshots/')
 const CONFIG = here('../vite.config.ts')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const hasChromium = existsSync(CHROMIUM)
-export const WAIT = { timeout: 20_000 }
+/** A page condition's deadline: 20 s on a quiet machine, scaled for a busy one (test/utils/wait.ts). */
+export const WAIT = { timeout: Math.max(20_000, slack(10_000)) }
 export const DESKTOP = { width: 1100, height: 800 }
 export const PHONE = { width: 390, height: 844 }
 
@@ -54,7 +56,16 @@ export function useHarness(): Harness {
   beforeAll(async () => {
     // Listen and launch at once: they do not depend on each other.
     const started = (async () => {
-      server = await createServer({ configFile: CONFIG, logLevel: 'warn', server: { port: 0, host: '127.0.0.1' } })
+      // Warm-up: Vite transforms the pages' modules while Chromium starts, not during the first page load.
+      server = await createServer({
+        configFile: CONFIG,
+        logLevel: 'warn',
+        server: {
+          port: 0,
+          host: '127.0.0.1',
+          warmup: { clientFiles: ['./src/main.tsx', './src/vanilla.ts', './src/tabs-page.ts'] },
+        },
+      })
       await server.listen()
       url = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
     })()
@@ -71,6 +82,12 @@ export function useHarness(): Harness {
       ],
     })
     browser = (await Promise.all([launched, started]))[0]
+  })
+
+  // A test's pages close when it ends: left open, each kept its socket, timers and renders going
+  // for the rest of the file (40 pages by the end of polish), slowing every later test.
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})))
   })
 
   afterAll(async () => {

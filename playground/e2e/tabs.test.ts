@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core'
 import { WebSocket } from 'ws'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, here, useHarness, WAIT, type TestPage } from './harness.js'
-import { within } from '../../test/utils/wait.js'
+import { slack, within } from '../../test/utils/wait.js'
 
 const REALTIME = /\/realtime\/v1\/ws/
 /** A fresh prefix per run: the dev server's emulator keeps history across the file's tests. */
@@ -138,11 +138,13 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
         )
       await closing
       await stream
-      // The next leader's socket: one, from a tab that is left, within 2 s of the close.
+      // The next leader's socket: one, from a tab that is left, soon after the close: within 2 s on a
+      // quiet machine. The bound is scaled for a busy one (test/utils/wait.ts), up to just under the
+      // 5 s a left tab's grace lasts (TABS_DEFAULTS.leftTabGraceMs): a handover that waited for it fails.
       await expect.poll(() => b.sockets.length, WAIT).toBe(2)
       const next = b.sockets[1]!
       expect(rest).toContain(next.page)
-      expect(next.at - closedAt).toBeLessThan(2_000)
+      expect(next.at - closedAt).toBeLessThan(Math.min(slack(2_000), 4_900))
       expect(b.live().length).toBe(1)
       for (const p of rest) {
         await p.waitForFunction(
@@ -167,7 +169,7 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
     }
   }
   const HANDOVER =
-    'messages, 10 channels): another tab opens the one socket within 2 s; every tab left gets each message once, in order; 50 follower publishes are stored once'
+    'messages, 10 channels): another tab opens the one socket soon after (2 s when quiet); every tab left gets each message once, in order; 50 follower publishes are stored once'
   it(`the leader closes mid-stream (${PER_CHANNEL.quick * 10} ${HANDOVER}`, handover(PER_CHANNEL.quick))
   it(`soak: the leader closes mid-stream (${PER_CHANNEL.soak * 10} ${HANDOVER}`, SOAK, handover(PER_CHANNEL.soak))
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { createDocsContext, type DocsContext } from './context.js'
 import { extract, generate, typeErrors, writeAll, type Snippet } from './snippets.js'
+import { slack } from '../utils/wait.js'
 
 const snippets = writeAll()
 const runnable = snippets.filter((s) => s.run)
@@ -32,9 +33,12 @@ describe('the extractor', () => {
 })
 
 describe('every block type-checks (strict, noUncheckedIndexedAccess)', () => {
-  beforeAll(() => {
-    errors = typeErrors(snippets)
-  }, 60_000)
+  beforeAll(
+    () => {
+      errors = typeErrors(snippets)
+    },
+    Math.max(60_000, slack(40_000)),
+  ) // one TypeScript program over every block: CPU-bound, slower on a busy machine
 
   it.each(snippets.map((s) => [s.id, s] as const))('%s', (_, s: Snippet) => {
     expect(errors?.get(s.id)).toEqual([])

@@ -97,3 +97,14 @@ export const tick = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * wait for a result; that is `until`, `waitUntil` or `within`, which end as soon as it is there.
  */
 export const during = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * How many times slower than a quiet laptop the machine running the tests may be: `TANDEM_SLOW`,
+ * 3 by default (a busy 2-core machine, `npm test` beside other work); `TANDEM_SLOW=1` for the tight
+ * bounds of a quiet machine. It widens the scheduling slack a test adds to a time it checks, never
+ * the time itself: each scaled bound stays below what the wrong behaviour would take.
+ */
+export const SLOW = Math.max(1, Number(process.env.TANDEM_SLOW) || 3)
+
+/** `ms` of scheduling slack, widened for a slow machine (`SLOW`). */
+export const slack = (ms: number): number => Math.round(ms * SLOW)

@@ -78,17 +78,18 @@ describe('faults', () => {
   })
 
   it('latency delays responses; clear() removes it', async () => {
-    emu().faults.latency(120, { service: 'maps' })
+    // 500 ms: an answer without the latency stays well under it on a busy machine too.
+    emu().faults.latency(500, { service: 'maps' })
     const t0 = performance.now()
     expect((await authed(emu(), '/maps/v1/resources?limit=1')).status).toBe(200)
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(110)
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(490)
     const t1 = performance.now()
     await authed(emu(), '/support/v1/resources?limit=1')
-    expect(performance.now() - t1).toBeLessThan(100)
+    expect(performance.now() - t1).toBeLessThan(490)
     emu().faults.clear()
     const t2 = performance.now()
     await authed(emu(), '/maps/v1/resources?limit=1')
-    expect(performance.now() - t2).toBeLessThan(100)
+    expect(performance.now() - t2).toBeLessThan(490)
   })
 
   it('errorRate is deterministic for a seed', async () => {

@@ -1,4 +1,4 @@
-import { until } from '../../../../test/utils/wait.js'
+import { slack, until } from '../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
 import type { StateChange } from '../types.js'
 import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
@@ -28,7 +28,7 @@ describe('half-open links', () => {
     expect(states[0]).toMatchObject({ current: 'reconnecting', reason: 'heartbeat_timeout' })
     // heartbeatMs + grace (grace = min(10 s, heartbeatMs)), plus one watchdog tick and scheduling slack.
     expect(detectedMs).toBeGreaterThanOrEqual(HEARTBEAT)
-    expect(detectedMs).toBeLessThan(2 * HEARTBEAT + 250)
+    expect(detectedMs).toBeLessThan(2 * HEARTBEAT + slack(250))
     await untilState(a, 'connected')
     expect(a.connectionId).toBeDefined()
     await got.count(2)
