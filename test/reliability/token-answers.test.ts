@@ -88,6 +88,22 @@ const stalled =
     res.write('the rest never comes')
   }
 
+/** A 200 whose body goes on for ever, in 16 kB chunks of JSON-looking text, with no declared length. */
+const endless: Answer = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' })
+  const chunk = `{"token":"${'x'.repeat(16_384)}`
+  const more = () => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', more)
+  }
+  more()
+}
+/** A 200 that declares a 1 MB body and sends a first chunk of it. */
+const declaredHuge: Answer = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1 << 20) })
+  res.write('{"token":"')
+}
+
 async function emulator(): Promise<Emulator> {
   const emu = await startEmulator({ seed: SEED, apps: [DEV_APP] })
   cleanups.push(() => emu.close())
@@ -252,5 +268,23 @@ describe('token endpoint answers that are not tokens', () => {
     console.info(
       `[token-answers] stalled 503 ×9 + 302 ×1: ${down.peak + moved.peak} sockets at peak, ${before} open when the calls failed, 0 after ${(performance.now() - started).toFixed(0)} ms; ${at}`,
     )
+  })
+
+  it('a token answer past the cap (64 kB) is refused as invalid_token_response, and its body cancelled', async () => {
+    printSeedOnFailure(SEED, FILE)
+    for (const answer of [endless, declaredHuge]) {
+      const endpoint = await hostile([answer])
+      const error = await createTokenProvider({ url: endpoint.url })
+        .getToken()
+        .catch((e: unknown) => e)
+      expect(isAuthError(error) && error.code === 'invalid_token_response', `${String(error)}; ${at}`).toBe(true)
+      expect(isAuthError(error) && error.status, at).toBe(200)
+      expect(endpoint.requests, `an answer, not an outage: no retry; ${at}`).toBe(1)
+      // Without the cancel the endless body keeps its socket (and the read fills memory).
+      await waitUntil(() => endpoint.held() === 0, {
+        timeoutMs: 5_000,
+        what: `token endpoint socket closed (open: ${endpoint.held()}); ${at}`,
+      })
+    }
   })
 })
