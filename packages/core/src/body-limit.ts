@@ -1,6 +1,7 @@
 // A cap on how much of an answer is read, enforced while reading (memory stays flat): past it the
 // stream is cancelled and the read fails with `ResponseTooLarge`, which the pipeline turns into an
-// `ApiError` `response_too_large`.
+// `ApiError` `response_too_large`. One reader for the REST pipeline and the token endpoint, so an
+// app with only realtime ships the reader and not the Response rebuilt around it.
 
 /** Thrown (into the body read, or by the fetch itself) when an answer is larger than allowed. */
 export class ResponseTooLarge extends Error {
@@ -19,27 +20,32 @@ export class ResponseTooLarge extends Error {
 /** Statuses whose Response cannot be rebuilt with a body (and that have none). */
 const NULL_BODY = new Set([101, 204, 205, 304])
 
-/** `response`, or one that reads at most `maxBytes` of its body. */
-export function limitBody(response: Response, maxBytes: number): Response {
-  const { status, headers, body } = response
-  const declared = Number(headers.get('content-length') ?? NaN)
-  if (declared > maxBytes) {
-    void body?.cancel().catch(() => {})
-    throw new ResponseTooLarge(maxBytes, response)
+/**
+ * The body, at most `maxBytes` of it, counted while reading (memory stays flat): a declared length
+ * past it is refused before reading (the body may never come), and past it while reading the
+ * rest is cancelled. `tooLarge` is what the caller throws then.
+ */
+export async function readCapped(response: Response, maxBytes: number, tooLarge: () => Error): Promise<Blob> {
+  const reader = response.body?.getReader()
+  const refuse = () => {
+    void reader?.cancel().catch(() => {})
+    return tooLarge()
   }
-  // A declared length within the cap binds the body already (fetch refuses more), unless it is
-  // the compressed length: then only counting the decoded bytes is safe.
-  if (!body || status < 200 || NULL_BODY.has(status)) return response
-  if (declared >= 0 && (headers.get('content-encoding') ?? 'identity') === 'identity') return response
-  let read = 0
-  const counted = body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        read += chunk.byteLength
-        if (read > maxBytes) controller.error(new ResponseTooLarge(maxBytes, response))
-        else controller.enqueue(chunk)
-      },
-    }),
-  )
-  return new Response(counted, { status, statusText: response.statusText, headers })
+  if (Number(response.headers.get('content-length')) > maxBytes) throw refuse()
+  const chunks: BlobPart[] = []
+  for (let size = 0; reader;) {
+    const r = await reader.read()
+    if (r.done) break
+    if ((size += r.value.byteLength) > maxBytes) throw refuse()
+    chunks.push(r.value as Uint8Array<ArrayBuffer>)
+  }
+  return new Blob(chunks)
+}
+
+/** `response` with its body read through the cap (`ResponseTooLarge` past it). */
+export async function limitBody(response: Response, maxBytes: number): Promise<Response> {
+  const { status, statusText, headers } = response
+  const body = await readCapped(response, maxBytes, () => new ResponseTooLarge(maxBytes, response))
+  // These statuses cannot carry a body, and a Response with one cannot be rebuilt for them.
+  return status < 200 || NULL_BODY.has(status) ? response : new Response(body, { status, statusText, headers })
 }

@@ -1,5 +1,6 @@
 // The app's token endpoint (`auth: { url }`): how it is called, and what each answer means
 // (docs/realtime.md, "Token endpoint answers").
+import { readCapped } from './body-limit.js'
 import { AuthError, NetworkError, TandemError, ValidationError } from './errors.js'
 import { refuseCredentials } from './url-rules.js'
 
@@ -13,31 +14,6 @@ export type FetchToken = (context: { signal: AbortSignal }) => Promise<TokenResp
 
 /** A token answer is a few hundred bytes: the cap keeps a broken endpoint from filling memory. */
 const TOKEN_RESPONSE_MAX_BYTES = 65_536
-
-/**
- * The body as text, at most `max` bytes, counted while reading (a stream that never ends, or a
- * declared length that lies, cannot fill memory): past it the rest is cancelled and the read
- * fails. A few lines instead of the REST pipeline's streaming limit (body-limit.ts): an app with
- * only realtime ships this, not that.
- */
-async function readSmall(response: Response, max: number): Promise<string> {
-  const reader = response.body?.getReader()
-  const chunks: Uint8Array[] = []
-  const tooLarge = () => {
-    void reader?.cancel().catch(() => {})
-    return new RangeError(`the answer is larger than ${max} bytes`)
-  }
-  // A declared length past the cap is refused before reading (the body may never come).
-  let size = Number(response.headers.get('content-length'))
-  if (size > max) throw tooLarge()
-  for (size = 0; reader; ) {
-    const r = await reader.read()
-    if (r.done) break
-    if ((size += r.value.byteLength) > max) throw tooLarge()
-    chunks.push(r.value)
-  }
-  return new Blob(chunks).text()
-}
 
 /**
  * The endpoint as errors name it: its path, never its query (which might carry a secret). A
@@ -109,7 +85,13 @@ export function fromEndpoint(
     }
     let body: unknown
     try {
-      body = JSON.parse(await readSmall(response, TOKEN_RESPONSE_MAX_BYTES))
+      body = JSON.parse(
+        await (
+          await readCapped(response, TOKEN_RESPONSE_MAX_BYTES, () =>
+            RangeError(`larger than ${TOKEN_RESPONSE_MAX_BYTES} bytes`),
+          )
+        ).text(),
+      )
     } catch (cause) {
       // Named by its media type (an HTML page: an SPA fallback, a captive portal), never its content.
       const type = /^[\w.+-]+\/[\w.+-]+/.exec(response.headers.get('content-type') ?? '')?.[0] ?? 'no content type'
