@@ -4,7 +4,8 @@
 // client asks for the members (Tandem: when its channel is subscribed, which sends the request) and
 // stops when a listener reading the snapshot sees all 2N members; cpuMs is the process's CPU time
 // over the same span, maxBlockMs the longest the event loop was held.
-import { createRealtime, presenceStore } from '@tandem/realtime'
+import { createRealtime } from '@tandem/realtime'
+import { presenceStore } from '@tandem/realtime/presence'
 import WebSocket from 'ws'
 
 const [kind, port, count] = process.argv.slice(2)

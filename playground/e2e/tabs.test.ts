@@ -9,6 +9,7 @@ import { WebSocket } from 'ws'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, here, useHarness, WAIT, type TestPage } from './harness.js'
 import { slack, within } from '../../test/utils/wait.js'
+import { history } from '@tandem/realtime/history'
 
 const REALTIME = /\/realtime\/v1\/ws/
 /** A fresh prefix per run: the dev server's emulator keeps history across the file's tests. */
@@ -159,7 +160,7 @@ describe.skipIf(!hasChromium)('one connection for all tabs, in Chromium', () => 
         rest.map((p) => p.evaluate(() => (window as unknown as { acks: Promise<number[]> }).acks)),
       )
       expect(new Set(acks.flat()).size).toBe(50)
-      const stored = await pubs[0]!.channel(`pubs${RUN}`).history({ limit: 1000 })
+      const stored = await history(pubs[0]!.channel(`pubs${RUN}`), { limit: 1000 })
       const keys = stored.messages.map((m) => JSON.stringify(m.data)).sort()
       expect(keys.length).toBe(50)
       expect(new Set(keys).size).toBe(50)

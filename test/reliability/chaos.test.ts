@@ -14,6 +14,7 @@ import { startFaultProxy, type FaultProxy, type ProxyConnection } from '../utils
 import { realtimeClient, untilState, untilSubscribed, type CountedRealtime } from '../utils/harness.js'
 import { between, mulberry32, printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { waitUntil, within } from '../utils/wait.js'
+import { history } from '@tandem/realtime/history'
 
 const FILE = 'chaos'
 const SEED = seedFrom(0xc4a05)
@@ -235,11 +236,11 @@ async function chaos(run: Run): Promise<Result> {
     const stored = new Map<number, number[]>()
     for (let c = 0; c < 4; c++) {
       const ch = pub.channel(`cp:${c}`)
-      let page = await ch.history({ limit: 1 })
+      let page = await history(ch, { limit: 1 })
       const epoch = page.epoch
       let since = 0
       for (;;) {
-        page = await ch.history({ since: { epoch, offset: since }, limit: 1000 })
+        page = await history(ch, { since: { epoch, offset: since }, limit: 1000 })
         for (const m of page.messages) {
           const k = (m.data as { k: number }).k
           stored.set(k, [...(stored.get(k) ?? []), m.offset])

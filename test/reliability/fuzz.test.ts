@@ -26,6 +26,8 @@ import { WebSocket, WebSocketServer, type WebSocket as ServerSocket } from 'ws'
 import { watchProcess } from '../utils/harness.js'
 import { printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { waitUntil, within } from '../utils/wait.js'
+import { history } from '@tandem/realtime/history'
+import { presence } from '@tandem/realtime/presence'
 
 const FILE = 'fuzz'
 const SEED = seedFrom(0xf022)
@@ -300,7 +302,7 @@ describe('fuzz: server frames to @tandem/realtime', () => {
     let delivered = 0
     let off = ch.subscribe(() => void delivered++)
     let refailed = 0
-    ch.presence.subscribe(() => {})
+    presence(ch).subscribe(() => {})
     try {
       await waitUntil(() => ch.state === 'subscribed', { what: `subscribed; ${at}` })
       let rejections = 0
@@ -311,9 +313,9 @@ describe('fuzz: server frames to @tandem/realtime', () => {
           // Whatever the frames did, the client answers for what it promised: each call settles,
           // with a value or a typed error.
           const calls: Promise<unknown>[] = [
-            ch.history({ timeoutMs: 250 }),
+            history(ch, { timeoutMs: 250 }),
             ch.publish('e', { x: 1 }, { timeoutMs: 250 }),
-            ch.presence.get({ timeoutMs: 250 }),
+            presence(ch).get({ timeoutMs: 250 }),
           ]
           const settled = await within(Promise.allSettled(calls), 5_000, `requests settle; ${at}`)
           for (const s of settled) {
@@ -339,7 +341,7 @@ describe('fuzz: server frames to @tandem/realtime', () => {
       // Still usable: a publish is acknowledged and a message delivered.
       const ack = await within(ch.publish('e', { final: true }), 5_000, `a publish after the fuzzing; ${at}`)
       expect(typeof ack.offset, at).toBe('number')
-      expect(await within(ch.history(), 5_000, `history after the fuzzing; ${at}`), at).toMatchObject({
+      expect(await within(history(ch), 5_000, `history after the fuzzing; ${at}`), at).toMatchObject({
         epoch: EPOCH,
         complete: true,
       })
@@ -841,15 +843,15 @@ describe('fuzz: random inputs to every public method', () => {
               const run: Record<string, () => unknown> = {
                 publish: () => ch.publish(args[0] as string, args[1], timeout),
                 history: () =>
-                  ch.history(
+                  history(ch, 
                     args[0] === undefined || typeof args[0] !== 'object' || args[0] === null
                       ? (args[0] as never)
                       : { ...(args[0] as object), timeoutMs: 2_000 },
                   ),
-                enter: () => ch.presence.enter(args[0]),
-                update: () => ch.presence.update(args[0]),
-                get: () => ch.presence.get(timeout),
-                leave: () => ch.presence.leave(),
+                enter: () => presence(ch).enter(args[0]),
+                update: () => presence(ch).update(args[0]),
+                get: () => presence(ch).get(timeout),
+                leave: () => presence(ch).leave(),
                 subscribe: () => {
                   const off = ch.subscribe(args[0] as string, args[1] as never)
                   off()
@@ -860,7 +862,7 @@ describe('fuzz: random inputs to every public method', () => {
               error = e
             }
             // Let the service answer anything still in flight before judging.
-            await within(rt.channel('fz:probe').history(), 5_000, `probe; ${at}`)
+            await within(history(rt.channel('fz:probe')), 5_000, `probe; ${at}`)
             if (refusedByService.length > before)
               throw new Error(
                 `${shown}: the SDK sent a frame the service refused as malformed (${refusedByService.at(-1)}); ${at}`,

@@ -9,6 +9,7 @@ import { startFaultProxy } from '../utils/fault-proxy.js'
 import { realtimeClient, untilState, untilSubscribed } from '../utils/harness.js'
 import { mulberry32, replay, seedFrom } from '../utils/seed.js'
 import { waitUntil, within } from '../utils/wait.js'
+import { history } from '@tandem/realtime/history'
 
 const FILE = 'offline-publish'
 const SEED = seedFrom(0x0ff1)
@@ -56,7 +57,7 @@ async function stack(ctx: TestContext) {
     await untilState(pub, 'connected')
   }
   const stored = async (channel: string) =>
-    (await reader.channel(channel).history()).messages.map((m) => m.data as string)
+    (await history(reader.channel(channel))).messages.map((m) => m.data as string)
   return { emu, proxy, pub, reader, outage, back, stored }
 }
 

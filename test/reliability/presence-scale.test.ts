@@ -6,10 +6,12 @@
 // snapshot for events that change nothing. Before the fix: a copy of the list and a notification
 // per event (seconds of CPU), and the events right behind the answer were dropped.
 import type { AddressInfo } from 'node:net'
-import { createRealtime, presenceStore, type Member, type Realtime } from '@tandem/realtime'
+import { createRealtime, type Member, type Realtime } from '@tandem/realtime'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { during, until, waitUntil } from '../utils/wait.js'
+import { presence } from '@tandem/realtime/presence'
+import { presenceStore } from '@tandem/realtime/presence'
 
 const N = 10_000
 const BUDGET_CPU_MS = 3_000
@@ -108,7 +110,7 @@ describe('presence at scale', () => {
     const rt = client(service.url)
     const channel = rt.channel(CHANNEL)
     let events = 0
-    cleanups.push(channel.presence.subscribe(() => events++))
+    cleanups.push(presence(channel).subscribe(() => events++))
     const store = presenceStore(channel)
     let notifications = 0
     cleanups.push(store.subscribe(() => notifications++))
@@ -128,7 +130,7 @@ describe('presence at scale', () => {
     // Told once per frame at most (a 16 ms timer on Node), never once per event.
     expect(notifications).toBeLessThanOrEqual(Math.min(N / 20, Math.ceil(wallMs / 16) + 2))
     // Live data equal to the service's answer, in its order.
-    expect(store.getSnapshot()).toEqual(await channel.presence.get())
+    expect(store.getSnapshot()).toEqual(await presence(channel).get())
     expect(store.getSnapshot()).toEqual([...service.members.values()])
 
     // Events that change nothing: the same snapshot, and nobody told.

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { realtimeClient, untilState, untilSubscribed } from '../utils/harness.js'
 import { printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { waitUntil } from '../utils/wait.js'
+import { presence } from '@tandem/realtime/presence'
 
 const FILE = 'proto-names'
 const SEED = seedFrom(0x9707)
@@ -90,12 +91,12 @@ describe('channel names that are Object.prototype members', () => {
       await r.count(3)
       for (const name of NAMES) {
         expect(sub.channel(name).position, name).toEqual({ epoch: expect.any(String), offset: 3 })
-        const members = await sub.channel(name).presence.get()
+        const members = await presence(sub.channel(name)).get()
         expect(Array.isArray(members), name).toBe(true)
       }
-      await sub.channel('constructor').presence.enter({ who: 'sub' })
+      await presence(sub.channel('constructor')).enter({ who: 'sub' })
       expect(
-        (await pub.channel('constructor').presence.get()).map((m) => m.clientId),
+        (await presence(pub.channel('constructor')).get()).map((m) => m.clientId),
         at,
       ).toContain('sub')
 

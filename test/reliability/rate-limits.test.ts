@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { realtimeClient, untilState } from '../utils/harness.js'
 import { mulberry32, printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { within } from '../utils/wait.js'
+import { history } from '@tandem/realtime/history'
 
 const FILE = 'rate-limits'
 const SEED = seedFrom(0x429)
@@ -254,7 +255,7 @@ describe('rate limits', () => {
     ).toBeGreaterThanOrEqual(limited.retryInMs! - 1)
     await untilState(rt, 'connected')
 
-    const page = await ch.history({ limit: 100 })
+    const page = await history(ch, { limit: 100 })
     const ks = page.messages.map((m) => (m.data as { k: number }).k).sort((a, b) => a - b)
     expect(ks, `each publish stored exactly once; ${at}`).toEqual(Array.from({ length: 26 }, (_, i) => i))
     expect(new Set(acks.map((a) => a.offset)).size, at).toBe(26)

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import { printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { waitUntil, within } from '../utils/wait.js'
+import { history } from '@tandem/realtime/history'
 
 const FILE = 'secrets'
 const SEED = seedFrom(0x5ec)
@@ -205,7 +206,7 @@ describe('secrets', () => {
         () => rt.state === 'connected' && ch.state === 'subscribed' && (emu.realtime.stats.connections.total ?? 0) >= 2,
         { what: `reconnected after revoke; ${at}` },
       )
-      await attempt('realtime history bad', () => ch.history({ limit: 5000 }))
+      await attempt('realtime history bad', () => history(ch, { limit: 5000 }))
       rt.close()
       const forged = (await mint()).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))
       tokens.add(forged)

@@ -1,4 +1,5 @@
-import { leaseChannel, presenceStore, type Member } from '@tandem/realtime'
+import { leaseChannel, type Member } from '@tandem/realtime'
+import { presence as presenceOf, presenceStore } from '@tandem/realtime/presence'
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import { useRealtime } from './use-realtime.js'
 
@@ -22,6 +23,7 @@ export interface PresenceResult<T> {
 export function usePresence<T = unknown>(name: string, data?: T): PresenceResult<T> {
   const rt = useRealtime()
   const channel = rt.channel(name)
+  const presence = presenceOf(channel)
   const store = useMemo(() => presenceStore(channel), [channel])
   const present = data !== undefined
   const key = JSON.stringify(data)
@@ -38,19 +40,18 @@ export function usePresence<T = unknown>(name: string, data?: T): PresenceResult
   useEffect(() => {
     if (!present) return
     sent.current = JSON.stringify(latest.current)
-    channel.presence.enter(latest.current).catch(() => {}) // refusals reach channel.on('error')
+    presence.enter(latest.current).catch(() => {}) // refusals reach channel.on('error')
     return () => {
       sent.current = undefined
-      channel.presence.leave().catch(() => {})
+      presence.leave().catch(() => {})
     }
-  }, [channel, present])
+  }, [presence, present])
   useEffect(() => {
     // By value: a new object with the same content sends nothing.
     if (sent.current === undefined || sent.current === key) return
     sent.current = key
-    channel.presence.update(data).catch(() => {})
-  }, [channel, key, data])
+    presence.update(data).catch(() => {})
+  }, [presence, key, data])
 
-  const { presence } = channel
   return { members, enter: presence.enter, update: presence.update, leave: presence.leave }
 }

@@ -1,8 +1,10 @@
-// What a channel (and its presence) needs from the connection: its own file, so channel.ts and
-// presence.ts both depend on it and not on each other.
-import type { RealtimeError } from '@tandem/core'
+// What a channel (and its presence and history) needs from the connection, and what they reach
+// through a channel: its own file, so channel.ts, presence.ts and history.ts depend on it and not
+// on each other.
+import type { RealtimeError, Unsubscribe } from '@tandem/core'
+import { ValidationError } from './core.js'
 import type { HeldBudget } from './held.js'
-import type { ClientFrame } from './protocol.js'
+import type { ClientFrame, FrameOf } from './protocol.js'
 import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
 
@@ -21,4 +23,35 @@ export interface Hub {
   held: HeldBudget
   /** The wait before retry `attempt` (0, 1, …) of a failed gap read: the client's backoff. */
   retryDelay: (attempt: number) => number
+}
+
+/** What `presence(channel)` and `history(channel)` reach through a channel. */
+export interface ChannelHost {
+  name: string
+  /** Keeps the channel subscribed (presence needs it, and presence events come through it). */
+  lease: () => Unsubscribe
+  /** Presence requests wait until the channel is subscribed on this connection (when it is wanted at all). */
+  ready: () => boolean
+  request: Hub['request']
+}
+
+/** A channel's presence once `presence(channel)` made it: the channel hands it presence frames, the resubscribe its re-enter. */
+export interface AttachedPresence {
+  /** What this client entered with, to re-enter after a reconnect that did not keep it. */
+  readonly entered: { data: unknown } | undefined
+  reenter: () => Promise<void> | undefined
+  event: (frame: FrameOf<'presence.event'>) => void
+}
+
+/** The internal side of a channel: presence and history are entries of their own, attached here on first use. */
+export interface ChannelInternals {
+  readonly host: ChannelHost
+  attached?: AttachedPresence
+}
+
+/** The internals of a channel from `rt.channel()`; anything else is refused by name. */
+export function internalsOf(channel: unknown): ChannelInternals {
+  const internals = channel as Partial<ChannelInternals> | null
+  if (!internals?.host) throw new ValidationError('channel', 'must be a channel from rt.channel(name)')
+  return internals as ChannelInternals
 }

@@ -3,17 +3,14 @@ import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from './defaults.js'
-import { checkHistory } from './history-options.js'
-import type { Hub } from './channel-hub.js'
-import { createPresence, type PresenceImpl } from './presence.js'
+import type { ChannelInternals, Hub } from './channel-hub.js'
 import { bad, isMessage, toError, type FrameOf, type SubscribeResult } from './protocol.js'
 import type { Channel, ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
 
 export type { Hub } from './channel-hub.js'
 
-export interface ChannelImpl extends Channel {
+export interface ChannelImpl extends Channel, ChannelInternals {
   readonly leases: number
-  readonly presence: PresenceImpl
   /** The connection is gone: hold messages until the resubscribe answers. */
   suspend: () => void
   /** This channel's result in a `subscribed` reply (or `{ error }`). */
@@ -226,13 +223,6 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     }
   }
 
-  const presence = createPresence({
-    name,
-    lease,
-    ready: () => leases === 0 || state === 'subscribed',
-    request: hub.request,
-  })
-
   const channel: ChannelImpl = {
     name,
     get state() {
@@ -244,7 +234,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     get leases() {
       return leases
     },
-    presence,
+    host: { name, lease, ready: () => leases === 0 || state === 'subscribed', request: hub.request },
     subscribe<T>(a: string | Listener<T>, b?: Listener<T>): Unsubscribe {
       const listener = (typeof a === 'function' ? a : b) as Listener
       if (typeof listener !== 'function') throw new ValidationError('listener', 'must be a function')
@@ -263,11 +253,6 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
       const r = await hub.request(frame, { ...options, timeoutMs: options.timeoutMs ?? PUBLISH_TIMEOUT_MS })
       return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }
-    },
-    async history(options = {}) {
-      const { since, limit, timing } = checkHistory(options)
-      const r = await hub.request({ type: 'history', channel: name, since, limit }, timing)
-      return { epoch: r.epoch, offset: r.offset, complete: r.complete, messages: r.messages.filter(isMessage) }
     },
     suspend() {
       hold()
@@ -288,7 +273,9 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     },
     message(frame, bytes = 0) {
       if (!leases) return
-      if (frame.type === 'presence.event') return presence.event(frame)
+      // Before `presence(channel)` nobody listens for presence: the event is nobody's (its store
+      // reads the members from the service when it starts).
+      if (frame.type === 'presence.event') return channel.attached?.event(frame)
       if (held) keep(frame, bytes, held)
       else deliver(frame, true, bytes)
     },

@@ -4,6 +4,7 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { MESSAGE_LOG } from './defaults.js'
+import { history } from './history.js'
 import { leaseChannel } from './lease.js'
 import type { Realtime } from './realtime.js'
 import { nextFrame, type Schedule, type Store } from './stores.js'
@@ -149,7 +150,7 @@ export function createMessageLog<T = unknown>(
     if (joined || loaded) return
     joined = true
     void read(async (mine) => {
-      const page = await channel.history({ limit: initial }).catch((e: unknown) => {
+      const page = await history(channel, { limit: initial }).catch((e: unknown) => {
         if (mine === generation) joined = false // the next subscription, or loadEarlier, tries again
         throw e
       })
@@ -233,7 +234,7 @@ export function createMessageLog<T = unknown>(
       const since = { epoch: from.epoch, offset: Math.max(0, from.offset - 1 - room) }
       const first = items[0]
       await read(async (mine) => {
-        const page = await channel.history({ since, limit: from.offset - 1 - since.offset })
+        const page = await history(channel, { since, limit: from.offset - 1 - since.offset })
         // Trimmed meanwhile (live messages pushed the oldest out): this page would leave a hole.
         if (mine !== generation || items[0] !== first || floor !== from) return
         const older = (page.messages as Message<T>[]).filter(

@@ -1,6 +1,7 @@
 import type { Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
 import { PRESENCE_RETRY_CAP_MS } from './defaults.js'
+import { presence } from './presence.js'
 import { applyEvent, sameList, tableOf, type MemberTable } from './presence-table.js'
 import { nextFrame, type Schedule, type Store } from './stores.js'
 import type { Channel, Member, PresenceEvent } from './types.js'
@@ -24,6 +25,7 @@ export function presenceStore(
   channel: Channel,
   { schedule = nextFrame }: PresenceStoreOptions = {},
 ): Store<readonly Member[]> {
+  const present = presence(channel)
   const emitter = createEmitter<{ change: () => void }>()
   let table: MemberTable = new Map()
   let members: readonly Member[] = []
@@ -49,7 +51,7 @@ export function presenceStore(
     const mine: PresenceEvent[] = (pending = [])
     synced = false
     clearTimeout(retry)
-    channel.presence.get().then(
+    present.get().then(
       (list) => {
         if (mine !== pending) return
         failures = 0
@@ -81,7 +83,7 @@ export function presenceStore(
       const off = emitter.on('change', listener)
       if (listeners++ === 0) {
         offs = [
-          channel.presence.subscribe(onEvent),
+          present.subscribe(onEvent),
           channel.on('state', ({ current }) => current === 'subscribed' && sync()),
         ]
         if (channel.state === 'subscribed') sync() // otherwise the 'subscribed' state change will

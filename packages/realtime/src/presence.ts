@@ -1,29 +1,31 @@
 import { MEMBER_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
-import type { FrameOf } from './protocol.js'
-import type { Hub } from './channel-hub.js'
-import type { Member, Presence, PresenceEvent } from './types.js'
+import { internalsOf, type AttachedPresence, type ChannelHost } from './channel-hub.js'
+import type { Channel, Member, Presence, PresenceEvent } from './types.js'
 
 const isMember = (m: unknown): m is Member => hasFields(m, MEMBER_FIELDS)
 
-export interface PresenceHost {
-  name: string
-  /** Keeps the channel subscribed (presence needs it, and presence events come through it). */
-  lease: () => Unsubscribe
-  /** Presence requests wait until the channel is subscribed on this connection (when it is wanted at all). */
-  ready: () => boolean
-  request: Hub['request']
+export interface PresenceImpl extends Presence, AttachedPresence {}
+
+/**
+ * A channel's presence (`@tandem/realtime/presence`, an entry of its own: an app that does not
+ * use presence does not ship it). One per channel, made on first use and kept by the channel,
+ * which hands it the presence events and, after a reconnect that did not keep it, the re-enter.
+ *
+ * @example
+ * ```ts
+ * const lobby = presence(rt.channel('chat:lobby'))
+ * await lobby.enter({ name: 'Ada' })
+ * const members = await lobby.get()
+ * ```
+ */
+export function presence(channel: Channel): Presence {
+  const internals = internalsOf(channel)
+  return (internals.attached ??= createPresence(internals.host)) as PresenceImpl
 }
 
-export interface PresenceImpl extends Presence {
-  /** What this client entered with, to re-enter after a reconnect that did not keep it. */
-  readonly entered: { data: unknown } | undefined
-  reenter: () => Promise<void> | undefined
-  event: (frame: FrameOf<'presence.event'>) => void
-}
-
-export function createPresence(host: PresenceHost): PresenceImpl {
+function createPresence(host: ChannelHost): PresenceImpl {
   const emitter = createEmitter<{ p: (e: PresenceEvent) => void }>()
   let entered: { data: unknown } | undefined
   // The service has acknowledged our enter at least once: only then is re-entering after a reconnect ours to do

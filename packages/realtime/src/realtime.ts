@@ -269,7 +269,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       positions?.detach()
       // Leave presence at once rather than after the service's grace.
       if (conn.state === 'connected')
-        for (const ch of channels.values()) if (ch.presence.entered) call({ type: 'presence.leave', channel: ch.name })
+        for (const ch of channels.values()) if (ch.attached?.entered) call({ type: 'presence.leave', channel: ch.name })
       conn.dispatch({ type: 'close' })
       requests.clear(rtError('closed', 'Client closed'))
     },

@@ -66,7 +66,7 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
         )
         if (ch.state === 'failed') onServer.delete(ch.name)
         // A reconnect that did not keep our presence: enter again, with the last data.
-        else if (resuming && !o.resumed()) ch.presence.reenter()?.catch(o.error)
+        else if (resuming && !o.resumed()) ch.attached?.reenter()?.catch(o.error)
       }
       settled()
     })

@@ -128,6 +128,4 @@ export interface Channel {
   }
   on: <E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]) => Unsubscribe
   publish: (event: string, data?: unknown, options?: RequestOptions) => Promise<PublishAck>
-  history: (options?: HistoryOptions) => Promise<HistoryPage>
-  readonly presence: Presence
 }

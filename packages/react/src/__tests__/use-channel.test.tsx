@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { useChannel, useConnectionState, usePresence } from '../realtime.js'
 import { setup, type Setup } from './helpers.js'
+import { presence } from '@tandem/realtime/presence'
 
 /** A second connection (another user) to publish from. */
 function publisher(s: Setup) {
@@ -125,7 +126,7 @@ describe('usePresence and useConnectionState', () => {
     const s = await setup({ realtime: true })
     const watcher = renderHook(() => usePresence<{ name: string }>('room:p'), { wrapper: s.wrapper })
     const pub = publisher(s)
-    await pub.channel('room:p').presence.enter({ name: 'Other' })
+    await presence(pub.channel('room:p')).enter({ name: 'Other' })
     await waitFor(() => expect(watcher.result.current.members.map((m) => m.data)).toEqual([{ name: 'Other' }]))
 
     const me = renderHook(({ name }) => usePresence('room:p', { name }), {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Reply } from '../protocol.js'
 import { createRequests } from '../requests.js'
 import { client, useEmulator } from './helpers.js'
+import { history } from '../history.js'
 
 const emu = useEmulator()
 
@@ -50,7 +51,7 @@ describe('hostile replies and inputs', () => {
   it('history options are checked before sending: null is the defaults, a bad since or limit a ValidationError', async () => {
     const rt = client(emu(), { subject: 'hostile' })
     const ch = rt.channel('hostile:1')
-    await expect(ch.history(null as never)).resolves.toMatchObject({ complete: true })
+    await expect(history(ch, null as never)).resolves.toMatchObject({ complete: true })
     for (const options of [
       { since: { epoch: 5, offset: 1 } },
       { since: { epoch: 'e', offset: -1 } },
@@ -59,7 +60,7 @@ describe('hostile replies and inputs', () => {
       { limit: 1001 },
       { limit: 1.5 },
     ]) {
-      const e = await ch.history(options as never).catch((x: unknown) => x)
+      const e = await history(ch, options as never).catch((x: unknown) => x)
       expect(isValidationError(e), `${JSON.stringify(options)}: ${String(e)}`).toBe(true)
     }
     expect(emu().realtime.stats.framesOut.error ?? 0).toBe(0)

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Member } from '../types.js'
 import { sessionPositions, type PositionsFactory } from '../positions.js'
 import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
+import { presence } from '../presence.js'
 
 const emu = useEmulator()
 const KEY = (s: string) => `tandem:realtime:test:${s}`
@@ -21,9 +22,9 @@ describe('sessionPositions: resume after a reload', () => {
     const before = client(emu(), { subject: 'reader' }, { positions: sessionPositions({ key }) })
     const got = names.map((n) => collect(before, n))
     await Promise.all(names.map((n) => untilSubscribed(before.channel(n))))
-    await before.channel('r:a').presence.enter({ name: 'Reader' })
+    await presence(before.channel('r:a')).enter({ name: 'Reader' })
     const left: Member[] = []
-    watcher.channel('r:a').presence.subscribe((e) => void (e.action === 'leave' && left.push(e.member)))
+    presence(watcher.channel('r:a')).subscribe((e) => void (e.action === 'leave' && left.push(e.member)))
     await untilSubscribed(watcher.channel('r:a'))
 
     for (let i = 1; i <= 5; i++) await Promise.all(names.map((n) => pub.channel(n).publish('n', i)))

@@ -4,7 +4,7 @@
 // never fails presence.get, nor can it be told to send events in the same burst as an answer).
 import { until } from '../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import { presenceStore } from '../index.js'
+import { presenceStore } from '../presence-entry.js'
 import { hostileClient, hostileServer, subscribedAll, type Frame } from './hostile-server.js'
 
 const MEMBER = { clientId: 'ada', connectionId: 'conn_x', data: { name: 'Ada' } }

@@ -1,6 +1,7 @@
 import type { RealtimeError } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
 import { client, collect, untilSubscribed, useEmulator } from './helpers.js'
+import { history } from '../history.js'
 
 const emu = useEmulator()
 
@@ -46,7 +47,7 @@ describe('the offline queue', () => {
     expect(emu().realtime.stats.framesIn.publish).toBe(publishes + 2)
     expect(ack).toMatchObject({ offset: 1, duplicate: true })
     await got.count(1)
-    const again = await sub.channel('queue:dup').history()
+    const again = await history(sub.channel('queue:dup'))
     expect(again.messages.map((m) => m.data)).toEqual(['once'])
   })
 
@@ -59,7 +60,7 @@ describe('the offline queue', () => {
     })
     a.connect()
     await a.channel('queue:late').publish('n', 2)
-    expect((await a.channel('queue:late').history()).messages.map((m) => m.data)).toEqual([2])
+    expect((await history(a.channel('queue:late'))).messages.map((m) => m.data)).toEqual([2])
   })
 
   it('refuses a deadline that is not a number of ms above 0, sending nothing', async () => {
@@ -69,7 +70,7 @@ describe('the offline queue', () => {
         name: 'ValidationError',
         field: 'queueTimeoutMs',
       })
-      await expect(a.channel('queue:bad').history({ timeoutMs: bad as number })).rejects.toMatchObject({
+      await expect(history(a.channel('queue:bad'), { timeoutMs: bad as number })).rejects.toMatchObject({
         name: 'ValidationError',
         field: 'timeoutMs',
       })

@@ -9,6 +9,7 @@ import {
   type Realtime,
   type StateChange,
 } from '../index.js'
+import { history } from '../history.js'
 
 declare const auth: Parameters<typeof createRealtime>[0]
 
@@ -25,7 +26,7 @@ describe('@tandem/realtime types', () => {
     ch.subscribe((m) => expectTypeOf(m).toEqualTypeOf<Message>())
     ch.subscribe<{ text: string }>('message', (m) => expectTypeOf(m.data).toEqualTypeOf<{ text: string }>())
     expectTypeOf(ch.publish('message', {})).resolves.toEqualTypeOf<PublishAck>()
-    expectTypeOf(ch.history({ limit: 10 })).resolves.toEqualTypeOf<HistoryPage>()
+    expectTypeOf(history(ch, { limit: 10 })).resolves.toEqualTypeOf<HistoryPage>()
     rt.on('state', (change) => expectTypeOf(change).toEqualTypeOf<StateChange>())
   })
 })

@@ -10,6 +10,7 @@ import { WebSocket } from 'ws'
 import { DEFAULTS, createRealtime, type Realtime } from '../index.js'
 import type { StateChange } from '../types.js'
 import { client, untilState, useEmulator } from './helpers.js'
+import { history } from '../history.js'
 
 const emu = useEmulator()
 const opened: Realtime[] = []
@@ -33,7 +34,7 @@ describe('no WebSocket in the runtime (Node 20 without the option)', () => {
     const first = await chat.publish('message', { text: 'hi' }, { timeoutMs: 60_000 }).catch((e: RealtimeError) => e)
     expect(first).toMatchObject({ name: 'RealtimeError', code: 'no_websocket' })
     expect((first as Error).message).toMatch(/options\.WebSocket.*ws/)
-    const later = await chat.history().catch((e: RealtimeError) => e)
+    const later = await history(chat).catch((e: RealtimeError) => e)
     expect(later).toMatchObject({
       code: 'no_websocket',
       message: expect.stringMatching(/^Client failed: No WebSocket/),

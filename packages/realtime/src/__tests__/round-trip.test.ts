@@ -1,6 +1,7 @@
 import { until } from '../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
 import { client, collect, untilSubscribed, useEmulator } from './helpers.js'
+import { history } from '../history.js'
 
 const emu = useEmulator()
 
@@ -87,10 +88,10 @@ describe('subscribe, publish, ack', () => {
     const a = client(emu())
     const ch = a.channel('chat:history')
     for (let i = 1; i <= 5; i++) await ch.publish('n', i)
-    const page = await ch.history({ limit: 3 })
+    const page = await history(ch, { limit: 3 })
     expect(page.messages.map((m) => m.data)).toEqual([3, 4, 5])
     expect(page.offset).toBe(5)
-    const since = await ch.history({ since: { epoch: page.epoch, offset: 3 } })
+    const since = await history(ch, { since: { epoch: page.epoch, offset: 3 } })
     expect(since.messages.map((m) => m.offset)).toEqual([4, 5])
     expect(since.complete).toBe(true)
     await expect(ch.publish('', 1)).rejects.toMatchObject({ name: 'ValidationError' })

@@ -7,6 +7,8 @@ import { shareAcrossTabs, type TabShare, type TabsContext } from '../../tabs.js'
 import type { Message, PresenceEvent, PublishAck } from '../../types.js'
 import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 import { createBrowser, type Tab } from './tab-env.js'
+import { history } from '../../history.js'
+import { presence } from '../../presence.js'
 
 const emu = useEmulator({ realtime: { publishRate: { limit: 10_000, intervalMs: 1000 }, heartbeatMs: 300 } })
 const shares: TabShare[] = []
@@ -129,7 +131,7 @@ describe('one connection for all tabs', () => {
     expect(followers.map((f) => f.share.role).sort()).toEqual(['follower', 'leader'])
     const stored = await acks
     expect(new Set(stored.map((a) => a.offset)).size).toBe(50)
-    const page = await pub.channel('handover:pubs').history({ limit: 1000 })
+    const page = await history(pub.channel('handover:pubs'), { limit: 1000 })
     expect(page.messages.map((m) => (m.data as { i: number }).i).sort((x, y) => x - y)).toEqual(
       Array.from({ length: 50 }, (_, i) => i),
     )
@@ -142,7 +144,7 @@ describe('one connection for all tabs', () => {
     const tabs = [openTab(browser), openTab(browser)]
     const watcher = client(emu(), { subject: 'watcher' })
     const seen: PresenceEvent[] = []
-    watcher.channel('room:p').presence.subscribe((e) => seen.push(e))
+    presence(watcher.channel('room:p')).subscribe((e) => seen.push(e))
     await untilSubscribed(watcher.channel('room:p'))
     tabs[0]!.rt.connect()
     await untilState(tabs[0]!.rt, 'connected')
@@ -150,9 +152,9 @@ describe('one connection for all tabs', () => {
     await untilState(tabs[1]!.rt, 'connected')
     const leader = tabs.find((t) => t.share.role === 'leader')!
     const follower = tabs.find((t) => t !== leader)!
-    await follower.rt.channel('room:p').presence.enter({ mood: 'ok' })
+    await presence(follower.rt.channel('room:p')).enter({ mood: 'ok' })
     await waitUntil(() => seen.length === 1, { what: 'the enter' })
-    const before = await watcher.channel('room:p').presence.get()
+    const before = await presence(watcher.channel('room:p')).get()
     leader.crash()
     await until(
       (cb) => follower.share.on('role', cb),
@@ -165,7 +167,7 @@ describe('one connection for all tabs', () => {
     // A round trip after the resume: anything the service said meanwhile has arrived.
     await follower.rt.channel('room:p').publish('m', {})
     expect(seen.map((e) => e.action)).toEqual(['enter'])
-    expect(await watcher.channel('room:p').presence.get()).toEqual(before)
+    expect(await presence(watcher.channel('room:p')).get()).toEqual(before)
   })
 
   it('without Web Locks a tab keeps a socket of its own', async () => {
@@ -189,7 +191,7 @@ describe('one connection for all tabs', () => {
     const browser = createBrowser()
     const watcher = client(emu(), { subject: 'watcher' })
     const seen: string[] = []
-    watcher.channel('room:gone').presence.subscribe((e) => seen.push(e.action))
+    presence(watcher.channel('room:gone')).subscribe((e) => seen.push(e.action))
     await untilSubscribed(watcher.channel('room:gone'))
     const a = openTab(browser, { graceMs: 200 })
     a.rt.connect()
@@ -198,12 +200,12 @@ describe('one connection for all tabs', () => {
     collect(b.rt, 'room:gone')
     await untilSubscribed(b.rt.channel('room:gone'))
     expect(a.share.role).toBe('leader')
-    await a.rt.channel('room:gone').presence.enter({ who: 'a' })
+    await presence(a.rt.channel('room:gone')).enter({ who: 'a' })
     await waitUntil(() => seen.length === 1, { what: 'the enter' })
     a.crash()
     await waitUntil(() => seen.length === 2, { what: 'the leave', timeoutMs: 5_000 })
     expect(seen).toEqual(['enter', 'leave'])
-    expect(await watcher.channel('room:gone').presence.get()).toEqual([])
+    expect(await presence(watcher.channel('room:gone')).get()).toEqual([])
   })
 
   it("a follower whose page stalls (its client drops the link) keeps its presence, and the hub's socket is not cycled", async () => {
@@ -211,7 +213,7 @@ describe('one connection for all tabs', () => {
     const browser = createBrowser()
     const watcher = client(emu(), { subject: 'watcher' })
     const seen: string[] = []
-    watcher.channel('room:stall').presence.subscribe((e) => seen.push(e.action))
+    presence(watcher.channel('room:stall')).subscribe((e) => seen.push(e.action))
     await untilSubscribed(watcher.channel('room:stall'))
     const leader = openTab(browser)
     leader.rt.connect()
@@ -220,7 +222,7 @@ describe('one connection for all tabs', () => {
     const f = openTab(browser, { frozen })
     f.rt.connect()
     await untilState(f.rt, 'connected')
-    await f.rt.channel('room:stall').presence.enter({ who: 'f' })
+    await presence(f.rt.channel('room:stall')).enter({ who: 'f' })
     await waitUntil(() => seen.length === 1, { what: 'the enter' })
     const socketsBefore = emu().realtime.stats.connections.total
     frozen.on = true
@@ -231,7 +233,7 @@ describe('one connection for all tabs', () => {
     await untilSubscribed(f.rt.channel('room:stall'))
     await f.rt.channel('room:stall').publish('m', {}) // a round trip: what the service said meanwhile has come
     expect(seen).toEqual(['enter'])
-    expect((await watcher.channel('room:stall').presence.get()).map((m) => m.data)).toEqual([{ who: 'f' }])
+    expect((await presence(watcher.channel('room:stall')).get()).map((m) => m.data)).toEqual([{ who: 'f' }])
     expect(emu().realtime.stats.connections.total).toBe(socketsBefore) // the hub's ping found the link alive
   })
 
