@@ -843,7 +843,8 @@ describe('fuzz: random inputs to every public method', () => {
               const run: Record<string, () => unknown> = {
                 publish: () => ch.publish(args[0] as string, args[1], timeout),
                 history: () =>
-                  history(ch, 
+                  history(
+                    ch,
                     args[0] === undefined || typeof args[0] !== 'object' || args[0] === null
                       ? (args[0] as never)
                       : { ...(args[0] as object), timeoutMs: 2_000 },

@@ -37,7 +37,7 @@ export async function readCapped(response: Response, maxBytes: number, tooLarge:
     const r = await reader.read()
     if (r.done) break
     if ((size += r.value.byteLength) > maxBytes) throw refuse()
-    chunks.push(r.value as Uint8Array<ArrayBuffer>)
+    chunks.push(r.value)
   }
   return new Blob(chunks)
 }

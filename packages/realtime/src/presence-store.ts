@@ -82,10 +82,7 @@ export function presenceStore(
     subscribe(listener) {
       const off = emitter.on('change', listener)
       if (listeners++ === 0) {
-        offs = [
-          present.subscribe(onEvent),
-          channel.on('state', ({ current }) => current === 'subscribed' && sync()),
-        ]
+        offs = [present.subscribe(onEvent), channel.on('state', ({ current }) => current === 'subscribed' && sync())]
         if (channel.state === 'subscribed') sync() // otherwise the 'subscribed' state change will
       }
       return () => {
