@@ -38,7 +38,8 @@ export default tseslint.config(
   },
   {
     files: ['packages/*/src/**/*.{ts,tsx}'],
-    ignores: ['**/__tests__/**'],
+    // node-env.d.ts is for the packages' builds alone, outside the repo's tsconfig (it says so).
+    ignores: ['**/__tests__/**', '**/node-env.d.ts'],
     extends: [tseslint.configs.recommendedTypeCheckedOnly],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

@@ -13,6 +13,11 @@ export interface RequestClient {
 /** The client's pipeline, or a `ValidationError` on `client` (a call given something else says so). */
 export function httpOf(client: RequestClient): Http {
   const http = (client as Partial<RequestClient> | null | undefined)?.request
-  if (typeof http !== 'function') throw new ValidationError('client', 'must be a client from createClient')
+  if (typeof http !== 'function')
+    throw new ValidationError(
+      'client',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        'must be a client from createClient',
+    )
   return http
 }

@@ -79,7 +79,11 @@ const NAME = /^[a-z][a-z0-9_-]*(\/[a-z][a-z0-9_-]*)*$/
 export function validateId(id: unknown, field = 'id'): string {
   // '.' and '..' survive encodeURIComponent and would be resolved away by URL parsing.
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || id === '.' || id === '..') {
-    throw new ValidationError(field, `must be a non-empty string of at most ${MAX_ID} characters (not "." or "..")`)
+    throw new ValidationError(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `must be a non-empty string of at most ${MAX_ID} characters (not "." or "..")`,
+    )
   }
   return encodeURIComponent(id)
 }
@@ -91,7 +95,10 @@ export function validateLimit(limit: unknown): void {
 
 function validateBody<B>(body: B): B {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ValidationError('body', 'must be an object')
+    throw new ValidationError(
+      'body',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an object',
+    )
   return body
 }
 
@@ -134,7 +141,12 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
   service: ServiceName,
   name: string,
 ): Collection<T, Create, Update> {
-  if (!NAME.test(name)) throw new ValidationError('name', 'must be a lower-case path such as "resources"')
+  if (!NAME.test(name))
+    throw new ValidationError(
+      'name',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        'must be a lower-case path such as "resources"',
+    )
   const base = `/v1/${name}`
   const at = (id: unknown) => `${base}/${validateId(id)}`
   const send = <R>(method: HttpMethod, path: string, options: WriteOptions = {}, body?: unknown) =>
@@ -147,7 +159,10 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
         const query = { ...params }
         validateLimit(query.limit)
         if (query.cursor !== undefined && typeof query.cursor !== 'string')
-          throw new ValidationError('cursor', 'must be a string')
+          throw new ValidationError(
+            'cursor',
+            (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a string',
+          )
         return [base, query]
       }),
     get: async (id, options) => send<T>('GET', at(id), options),

@@ -1,4 +1,11 @@
-/** Everything Tandem throws is a `TandemError`. Guards check `name` so they hold across bundles and realms. */
+import { ERROR_DOCS } from '@tandem/contract'
+
+/**
+ * Everything Tandem throws is a `TandemError`. Guards check `name` so they hold across bundles and realms.
+ * Messages in the React manner (CONTRIBUTING.md, "Error messages"): a production build keeps the
+ * parts (where, field, status, code, request id) and ends with the code's docs link; development
+ * has the long sentence instead of the link.
+ */
 
 export interface TandemErrorOptions {
   code: string
@@ -17,7 +24,12 @@ export class TandemError extends Error {
   declare readonly details?: unknown
 
   constructor(message: string, { cause, code, status, requestId, details }: TandemErrorOptions) {
-    super(message, cause === undefined ? undefined : { cause })
+    super(
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+        ? message
+        : `${message} ${ERROR_DOCS}${code}`,
+      cause === undefined ? undefined : { cause },
+    )
     Object.assign(this, { code, status, requestId, details })
   }
 }
@@ -55,11 +67,16 @@ export class AbortError extends TandemError {
   override name = 'AbortError' as const
 }
 
-/** Bad input, refused before anything is sent. `field` names the offending input. */
+/**
+ * Bad input, refused before anything is sent. `field` names the offending input. `sentence` is
+ * written `<dev guard> && '…'` (CONTRIBUTING.md, "Error messages"): production keeps the field and
+ * the code (`field: validation_error <link>`).
+ */
 export class ValidationError extends TandemError {
   override name = 'ValidationError' as const
   declare readonly field: string
-  constructor(field: string, message: string) {
+  constructor(field: string, sentence: string | false) {
+    const message = sentence || 'validation_error'
     super(`${field}: ${message}`, { code: 'validation_error', details: [{ field, message }] })
     this.field = field
   }

@@ -51,13 +51,30 @@ export interface PrepareContext {
 export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
   const { service, method, path } = req
   const baseURL = ctx.baseUrls[service]
-  if (!baseURL) throw new ValidationError('service', `unknown service "${String(service)}"`)
-  if (!METHODS.has(method)) throw new ValidationError('method', `unsupported method "${String(method)}"`)
-  if (typeof path !== 'string' || !path.startsWith('/')) throw new ValidationError('path', 'must start with "/"')
+  if (!baseURL)
+    throw new ValidationError(
+      'service',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `unknown service "${String(service)}"`,
+    )
+  if (!METHODS.has(method))
+    throw new ValidationError(
+      'method',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `unsupported method "${String(method)}"`,
+    )
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new ValidationError(
+      'path',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must start with "/"',
+    )
   const headers = normalizeHeaders(req.headers)
   const givenKey = req.idempotencyKey ?? headers['idempotency-key']
   if (givenKey !== undefined && !isIdempotencyKey(givenKey))
-    throw new ValidationError('idempotencyKey', IDEMPOTENCY_KEY_RULE)
+    throw new ValidationError(
+      'idempotencyKey',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && IDEMPOTENCY_KEY_RULE,
+    )
   delete headers['idempotency-key'] // set again per attempt, from `idempotencyKey`
   const isWrite = !IDEMPOTENT.has(method)
   const idempotencyKey = isWrite ? (givenKey ?? (ctx.idempotency ? ctx.randomId() : undefined)) : undefined
@@ -93,7 +110,11 @@ function checkQuery(query: Query | undefined): Query | undefined {
     if (value === undefined || value === null) continue
     const t = typeof value
     if (!(t === 'string' || t === 'boolean' || (t === 'number' && Number.isFinite(value)))) {
-      throw new ValidationError(key, 'must be a string, a finite number or a boolean')
+      throw new ValidationError(
+        key,
+        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+          'must be a string, a finite number or a boolean',
+      )
     }
     out[key] = value
   }
@@ -109,7 +130,8 @@ function checkBody(body: unknown): unknown {
   } catch (cause) {
     throw new ValidationError(
       'body',
-      `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`,
     )
   }
   const proto = typeof body === 'object' && body !== null ? (Object.getPrototypeOf(body) as unknown) : undefined
@@ -122,7 +144,11 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
   if (!headers) return out
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-      throw new ValidationError('headers', `"${name}" is not a valid header`)
+      throw new ValidationError(
+        'headers',
+        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+          `"${name}" is not a valid header`,
+      )
     }
     out[name.toLowerCase()] = value
   }
@@ -132,7 +158,10 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
 /** A bound on a wait, in ms: absent, or a number ≥ 0 (NaN or a negative would bound nothing). */
 export function checkWait(ms: number | undefined, field: string): number | undefined {
   if (ms !== undefined && !(typeof ms === 'number' && ms >= 0))
-    throw new ValidationError(field, 'must be a number of ms ≥ 0')
+    throw new ValidationError(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a number of ms ≥ 0',
+    )
   return ms
 }
 

@@ -28,9 +28,10 @@ export function endpointPath(url: string): string {
   } catch {
     throw new ValidationError(
       'auth.url',
-      page
-        ? 'is not a URL'
-        : `is relative (${url.split('?')[0]}) and there is no page to resolve it against: give an absolute URL, e.g. https://app.example${url.startsWith('/') ? '' : '/'}${url.split('?')[0]}`,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        (page
+          ? 'is not a URL'
+          : `is relative (${url.split('?')[0]}) and there is no page to resolve it against: give an absolute URL, e.g. https://app.example${url.startsWith('/') ? '' : '/'}${url.split('?')[0]}`),
     )
   }
   refuseCredentials(parsed, 'auth.url')

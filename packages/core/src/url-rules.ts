@@ -16,7 +16,12 @@ export function refuseCredentials(url: URL, field: string): void {
   const names = [...url.searchParams.keys(), ...new URLSearchParams(url.hash.slice(1)).keys()]
   const found = names.find(isCredentialParam) ?? (url.username || url.password ? 'user:password@' : undefined)
   // Only the name: the value is the secret.
-  if (found) throw new ValidationError(field, `must not carry a credential (${found}): keys stay on your server`)
+  if (found)
+    throw new ValidationError(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `must not carry a credential (${found}): keys stay on your server`,
+    )
 }
 
 /**
@@ -31,9 +36,17 @@ export function parseBaseUrl(url: unknown, field: string): URL {
   } catch {
     // refused below
   }
-  if (!parsed) throw new ValidationError(field, 'must be an absolute URL')
+  if (!parsed)
+    throw new ValidationError(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an absolute URL',
+    )
   refuseCredentials(parsed, field)
-  if ((url as string).includes('#')) throw new ValidationError(field, 'must not have a fragment (#)')
+  if ((url as string).includes('#'))
+    throw new ValidationError(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must not have a fragment (#)',
+    )
   parsed.pathname = parsed.pathname.replace(/\/+$/, '')
   return parsed
 }

@@ -1,15 +1,20 @@
 import { LAT_MAX, LNG_MAX, type LatLng } from '@tandem/contract'
 import { ValidationError } from './errors.js'
 
-// Compact input checks shared by the service clients: every refusal names the field.
+// Compact input checks shared by the service clients: every refusal names the field; the sentence
+// is development's (CONTRIBUTING.md, "Error messages"), dropped from production builds.
 
-const fail = (field: string, message: string): never => {
-  throw new ValidationError(field, message)
+const fail = (field: string, sentence: string | false): never => {
+  throw new ValidationError(field, sentence)
 }
 
 export function requireString(value: unknown, field: string, max = 1_000): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > max)
-    fail(field, `must be a non-empty string of at most ${max} characters`)
+    fail(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `must be a non-empty string of at most ${max} characters`,
+    )
   return value as string
 }
 
@@ -21,18 +26,31 @@ export function requireNumber(value: unknown, field: string, min: number, max: n
     value > max ||
     (integer && !Number.isInteger(value))
   ) {
-    fail(field, `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`)
+    fail(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
+    )
   }
   return value as number
 }
 
 export function requireOneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) fail(field, `must be one of ${allowed.join(', ')}`)
+  if (!allowed.includes(value as T))
+    fail(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        `must be one of ${allowed.join(', ')}`,
+    )
   return value as T
 }
 
 export function requireLatLng(value: unknown, field: string): LatLng {
-  if (typeof value !== 'object' || value === null) return fail(field, 'must be { lat, lng }')
+  if (typeof value !== 'object' || value === null)
+    return fail(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be { lat, lng }',
+    )
   const v = value as Partial<LatLng>
   return {
     lat: requireNumber(v.lat, `${field}.lat`, -LAT_MAX, LAT_MAX),
@@ -48,12 +66,17 @@ export function requireArray<T>(
   min = 0,
 ): T[] {
   if (!Array.isArray(value) || value.length > max || value.length < min)
-    fail(field, min ? `must be an array of ${min} to ${max} items` : `must be an array of at most ${max} items`)
+    fail(
+      field,
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        (min ? `must be an array of ${min} to ${max} items` : `must be an array of at most ${max} items`),
+    )
   return (value as unknown[]).map((item, i) => each(item, `${field}[${i}]`))
 }
 
 export function requireObject(value: unknown, field: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(field, (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an object')
   return value as Record<string, unknown>
 }
 

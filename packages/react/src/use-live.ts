@@ -7,7 +7,9 @@ export function useLive(entry: ResourceEntry<unknown>, live: boolean): void {
   const { cache, realtime } = useTandem()
   if (live && !realtime)
     throw new TandemError(
-      'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+        ? 'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.'
+        : 'live: no_realtime',
       { code: 'no_realtime' },
     )
   // The entry is the key: one object per cached query, so a re-render with equal params binds nothing new.

@@ -7,7 +7,9 @@ export function useRealtime(): Realtime {
   const { realtime } = useTandem()
   if (!realtime)
     throw new TandemError(
-      'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+        ? 'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.'
+        : 'useRealtime: no_realtime',
       { code: 'no_realtime' },
     )
   // The provider takes any live source by shape; the realtime hooks need the whole connection.

@@ -16,8 +16,11 @@ export const TandemContext = createContext<TandemContextValue | null>(null)
 export function useTandem(): TandemContextValue {
   const value = useContext(TandemContext)
   if (!value)
-    throw new TandemError('No Tandem client here: wrap your app in <TandemProvider client={createClient(…)}>', {
-      code: 'no_provider',
-    })
+    throw new TandemError(
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+        ? 'No Tandem client here: wrap your app in <TandemProvider client={createClient(…)}>'
+        : 'useTandem: no_provider',
+      { code: 'no_provider' },
+    )
   return value
 }

@@ -237,7 +237,11 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     host: { name, lease, ready: () => leases === 0 || state === 'subscribed', request: hub.request },
     subscribe<T>(a: string | Listener<T>, b?: Listener<T>): Unsubscribe {
       const listener = (typeof a === 'function' ? a : b) as Listener
-      if (typeof listener !== 'function') throw new ValidationError('listener', 'must be a function')
+      if (typeof listener !== 'function')
+        throw new ValidationError(
+          'listener',
+          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a function',
+        )
       const off = listeners.on(typeof a === 'string' ? `:${a}` : '*', listener)
       const done = lease()
       return () => {
@@ -248,7 +252,11 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     on: events.on,
     async publish(event, data, options = {}) {
       if (!(typeof event === 'string' && event !== '' && event.length <= MAX_EVENT_NAME))
-        throw new ValidationError('event', `must be 1 to ${MAX_EVENT_NAME} characters`)
+        throw new ValidationError(
+          'event',
+          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+            `must be 1 to ${MAX_EVENT_NAME} characters`,
+        )
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
       const r = await hub.request(frame, { ...options, timeoutMs: options.timeoutMs ?? PUBLISH_TIMEOUT_MS })

@@ -58,7 +58,11 @@ export interface Outbox {
 export function checkMs(name: string, value: unknown): ValidationError | undefined {
   return value === undefined || (typeof value === 'number' && value > 0)
     ? undefined
-    : new ValidationError(name, 'must be a number of ms above 0')
+    : new ValidationError(
+        name,
+        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+          'must be a number of ms above 0',
+      )
 }
 
 /** setTimeout fires at once past 2^31 - 1 ms. */

@@ -85,7 +85,12 @@ function parse(raw: string | null): Saved {
  */
 export function sessionPositions(o: PersistOptions = {}): PositionsFactory {
   const storage = o.storage ?? (globalThis as { sessionStorage?: PositionStorage }).sessionStorage
-  if (!storage) throw new ValidationError('storage', 'sessionPositions needs sessionStorage (a page) or { storage }')
+  if (!storage)
+    throw new ValidationError(
+      'storage',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        'sessionPositions needs sessionStorage (a page) or { storage }',
+    )
   return (url, collect) => open(storage, o.key ?? `tandem:realtime:${url}`, collect)
 }
 

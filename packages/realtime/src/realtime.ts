@@ -253,7 +253,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return conn.machine.context.lastError
     },
     channel(name) {
-      if (!isChannelName(name)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
+      if (!isChannelName(name))
+        throw new ValidationError(
+          'channel',
+          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && CHANNEL_NAME_RULE,
+        )
       let ch = channels.get(name)
       if (!ch) {
         channels.set(name, (ch = createChannel(name, { request, changed, error, held, retryDelay }, seeds.get(name))))

@@ -125,7 +125,13 @@ export function createRequests(o: RequestsOptions): Requests {
         try {
           text = JSON.stringify(frame)
         } catch {
-          return reject(new ValidationError('data', 'must be JSON-serialisable'))
+          return reject(
+            new ValidationError(
+              'data',
+              (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+                'must be JSON-serialisable',
+            ),
+          )
         }
         const big =
           checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)

@@ -41,7 +41,11 @@ export interface RealtimeService {
 }
 
 const path = (channel: unknown, rest: string) => {
-  if (!isChannelName(channel)) throw new ValidationError('channel', CHANNEL_NAME_RULE)
+  if (!isChannelName(channel))
+    throw new ValidationError(
+      'channel',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && CHANNEL_NAME_RULE,
+    )
   return `/v1/channels/${encodeURIComponent(channel)}/${rest}`
 }
 
@@ -85,7 +89,13 @@ export function createRealtimeService(http: Http): RealtimeService {
       const p = params?.prefix
       return p === undefined || (typeof p == 'string' && p.length <= MAX_QUERY)
         ? channels.list(params, options)
-        : rejectedPages(new ValidationError('prefix', `must be a string of at most ${MAX_QUERY} characters`))
+        : rejectedPages(
+            new ValidationError(
+              'prefix',
+              (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+                `must be a string of at most ${MAX_QUERY} characters`,
+            ),
+          )
     },
   }
 }

@@ -102,7 +102,11 @@ const inCollection = (p: { collectionId?: string }) => ({ collectionId: optId(p.
 
 function isoDate(v: unknown): string {
   const d = v instanceof Date ? v : new Date(typeof v == 'string' ? v : NaN)
-  if (isNaN(+d)) throw new ValidationError('modifiedSince', 'must be an ISO date or a Date')
+  if (isNaN(+d))
+    throw new ValidationError(
+      'modifiedSince',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an ISO date or a Date',
+    )
   return d.toISOString()
 }
 
@@ -152,7 +156,10 @@ export function createSupportService(http: Http): SupportService {
         requireString(input.mailboxId, 'mailboxId', MAX_ID)
         requireString(input.subject, 'subject', MAX_SUBJECT)
         if (!/^\S+@\S+\.\S+$/.test(requireString(c.email, 'customer.email', MAX_EMAIL)))
-          throw new ValidationError('customer.email', 'must be an email address')
+          throw new ValidationError(
+            'customer.email',
+            (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an email address',
+          )
         optional(c.name, (n) => requireString(n, 'customer.name', MAX_PERSON_NAME))
         text(input)
         tags(input.tags)

@@ -89,7 +89,12 @@ const randomId = (): string => crypto.getRandomValues(new Uint32Array(2)).join('
  */
 export function shareAcrossTabs(options: ShareOptions): TabShare {
   const { key } = options ?? {}
-  if (typeof key !== 'string' || key === '') throw new ValidationError('key', 'must name the user whose tabs share')
+  if (typeof key !== 'string' || key === '')
+    throw new ValidationError(
+      'key',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        'must name the user whose tabs share',
+    )
   const tabId = randomId()
   const events = createEmitter<{ role: (change: RoleChange) => void }>()
   let state: RoleState = { role: 'electing', leader: undefined }
@@ -112,7 +117,12 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
   }
 
   const share = ((ctx: TabsContext): TabsLink | undefined => {
-    if (group || state.role === 'alone') throw new ValidationError('tabs', 'one shareAcrossTabs() per client')
+    if (group || state.role === 'alone')
+      throw new ValidationError(
+        'tabs',
+        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+          'one shareAcrossTabs() per client',
+      )
     const g = globalThis as {
       navigator?: { locks?: LockManagerLike }
       BroadcastChannel?: BroadcastChannelConstructor

@@ -33,7 +33,12 @@ export function searchPlaces(
       limit: ifPresent((v, f) => requireNumber(v, f, PAGE_MIN, PAGE_MAX, true)),
       cursor: ifPresent(requireString),
     })
-    if (rest.radiusMeters !== undefined && !near) throw new ValidationError('near', 'is required with radiusMeters')
+    if (rest.radiusMeters !== undefined && !near)
+      throw new ValidationError(
+        'near',
+        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+          'is required with radiusMeters',
+      )
     return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
   })
 }
