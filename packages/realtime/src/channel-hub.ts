@@ -52,6 +52,11 @@ export interface ChannelInternals {
 /** The internals of a channel from `rt.channel()`; anything else is refused by name. */
 export function internalsOf(channel: unknown): ChannelInternals {
   const internals = channel as Partial<ChannelInternals> | null
-  if (!internals?.host) throw new ValidationError('channel', 'must be a channel from rt.channel(name)')
+  if (!internals?.host)
+    throw new ValidationError(
+      'channel',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        'must be a channel from rt.channel(name)',
+    )
   return internals as ChannelInternals
 }
