@@ -21,6 +21,7 @@ import { WebSocket } from 'ws'
 import { printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { waitUntil, within } from '../utils/wait.js'
 import { history } from '@tandem/realtime/history'
+import { debugLog } from '@tandem/realtime/debug'
 
 const FILE = 'secrets'
 const SEED = seedFrom(0x5ec)
@@ -195,7 +196,10 @@ describe('secrets', () => {
 
       // Realtime: debug lines, a forbidden publish, a revoked token, a forged one.
       const debug = memoryLogger('realtime debug')
-      const rt = createRealtime({ client }, { WebSocket: WatchedWebSocket, debug, backoff: { baseMs: 5, capMs: 20 } })
+      const rt = createRealtime(
+        { client },
+        { WebSocket: WatchedWebSocket, debug: debugLog(debug), backoff: { baseMs: 5, capMs: 20 } },
+      )
       rt.on('error', (e) => recordError('realtime error event', e))
       const ch = rt.channel('secret:room')
       ch.subscribe(() => {})
@@ -212,7 +216,7 @@ describe('secrets', () => {
       tokens.add(forged)
       const rt2 = createRealtime(
         { auth: { fetchToken: async () => ({ token: forged, expiresIn: 600 }) }, url: `${emu.url}/realtime` },
-        { WebSocket: WatchedWebSocket, debug, backoff: { baseMs: 5, capMs: 20 } },
+        { WebSocket: WatchedWebSocket, debug: debugLog(debug), backoff: { baseMs: 5, capMs: 20 } },
       )
       rt2.on('error', (e) => recordError('realtime error event (forged)', e))
       rt2.connect()

@@ -1,5 +1,5 @@
-// Presence and the public history are entries of their own (@tandem/realtime/presence, /history):
-// an app that only imports createRealtime ships neither. Read from esbuild's list of the modules
+// Presence, the public history and the debug log are entries of their own (@tandem/realtime/presence,
+// /history, /debug): an app that only imports createRealtime ships none of them. Read from esbuild's list of the modules
 // in the bundle, so it fails the day channel.ts imports one of them again.
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
@@ -8,16 +8,18 @@ import { measure } from '../bundle.mjs'
 const OPTIONS = { conditions: ['@tandem/source'] }
 const PRESENCE = ['realtime/src/presence.ts', 'realtime/src/presence-store.ts', 'realtime/src/presence-table.ts']
 const HISTORY = ['realtime/src/history.ts', 'realtime/src/history-options.ts']
+// The debug lines and the redaction they go through (core's logger.ts holds `redact`).
+const DEBUG = ['realtime/src/debug.ts', 'core/src/logger.ts']
 
 const modulesOf = async (source: string): Promise<string[]> =>
   ((await measure(source, OPTIONS)) as { modules: [string, number][] }).modules.map(([name]) => name)
 
 describe('realtime entries', () => {
-  it('createRealtime alone bundles neither presence nor the public history (the gap fill stays)', async () => {
+  it('createRealtime alone bundles neither presence, the public history nor a logger (the gap fill stays)', async () => {
     const modules = await modulesOf(`export { createRealtime } from '@tandem/realtime'`)
     expect(modules).toContain('realtime/src/channel.ts')
     expect(modules).toContain('realtime/src/held.ts') // the live-data guarantee reads history itself
-    for (const name of [...PRESENCE, ...HISTORY]) expect(modules, name).not.toContain(name)
+    for (const name of [...PRESENCE, ...HISTORY, ...DEBUG]) expect(modules, name).not.toContain(name)
   })
 
   it('each entry brings its own part, and only it', async () => {
@@ -27,5 +29,9 @@ describe('realtime entries', () => {
     const history = await modulesOf(`export { history } from '@tandem/realtime/history'`)
     for (const name of HISTORY) expect(history, name).toContain(name)
     for (const name of PRESENCE) expect(history, name).not.toContain(name)
+    const debug = await modulesOf(
+      `export { createRealtime } from '@tandem/realtime'; export { debugLog } from '@tandem/realtime/debug'`,
+    )
+    for (const name of DEBUG) expect(debug, name).toContain(name)
   })
 })

@@ -1,13 +1,13 @@
-import type { Logger } from '@tandem/core'
-import { redact } from './core.js'
+// The debug log's types. The lines themselves (and the redaction they go through) come from
+// `debugLog()` in @tandem/realtime/debug (debug.ts), only in an app that asks for them.
 
 export type Log = (message: string) => void
 
 /**
- * Debug lines carry the connection id. Frames are logged by type only (never their token or
- * data), and anything token-shaped in a message is scrubbed all the same.
+ * What createRealtime's `debug` option takes: `debugLog()` from '@tandem/realtime/debug'. Given the
+ * connection id's getter, it makes the client's log.
  */
-export function createLog(debug: boolean | Logger | undefined, connectionId: () => string | undefined): Log {
-  const sink = debug === true ? console : debug || undefined
-  return (message) => sink?.debug?.(`[tandem:realtime ${connectionId() ?? '-'}] ${redact(message)}`)
-}
+export type DebugLog = (connectionId: () => string | undefined) => Log
+
+/** No `debug` option: nothing is built, nothing logged. */
+export const silent: Log = () => {}

@@ -1,5 +1,6 @@
-import type { AuthOptions, Logger, TokenProvider, Unsubscribe } from '@tandem/core'
+import type { AuthOptions, TokenProvider, Unsubscribe } from '@tandem/core'
 import type { BackoffOptions } from './backoff.js'
+import type { DebugLog } from './log.js'
 import type { RealtimeError } from './core.js'
 import type { PositionsFactory } from './positions.js'
 import type { Channel, ConnectionState, RealtimeEvents } from './types.js'
@@ -45,10 +46,11 @@ export interface RealtimeOptions {
    */
   queueTimeoutMs?: number
   /**
-   * Debug lines (frames by type, states) with the connection id; tokens are redacted. `true` logs to the console.
-   * @default false
+   * Debug lines (frames by type, states) with the connection id; tokens are redacted:
+   * `debugLog()` (the console) or `debugLog(logger)` from '@tandem/realtime/debug'. Without it,
+   * no logger is built or shipped.
    */
-  debug?: boolean | Logger
+  debug?: DebugLog
   /**
    * Resume after a reload: `sessionPositions()` from '@tandem/realtime/positions'. When the page
    * goes away, each channel's last delivered position and the connection id are kept; the next page

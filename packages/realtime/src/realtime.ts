@@ -23,7 +23,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
 import { createHeldBudget } from './held.js'
-import { createLog } from './log.js'
+import { silent } from './log.js'
 import type { Saved } from './positions.js'
 import { isSince, parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
 import { createRequests } from './requests.js'
@@ -93,7 +93,15 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const seeds = toMap(positions?.saved.channels)
   session.connectionId = positions?.saved.connectionId
 
-  const log = createLog(options.debug, () => session.connectionId)
+  const { debug } = options
+  // A JavaScript app may still pass `true`, or a logger: refused by name, not silently ignored.
+  if (debug && typeof debug !== 'function')
+    throw new ValidationError(
+      'debug',
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+        'takes debugLog() from @tandem/realtime/debug',
+    )
+  const log = debug ? debug(() => session.connectionId) : silent
   const error = (e: RealtimeError) => {
     log(`error ${e.code} ${e.message}`)
     events.emit('error', e)

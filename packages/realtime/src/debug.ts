@@ -1,0 +1,21 @@
+// @tandem/realtime/debug: createRealtime's debug lines, an entry of its own so an app that does not
+// ask for them ships no logger and no redaction. `createRealtime(source, { debug: debugLog() })`.
+import type { Logger } from '@tandem/core'
+import { redact } from './core.js'
+import type { DebugLog } from './log.js'
+
+export type { DebugLog } from './log.js'
+
+/**
+ * Debug lines (states, frames by type, errors) with the connection id, to `sink.debug` (the
+ * console by default). Frames are logged by type only (never their token or data), and anything
+ * token-shaped in a line is scrubbed all the same.
+ *
+ * @example
+ * ```ts
+ * const rt = createRealtime({ client }, { debug: debugLog() }) // or debugLog(myLogger)
+ * ```
+ */
+export function debugLog(sink: Logger = console): DebugLog {
+  return (connectionId) => (message) => sink.debug?.(`[tandem:realtime ${connectionId() ?? '-'}] ${redact(message)}`)
+}
