@@ -15,6 +15,7 @@ const BENCHES = {
   chat: () => import('./chat.mjs'),
   hostile: () => import('./hostile.mjs'),
   presence: () => import('./presence.mjs'),
+  upstream: () => import('./upstream.mjs'),
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
 const names = wanted.length ? wanted : Object.keys(BENCHES)
@@ -52,7 +53,8 @@ const PACKAGES = [
 ]
 // The timed benches run the built packages; `bundle` measures `src` and the peers, and needs no build
 // (so `npm run bench -- bundle` takes seconds, and its figures depend on the code alone).
-const timed = names.some((n) => n !== 'bundle')
+const SIZES_ONLY = new Set(['bundle', 'upstream'])
+const timed = names.some((n) => !SIZES_ONLY.has(n))
 if (timed) execFileSync('npm', ['run', 'build'], { stdio: 'inherit', cwd: new URL('../..', import.meta.url).pathname })
 const started = performance.now()
 const fresh = new Map()
@@ -92,7 +94,7 @@ const sections = Object.keys(BENCHES)
 const header = [
   '# Benchmark results',
   '',
-  'Command: `npm run bench` (from the repository root; builds first, except for `bundle` alone, which measures `src`) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`, `presence`), replacing only its section.',
+  'Command: `npm run bench` (from the repository root; builds first, except for `bundle` and `upstream` alone, which measure `src`) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `hostile`, `presence`, `upstream`), replacing only its section.',
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
   `Node ${process.version}. Versions: ${PACKAGES.map((p) => `${p} ${version(p)}`).join(', ')}.`,
   '',
