@@ -40,6 +40,8 @@ const SENTENCES = [
   'no page to resolve it against', // a relative token URL
   'A-Z a-z 0-9', // the channel-name rule, from @tandem/contract
   'must be JSON-serialisable', // realtime
+  'pass options.WebSocket', // realtime's connection: no WebSocket
+  'still retrying. Is', // realtime's connection: the hint of `unreachable`
   'wrap your app in <TandemProvider', // react
 ]
 

@@ -117,7 +117,12 @@ export function validate(response: unknown): TokenResponse {
     !Number.isFinite(r.expiresIn) ||
     r.expiresIn <= 0
   ) {
-    throw new AuthError('Token endpoint must answer { token, expiresIn > 0 }', { code: 'invalid_token_response' })
+    throw new AuthError(
+      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+        ? 'Token endpoint must answer { token, expiresIn > 0 }'
+        : 'Token endpoint: invalid_token_response',
+      { code: 'invalid_token_response' },
+    )
   }
   return r as TokenResponse
 }

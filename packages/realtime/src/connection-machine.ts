@@ -88,12 +88,15 @@ function closeError(where: string, code: number, name: string, wasUp: boolean): 
   return rtError(name, what.charAt(0).toUpperCase() + what.slice(1), true)
 }
 
-/** Attempts keep failing and none ever succeeded: said once (a wrong URL, a service down); retries go on. */
-const unreachable = (what: string, n: number, last: RealtimeError, hint: string): Effect => ({
+/**
+ * Attempts keep failing and none ever succeeded: said once (a wrong URL, a service down); retries
+ * go on. The hint is development's (`false` in production builds).
+ */
+const unreachable = (what: string, n: number, last: RealtimeError, hint: string | false): Effect => ({
   type: 'error',
   error: rtError(
     'unreachable',
-    `Could not ${what} in ${n} attempts (last: ${last.message}); still retrying. Is ${hint}?`,
+    `Could not ${what} in ${n} attempts (last: ${last.message})${(typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && hint ? `; still retrying. Is ${hint}?` : ''}`,
     true,
     last,
   ),
@@ -116,7 +119,15 @@ function socketClosed(s: MachineState, e: Extract<ConnectionEvent, { type: 'sock
   const lastError = closeError(c.where, e.code, why ?? action.name, wasUp)
   // Attempts keep failing and none ever succeeded: likely a wrong URL or a service down. Said once; retries go on.
   if (!wasUp && failures === UNREACHABLE_AFTER && !c.everUp)
-    effects.push(unreachable(`connect to ${c.where}`, failures, lastError, 'the realtime URL right, the service up'))
+    effects.push(
+      unreachable(
+        `connect to ${c.where}`,
+        failures,
+        lastError,
+        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+          'the realtime URL right, the service up',
+      ),
+    )
   const patch = { attempt: undefined, failures, lastError }
   const wait: Effect[] = [{ type: 'wait', ms: delay }]
   return e.offline
@@ -139,7 +150,9 @@ const connect: Handler<'connect'> = (s, e) =>
         s,
         rtError(
           'no_websocket',
-          "No WebSocket in this runtime: pass options.WebSocket (on Node before 22: import WebSocket from 'ws')",
+          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+            ? "No WebSocket in this runtime: pass options.WebSocket (on Node before 22: import WebSocket from 'ws')"
+            : 'No WebSocket',
         ),
         'no_websocket',
       )
@@ -177,7 +190,15 @@ const ATTEMPT: Edges = {
     const said: Effect[] = same ? [] : [{ type: 'error', error: e.error }]
     // A wrong auth.url answers 404 for ever: like a wrong realtime URL, said once, retries go on.
     if (e.fresh && failures === UNREACHABLE_AFTER && !c.everUp)
-      said.push(unreachable('get a token', failures, e.error, 'auth.url right, the token endpoint up'))
+      said.push(
+        unreachable(
+          'get a token',
+          failures,
+          e.error,
+          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+            'auth.url right, the token endpoint up',
+        ),
+      )
     return move(
       s,
       'reconnecting',

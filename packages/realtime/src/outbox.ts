@@ -73,7 +73,12 @@ const timedOut = (op: Op, ms: number) => rtError('timeout', `No reply to ${op.fr
 
 /** A request sent whose socket dropped before the reply, and that could not go again in time. */
 const unanswered = (op: Op, _ms: number, why: RealtimeError | undefined) =>
-  rtError('timeout', `No reply to ${op.frame.type}: its connection dropped after the send; it may be stored`, true, why)
+  rtError(
+    'timeout',
+    `No reply to ${op.frame.type}: ${(typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' ? 'its connection dropped after the send; it may be stored' : 'connection dropped'}`,
+    true,
+    why,
+  )
 
 /** A request never sent: it says what it was waiting on (a reconnect's reason) and has it as its cause. */
 const notSent = (op: Op, ms: number, why: RealtimeError | undefined) =>

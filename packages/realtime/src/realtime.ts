@@ -237,7 +237,15 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     autoConnect()
     const { state } = conn
     const { lastError } = conn.machine.context
-    if (state === 'closed') return Promise.reject(rtError('closed', 'Client closed: connect() opens it again'))
+    if (state === 'closed')
+      return Promise.reject(
+        rtError(
+          'closed',
+          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+            ? 'Client closed: connect() opens it again'
+            : 'Client closed',
+        ),
+      )
     if (state === 'failed')
       return Promise.reject(
         rtError(

@@ -25,7 +25,12 @@ export function createTabAuth({ own, asks, leading, stopped }: TabAuthOptions): 
     getToken: (o) =>
       stopped()
         ? Promise.reject(
-            rtError('tabs_stopped', 'This tab left the shared connection (tabs.stop()): close this client'),
+            rtError(
+              'tabs_stopped',
+              (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+                ? 'This tab left the shared connection (tabs.stop()): close this client'
+                : 'tabs.stop()',
+            ),
           )
         : leading()
           ? own.getToken(o)
