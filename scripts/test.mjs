@@ -6,16 +6,13 @@
 import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 
-/** npm scripts (package.json), longest first on a quiet 2-core machine; `after`: must end first. */
-const CHECKS = [
-  { name: 'lint' },
-  { name: 'build' },
-  { name: 'check:packages', after: 'build' },
-  { name: 'typecheck' },
-  { name: 'format:check' },
-  { name: 'check:cycles' },
-  { name: 'lint:contract' },
-]
+/**
+ * npm scripts (package.json), longest first on a quiet 2-core machine; `after`: must end first.
+ * check:packages runs alone, last: `attw --pack` rewrites the packages' package.json while it packs
+ * (prepack drops the `@tandem/source` condition), which typecheck and lint must not see.
+ */
+const OTHERS = ['lint', 'build', 'typecheck', 'format:check', 'check:cycles', 'lint:contract']
+const CHECKS = [...OTHERS.map((name) => ({ name, after: [] })), { name: 'check:packages', after: OTHERS }]
 const SLOTS = Math.max(1, Number(process.env.TANDEM_CHECK_JOBS) || availableParallelism())
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`
 
@@ -45,11 +42,12 @@ await new Promise((resolve) => {
   let running = 0
   const next = () => {
     while (running < SLOTS) {
-      const i = waiting.findIndex((c) => !c.after || done.has(c.after))
+      const i = waiting.findIndex((c) => c.after.every((a) => done.has(a)))
       if (i === -1) break
       const [check] = waiting.splice(i, 1)
-      if (check.after && !done.get(check.after)) {
-        console.error(`skip ${check.name} (${check.after} failed)`)
+      const failedBefore = check.after.filter((a) => !done.get(a))
+      if (failedBefore.length) {
+        console.error(`skip ${check.name} (${failedBefore.join(', ')} failed)`)
         done.set(check.name, false)
         failed.push(check.name)
         continue

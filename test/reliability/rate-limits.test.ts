@@ -122,10 +122,11 @@ describe('rate limits', () => {
     )
     const span = Math.max(...firsts.map((a) => a.arrived)) - Math.min(...firsts.map((a) => a.arrived))
     const admitted = Math.floor(LIMIT + (span * LIMIT) / WINDOW) + 1
+    // At least one refused, however slow the machine: the wave went out before the client knew the plan.
     expect(
       limited.length,
       `the first wave: ${N} at once over ${span.toFixed(0)} ms against a plan of ${LIMIT}; ${at}`,
-    ).toBeGreaterThanOrEqual(N - admitted)
+    ).toBeGreaterThanOrEqual(Math.max(1, N - admitted))
     expect(emu.stats.rateLimited, at).toBe(limited.length)
     // The retries respect the plan's token bucket, counted at the emulator.
     expectWithinPlan(

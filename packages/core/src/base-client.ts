@@ -134,28 +134,17 @@ export type { PathOf, TypedCollection }
  */
 export function createClient(options: ClientOptions): Client {
   if (typeof options !== 'object' || options === null)
-    throw new ValidationError(
-      'options',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an object',
-    )
+    throw new ValidationError('options', process.env.NODE_ENV !== 'production' && 'must be an object')
   if (typeof options.auth !== 'object' || options.auth === null) {
     throw new ValidationError(
       'auth',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'is required: { url }, { fetchToken } or a TokenProvider',
+      process.env.NODE_ENV !== 'production' && 'is required: { url }, { fetchToken } or a TokenProvider',
     )
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
-    throw new ValidationError(
-      'fetch',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a fetch function',
-    )
+    throw new ValidationError('fetch', process.env.NODE_ENV !== 'production' && 'must be a fetch function')
   if (!options.fetch && typeof globalThis.fetch !== 'function')
-    throw new ValidationError(
-      'fetch',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'no global fetch: pass options.fetch',
-    )
+    throw new ValidationError('fetch', process.env.NODE_ENV !== 'production' && 'no global fetch: pass options.fetch')
   // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
   const root = parseBaseUrl(options.baseUrl ?? BASE_URL, 'baseUrl')
@@ -206,8 +195,7 @@ function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: n
   if (!(limit > 0) || !(intervalMs > 0))
     throw new ValidationError(
       `services.${service}.rateLimit`,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'limit and interval must be positive',
+      process.env.NODE_ENV !== 'production' && 'limit and interval must be positive',
     )
   return { limit, intervalMs }
 }

@@ -14,10 +14,6 @@ export interface RequestClient {
 export function httpOf(client: RequestClient): Http {
   const http = (client as Partial<RequestClient> | null | undefined)?.request
   if (typeof http !== 'function')
-    throw new ValidationError(
-      'client',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'must be a client from createClient',
-    )
+    throw new ValidationError('client', process.env.NODE_ENV !== 'production' && 'must be a client from createClient')
   return http
 }

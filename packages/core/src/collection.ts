@@ -81,7 +81,7 @@ export function validateId(id: unknown, field = 'id'): string {
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || id === '.' || id === '..') {
     throw new ValidationError(
       field,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+      process.env.NODE_ENV !== 'production' &&
         `must be a non-empty string of at most ${MAX_ID} characters (not "." or "..")`,
     )
   }
@@ -95,10 +95,7 @@ export function validateLimit(limit: unknown): void {
 
 function validateBody<B>(body: B): B {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ValidationError(
-      'body',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an object',
-    )
+    throw new ValidationError('body', process.env.NODE_ENV !== 'production' && 'must be an object')
   return body
 }
 
@@ -144,8 +141,7 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
   if (!NAME.test(name))
     throw new ValidationError(
       'name',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'must be a lower-case path such as "resources"',
+      process.env.NODE_ENV !== 'production' && 'must be a lower-case path such as "resources"',
     )
   const base = `/v1/${name}`
   const at = (id: unknown) => `${base}/${validateId(id)}`
@@ -159,10 +155,7 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
         const query = { ...params }
         validateLimit(query.limit)
         if (query.cursor !== undefined && typeof query.cursor !== 'string')
-          throw new ValidationError(
-            'cursor',
-            (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a string',
-          )
+          throw new ValidationError('cursor', process.env.NODE_ENV !== 'production' && 'must be a string')
         return [base, query]
       }),
     get: async (id, options) => send<T>('GET', at(id), options),

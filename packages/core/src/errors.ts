@@ -25,9 +25,7 @@ export class TandemError extends Error {
 
   constructor(message: string, { cause, code, status, requestId, details }: TandemErrorOptions) {
     super(
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
-        ? message
-        : `${message} ${ERROR_DOCS}${code}`,
+      process.env.NODE_ENV !== 'production' ? message : `${message} ${ERROR_DOCS}${code}`,
       cause === undefined ? undefined : { cause },
     )
     Object.assign(this, { code, status, requestId, details })
@@ -69,14 +67,15 @@ export class AbortError extends TandemError {
 
 /**
  * Bad input, refused before anything is sent. `field` names the offending input. `sentence` is
- * written `<dev guard> && '…'` (CONTRIBUTING.md, "Error messages"): production keeps the field and
- * the code (`field: validation_error <link>`).
+ * written `<dev guard> && '…'` (CONTRIBUTING.md, "Error messages"): production keeps the field, the
+ * code and `evidence`, the short fact the sentence explains (the value refused, the values allowed):
+ * `field: validation_error (evidence) <link>`. Never a secret: evidence is shown as it is.
  */
 export class ValidationError extends TandemError {
   override name = 'ValidationError' as const
   declare readonly field: string
-  constructor(field: string, sentence: string | false) {
-    const message = sentence || 'validation_error'
+  constructor(field: string, sentence: string | false, evidence?: string) {
+    const message = sentence || (evidence === undefined ? 'validation_error' : `validation_error (${evidence})`)
     super(`${field}: ${message}`, { code: 'validation_error', details: [{ field, message }] })
     this.field = field
   }

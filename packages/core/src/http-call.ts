@@ -54,27 +54,21 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
   if (!baseURL)
     throw new ValidationError(
       'service',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        `unknown service "${String(service)}"`,
+      process.env.NODE_ENV !== 'production' && `unknown service "${String(service)}"`,
+      String(service),
     )
   if (!METHODS.has(method))
     throw new ValidationError(
       'method',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        `unsupported method "${String(method)}"`,
+      process.env.NODE_ENV !== 'production' && `unsupported method "${String(method)}"`,
+      String(method),
     )
   if (typeof path !== 'string' || !path.startsWith('/'))
-    throw new ValidationError(
-      'path',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must start with "/"',
-    )
+    throw new ValidationError('path', process.env.NODE_ENV !== 'production' && 'must start with "/"')
   const headers = normalizeHeaders(req.headers)
   const givenKey = req.idempotencyKey ?? headers['idempotency-key']
   if (givenKey !== undefined && !isIdempotencyKey(givenKey))
-    throw new ValidationError(
-      'idempotencyKey',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && IDEMPOTENCY_KEY_RULE,
-    )
+    throw new ValidationError('idempotencyKey', process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE)
   delete headers['idempotency-key'] // set again per attempt, from `idempotencyKey`
   const isWrite = !IDEMPOTENT.has(method)
   const idempotencyKey = isWrite ? (givenKey ?? (ctx.idempotency ? ctx.randomId() : undefined)) : undefined
@@ -112,8 +106,7 @@ function checkQuery(query: Query | undefined): Query | undefined {
     if (!(t === 'string' || t === 'boolean' || (t === 'number' && Number.isFinite(value)))) {
       throw new ValidationError(
         key,
-        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-          'must be a string, a finite number or a boolean',
+        process.env.NODE_ENV !== 'production' && 'must be a string, a finite number or a boolean',
       )
     }
     out[key] = value
@@ -128,11 +121,8 @@ function checkBody(body: unknown): unknown {
   try {
     json = JSON.stringify(body)
   } catch (cause) {
-    throw new ValidationError(
-      'body',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        `cannot be sent as JSON (${cause instanceof Error ? cause.message : 'unserializable'})`,
-    )
+    const why = cause instanceof Error ? cause.message : 'unserializable'
+    throw new ValidationError('body', process.env.NODE_ENV !== 'production' && `cannot be sent as JSON (${why})`, why)
   }
   const proto = typeof body === 'object' && body !== null ? (Object.getPrototypeOf(body) as unknown) : undefined
   return proto === Object.prototype || Array.isArray(body) ? body : json
@@ -146,8 +136,8 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
       throw new ValidationError(
         'headers',
-        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-          `"${name}" is not a valid header`,
+        process.env.NODE_ENV !== 'production' && `"${name}" is not a valid header`,
+        `"${name}"`,
       )
     }
     out[name.toLowerCase()] = value
@@ -158,10 +148,7 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
 /** A bound on a wait, in ms: absent, or a number ≥ 0 (NaN or a negative would bound nothing). */
 export function checkWait(ms: number | undefined, field: string): number | undefined {
   if (ms !== undefined && !(typeof ms === 'number' && ms >= 0))
-    throw new ValidationError(
-      field,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a number of ms ≥ 0',
-    )
+    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'must be a number of ms ≥ 0')
   return ms
 }
 

@@ -28,10 +28,11 @@ export function endpointPath(url: string): string {
   } catch {
     throw new ValidationError(
       'auth.url',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
+      process.env.NODE_ENV !== 'production' &&
         (page
           ? 'is not a URL'
           : `is relative (${url.split('?')[0]}) and there is no page to resolve it against: give an absolute URL, e.g. https://app.example${url.startsWith('/') ? '' : '/'}${url.split('?')[0]}`),
+      page ? 'not a URL' : 'relative',
     )
   }
   refuseCredentials(parsed, 'auth.url')
@@ -118,7 +119,7 @@ export function validate(response: unknown): TokenResponse {
     r.expiresIn <= 0
   ) {
     throw new AuthError(
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+      process.env.NODE_ENV !== 'production'
         ? 'Token endpoint must answer { token, expiresIn > 0 }'
         : 'Token endpoint: invalid_token_response',
       { code: 'invalid_token_response' },

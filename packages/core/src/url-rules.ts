@@ -19,8 +19,8 @@ export function refuseCredentials(url: URL, field: string): void {
   if (found)
     throw new ValidationError(
       field,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        `must not carry a credential (${found}): keys stay on your server`,
+      process.env.NODE_ENV !== 'production' && `must not carry a credential (${found}): keys stay on your server`,
+      found,
     )
 }
 
@@ -36,17 +36,10 @@ export function parseBaseUrl(url: unknown, field: string): URL {
   } catch {
     // refused below
   }
-  if (!parsed)
-    throw new ValidationError(
-      field,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an absolute URL',
-    )
+  if (!parsed) throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'must be an absolute URL')
   refuseCredentials(parsed, field)
   if ((url as string).includes('#'))
-    throw new ValidationError(
-      field,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must not have a fragment (#)',
-    )
+    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'must not have a fragment (#)')
   parsed.pathname = parsed.pathname.replace(/\/+$/, '')
   return parsed
 }

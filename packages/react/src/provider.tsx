@@ -28,7 +28,7 @@ function forHooks(client: Client): TandemClient {
       const entry = typeof name === 'string' ? SERVICES.get(name) : undefined
       if (entry && !(name in target))
         throw new TandemError(
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+          process.env.NODE_ENV !== 'production'
             ? `client.${String(name)}: this client is modular (@tandem/core/client); call ${name === 'realtime' ? 'realtimeRest' : String(name)}(client) from @tandem/core/${entry}`
             : `client.${String(name)}: modular_client`,
           { code: 'modular_client' },

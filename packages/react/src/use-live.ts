@@ -7,7 +7,7 @@ export function useLive(entry: ResourceEntry<unknown>, live: boolean): void {
   const { cache, realtime } = useTandem()
   if (live && !realtime)
     throw new TandemError(
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+      process.env.NODE_ENV !== 'production'
         ? 'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.'
         : 'live: no_realtime',
       { code: 'no_realtime' },

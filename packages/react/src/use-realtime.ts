@@ -7,7 +7,7 @@ export function useRealtime(): Realtime {
   const { realtime } = useTandem()
   if (!realtime)
     throw new TandemError(
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+      process.env.NODE_ENV !== 'production'
         ? 'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.'
         : 'useRealtime: no_realtime',
       { code: 'no_realtime' },

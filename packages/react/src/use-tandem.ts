@@ -17,7 +17,7 @@ export function useTandem(): TandemContextValue {
   const value = useContext(TandemContext)
   if (!value)
     throw new TandemError(
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+      process.env.NODE_ENV !== 'production'
         ? 'No Tandem client here: wrap your app in <TandemProvider client={createClient(…)}>'
         : 'useTandem: no_provider',
       { code: 'no_provider' },

@@ -55,8 +55,7 @@ export function internalsOf(channel: unknown): ChannelInternals {
   if (!internals?.host)
     throw new ValidationError(
       'channel',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'must be a channel from rt.channel(name)',
+      process.env.NODE_ENV !== 'production' && 'must be a channel from rt.channel(name)',
     )
   return internals as ChannelInternals
 }

@@ -238,10 +238,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     subscribe<T>(a: string | Listener<T>, b?: Listener<T>): Unsubscribe {
       const listener = (typeof a === 'function' ? a : b) as Listener
       if (typeof listener !== 'function')
-        throw new ValidationError(
-          'listener',
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be a function',
-        )
+        throw new ValidationError('listener', process.env.NODE_ENV !== 'production' && 'must be a function')
       const off = listeners.on(typeof a === 'string' ? `:${a}` : '*', listener)
       const done = lease()
       return () => {
@@ -254,8 +251,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       if (!(typeof event === 'string' && event !== '' && event.length <= MAX_EVENT_NAME))
         throw new ValidationError(
           'event',
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-            `must be 1 to ${MAX_EVENT_NAME} characters`,
+          process.env.NODE_ENV !== 'production' && `must be 1 to ${MAX_EVENT_NAME} characters`,
         )
       // One key per publish, reused on every resend: the service stores it once.
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }

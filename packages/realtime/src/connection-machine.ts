@@ -96,7 +96,7 @@ const unreachable = (what: string, n: number, last: RealtimeError, hint: string 
   type: 'error',
   error: rtError(
     'unreachable',
-    `Could not ${what} in ${n} attempts (last: ${last.message})${(typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && hint ? `; still retrying. Is ${hint}?` : ''}`,
+    `Could not ${what} in ${n} attempts (last: ${last.message})${process.env.NODE_ENV !== 'production' && hint ? `; still retrying. Is ${hint}?` : ''}`,
     true,
     last,
   ),
@@ -124,8 +124,7 @@ function socketClosed(s: MachineState, e: Extract<ConnectionEvent, { type: 'sock
         `connect to ${c.where}`,
         failures,
         lastError,
-        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-          'the realtime URL right, the service up',
+        process.env.NODE_ENV !== 'production' && 'the realtime URL right, the service up',
       ),
     )
   const patch = { attempt: undefined, failures, lastError }
@@ -150,7 +149,7 @@ const connect: Handler<'connect'> = (s, e) =>
         s,
         rtError(
           'no_websocket',
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+          process.env.NODE_ENV !== 'production'
             ? "No WebSocket in this runtime: pass options.WebSocket (on Node before 22: import WebSocket from 'ws')"
             : 'No WebSocket',
         ),
@@ -195,8 +194,7 @@ const ATTEMPT: Edges = {
           'get a token',
           failures,
           e.error,
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-            'auth.url right, the token endpoint up',
+          process.env.NODE_ENV !== 'production' && 'auth.url right, the token endpoint up',
         ),
       )
     return move(

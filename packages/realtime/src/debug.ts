@@ -2,7 +2,7 @@
 // ask for them ships no logger and no redaction. `createRealtime(source, { debug: debugLog() })`.
 import type { Logger } from '@tandem/core'
 import { redact } from './core.js'
-import type { DebugLog } from './log.js'
+import { DEBUG_LOG, type DebugLog } from './log.js'
 
 export type { DebugLog } from './log.js'
 
@@ -17,5 +17,7 @@ export type { DebugLog } from './log.js'
  * ```
  */
 export function debugLog(sink: Logger = console): DebugLog {
-  return (connectionId) => (message) => sink.debug?.(`[tandem:realtime ${connectionId() ?? '-'}] ${redact(message)}`)
+  const make = (connectionId: () => string | undefined) => (message: string) =>
+    sink.debug?.(`[tandem:realtime ${connectionId() ?? '-'}] ${redact(message)}`)
+  return Object.assign(make, { [DEBUG_LOG]: true as const })
 }

@@ -9,22 +9,17 @@ export function checkHistory(
 ): Pick<HistoryOptions, 'since' | 'limit'> & { timing: RequestOptions } {
   const o = options ?? {}
   if (typeof o !== 'object')
-    throw new ValidationError(
-      'options',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an object',
-    )
+    throw new ValidationError('options', process.env.NODE_ENV !== 'production' && 'must be an object')
   const { since, limit } = o
   if (!(since == null || isSince(since)))
     throw new ValidationError(
       'since',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'must be { epoch: string, offset: integer >= 0 }',
+      process.env.NODE_ENV !== 'production' && 'must be { epoch: string, offset: integer >= 0 }',
     )
   if (!(limit == null || (Number.isSafeInteger(limit) && limit >= HISTORY_MIN && limit <= HISTORY_MAX)))
     throw new ValidationError(
       'limit',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        `must be an integer from ${HISTORY_MIN} to ${HISTORY_MAX}`,
+      process.env.NODE_ENV !== 'production' && `must be an integer from ${HISTORY_MIN} to ${HISTORY_MAX}`,
     )
   // null is the default; undefined fields are left out of the frame by JSON.
   return { since: since ?? undefined, limit: limit ?? undefined, timing: o }

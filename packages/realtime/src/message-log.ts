@@ -53,11 +53,7 @@ export interface MessageLog<T> extends Store<MessageLogSnapshot<T>> {
 
 const checkCount = (field: string, n: number, max = Number.MAX_SAFE_INTEGER) => {
   if (!(Number.isSafeInteger(n) && n >= 0 && n <= max))
-    throw new ValidationError(
-      field,
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        `must be an integer from 0 to ${max}`,
-    )
+    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && `must be an integer from 0 to ${max}`)
   return n
 }
 

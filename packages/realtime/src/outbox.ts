@@ -58,11 +58,7 @@ export interface Outbox {
 export function checkMs(name: string, value: unknown): ValidationError | undefined {
   return value === undefined || (typeof value === 'number' && value > 0)
     ? undefined
-    : new ValidationError(
-        name,
-        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-          'must be a number of ms above 0',
-      )
+    : new ValidationError(name, process.env.NODE_ENV !== 'production' && 'must be a number of ms above 0')
 }
 
 /** setTimeout fires at once past 2^31 - 1 ms. */
@@ -75,7 +71,7 @@ const timedOut = (op: Op, ms: number) => rtError('timeout', `No reply to ${op.fr
 const unanswered = (op: Op, _ms: number, why: RealtimeError | undefined) =>
   rtError(
     'timeout',
-    `No reply to ${op.frame.type}: ${(typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' ? 'its connection dropped after the send; it may be stored' : 'connection dropped'}`,
+    `No reply to ${op.frame.type}: ${process.env.NODE_ENV !== 'production' ? 'its connection dropped after the send; it may be stored' : 'connection dropped'}`,
     true,
     why,
   )

@@ -88,8 +88,7 @@ export function sessionPositions(o: PersistOptions = {}): PositionsFactory {
   if (!storage)
     throw new ValidationError(
       'storage',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'sessionPositions needs sessionStorage (a page) or { storage }',
+      process.env.NODE_ENV !== 'production' && 'sessionPositions needs sessionStorage (a page) or { storage }',
     )
   return (url, collect) => open(storage, o.key ?? `tandem:realtime:${url}`, collect)
 }

@@ -23,7 +23,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
 import { createHeldBudget } from './held.js'
-import { silent } from './log.js'
+import { DEBUG_LOG, silent, type DebugLog } from './log.js'
 import type { Saved } from './positions.js'
 import { isSince, parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
 import { createRequests } from './requests.js'
@@ -94,12 +94,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   session.connectionId = positions?.saved.connectionId
 
   const { debug } = options
-  // A JavaScript app may still pass `true`, or a logger: refused by name, not silently ignored.
-  if (debug && typeof debug !== 'function')
+  // A JavaScript app may still pass `true`, a logger or `debugLog` uncalled: refused by name, not silently ignored.
+  if (debug && !(debug as Partial<DebugLog>)[DEBUG_LOG])
     throw new ValidationError(
       'debug',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'takes debugLog() from @tandem/realtime/debug',
+      process.env.NODE_ENV !== 'production' && 'takes debugLog() from @tandem/realtime/debug',
     )
   const log = debug ? debug(() => session.connectionId) : silent
   const error = (e: RealtimeError) => {
@@ -241,9 +240,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return Promise.reject(
         rtError(
           'closed',
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
-            ? 'Client closed: connect() opens it again'
-            : 'Client closed',
+          process.env.NODE_ENV !== 'production' ? 'Client closed: connect() opens it again' : 'Client closed',
         ),
       )
     if (state === 'failed')
@@ -270,10 +267,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     },
     channel(name) {
       if (!isChannelName(name))
-        throw new ValidationError(
-          'channel',
-          (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && CHANNEL_NAME_RULE,
-        )
+        throw new ValidationError('channel', process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
         channels.set(name, (ch = createChannel(name, { request, changed, error, held, retryDelay }, seeds.get(name))))

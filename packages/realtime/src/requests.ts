@@ -126,11 +126,7 @@ export function createRequests(o: RequestsOptions): Requests {
           text = JSON.stringify(frame)
         } catch {
           return reject(
-            new ValidationError(
-              'data',
-              (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-                'must be JSON-serialisable',
-            ),
+            new ValidationError('data', process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable'),
           )
         }
         const big =

@@ -42,10 +42,7 @@ export interface RealtimeService {
 
 const path = (channel: unknown, rest: string) => {
   if (!isChannelName(channel))
-    throw new ValidationError(
-      'channel',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && CHANNEL_NAME_RULE,
-    )
+    throw new ValidationError('channel', process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
   return `/v1/channels/${encodeURIComponent(channel)}/${rest}`
 }
 
@@ -92,8 +89,7 @@ export function createRealtimeService(http: Http): RealtimeService {
         : rejectedPages(
             new ValidationError(
               'prefix',
-              (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-                `must be a string of at most ${MAX_QUERY} characters`,
+              process.env.NODE_ENV !== 'production' && `must be a string of at most ${MAX_QUERY} characters`,
             ),
           )
     },

@@ -103,10 +103,7 @@ const inCollection = (p: { collectionId?: string }) => ({ collectionId: optId(p.
 function isoDate(v: unknown): string {
   const d = v instanceof Date ? v : new Date(typeof v == 'string' ? v : NaN)
   if (isNaN(+d))
-    throw new ValidationError(
-      'modifiedSince',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an ISO date or a Date',
-    )
+    throw new ValidationError('modifiedSince', process.env.NODE_ENV !== 'production' && 'must be an ISO date or a Date')
   return d.toISOString()
 }
 
@@ -158,7 +155,7 @@ export function createSupportService(http: Http): SupportService {
         if (!/^\S+@\S+\.\S+$/.test(requireString(c.email, 'customer.email', MAX_EMAIL)))
           throw new ValidationError(
             'customer.email',
-            (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' && 'must be an email address',
+            process.env.NODE_ENV !== 'production' && 'must be an email address',
           )
         optional(c.name, (n) => requireString(n, 'customer.name', MAX_PERSON_NAME))
         text(input)

@@ -46,8 +46,8 @@ describe('debug lines', () => {
     expect(spy).not.toHaveBeenCalled()
   })
 
-  it('refuses, by name, what the option took before (true, a logger)', () => {
-    for (const debug of [true, console]) {
+  it('refuses, by name, what the option took before (true, a logger) and debugLog uncalled', () => {
+    for (const debug of [true, console, debugLog, () => () => {}]) {
       let thrown: unknown
       try {
         client(emu(), {}, { debug: debug as never })

@@ -90,11 +90,7 @@ const randomId = (): string => crypto.getRandomValues(new Uint32Array(2)).join('
 export function shareAcrossTabs(options: ShareOptions): TabShare {
   const { key } = options ?? {}
   if (typeof key !== 'string' || key === '')
-    throw new ValidationError(
-      'key',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'must name the user whose tabs share',
-    )
+    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name the user whose tabs share')
   const tabId = randomId()
   const events = createEmitter<{ role: (change: RoleChange) => void }>()
   let state: RoleState = { role: 'electing', leader: undefined }
@@ -118,11 +114,7 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
 
   const share = ((ctx: TabsContext): TabsLink | undefined => {
     if (group || state.role === 'alone')
-      throw new ValidationError(
-        'tabs',
-        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-          'one shareAcrossTabs() per client',
-      )
+      throw new ValidationError('tabs', process.env.NODE_ENV !== 'production' && 'one shareAcrossTabs() per client')
     const g = globalThis as {
       navigator?: { locks?: LockManagerLike }
       BroadcastChannel?: BroadcastChannelConstructor

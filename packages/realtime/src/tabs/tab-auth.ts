@@ -27,7 +27,7 @@ export function createTabAuth({ own, asks, leading, stopped }: TabAuthOptions): 
         ? Promise.reject(
             rtError(
               'tabs_stopped',
-              (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production'
+              process.env.NODE_ENV !== 'production'
                 ? 'This tab left the shared connection (tabs.stop()): close this client'
                 : 'tabs.stop()',
             ),

@@ -25,10 +25,6 @@ export async function getMapView(
   const b = requireArray(p.bbox, 'bbox', 4, (v, f) => requireNumber(v, f, -LNG_MAX, LNG_MAX))
   const [, south = 0, , north = 0] = b
   if (b.length < 4 || !(south < north && south >= -LAT_MAX && north <= LAT_MAX))
-    throw new ValidationError(
-      'bbox',
-      (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-        'must be [west, south, east, north]',
-    )
+    throw new ValidationError('bbox', process.env.NODE_ENV !== 'production' && 'must be [west, south, east, north]')
   return mapsCall(client, 'views', { query: { bbox: b.join() } }, options)
 }

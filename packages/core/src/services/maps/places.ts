@@ -34,11 +34,7 @@ export function searchPlaces(
       cursor: ifPresent(requireString),
     })
     if (rest.radiusMeters !== undefined && !near)
-      throw new ValidationError(
-        'near',
-        (typeof process < 'u' ? process.env.NODE_ENV : 'production') !== 'production' &&
-          'is required with radiusMeters',
-      )
+      throw new ValidationError('near', process.env.NODE_ENV !== 'production' && 'is required with radiusMeters')
     return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
   })
 }
