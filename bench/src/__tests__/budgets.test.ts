@@ -4,6 +4,14 @@
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
 import { TANDEM, measure } from '../bundle.mjs'
+// @ts-expect-error: plain ESM module without types.
+import { readFigures } from '../bundle-figures.mjs'
+
+interface Row {
+  name?: string
+  entry?: string
+  gzip: number
+}
 
 interface Entry {
   name: string
@@ -23,6 +31,11 @@ describe('bundle size budgets (min+gzip, kB = 1,000 bytes)', () => {
       expect(entry.budget, `${detail}: the goal ${entry.target} is met, so lower the budget to it`).toBeLessThanOrEqual(
         entry.target,
       )
+    // The docs' figures (bench/results/bundle.json, rendered into README.md and docs/architecture.md)
+    // are the code's: a change that moves a size re-runs `npm run bench -- bundle`.
+    const figures = readFigures() as { useCases: Row[]; entries: Row[] }
+    const written = [...figures.useCases, ...figures.entries].find((r) => (r.name ?? r.entry) === entry.name)
+    expect(written?.gzip, `${detail}: bench/results/bundle.json says otherwise; run npm run bench -- bundle`).toBe(gzip)
     // A measurement that is implausibly small means the entry no longer bundles what it names.
     expect(gzip, `${detail}: suspiciously small, is the entry empty?`).toBeGreaterThan(entry.budget / 4)
   })
