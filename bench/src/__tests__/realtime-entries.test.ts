@@ -8,8 +8,8 @@ import { measure } from '../bundle.mjs'
 const OPTIONS = { conditions: ['@tandem/source'] }
 const PRESENCE = ['realtime/src/presence.ts', 'realtime/src/presence-store.ts', 'realtime/src/presence-table.ts']
 const HISTORY = ['realtime/src/history.ts', 'realtime/src/history-options.ts']
-// The debug lines and the redaction they go through (core's logger.ts holds `redact`).
-const DEBUG = ['realtime/src/debug.ts', 'core/src/logger.ts']
+// The debug lines and the redaction they go through (core's redact.ts).
+const DEBUG = ['realtime/src/debug.ts', 'core/src/redact.ts']
 
 const modulesOf = async (source: string): Promise<string[]> =>
   ((await measure(source, OPTIONS)) as { modules: [string, number][] }).modules.map(([name]) => name)

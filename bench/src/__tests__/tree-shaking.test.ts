@@ -60,3 +60,19 @@ describe('a maps-only app ships only the maps calls it imports', () => {
     expect(modules).toEqual(expect.arrayContaining([...Object.values(MAPS_CALLS), 'core/src/collection.ts']))
   })
 })
+
+describe('an app that passes no logger ships no logger', () => {
+  it('the maps-only use case keeps no core/src/logger.ts (createLogger, its level table); redaction stays', async () => {
+    const entry = (USE_CASES as Entry[]).find((u) => u.name.startsWith('maps-only'))!
+    const modules = await kept(entry.source)
+    expect(modules).not.toContain('core/src/logger.ts')
+    expect(modules).toContain('core/src/redact.ts') // error messages are still scrubbed
+  })
+
+  it('a modular app given logTo(console) keeps it', async () => {
+    const modules = await kept(
+      `import { createClient, logTo } from '@tandem/core/client'; import { geocode } from '@tandem/core/maps'; export const g = (o, q) => geocode(createClient({ ...o, logger: logTo(console) }), q)`,
+    )
+    expect(modules).toContain('core/src/logger.ts')
+  })
+})

@@ -6,7 +6,7 @@ import { createEmitter } from './events.js'
 import type { ClientHooks } from './hooks.js'
 import { createHttp, type Http } from './http.js'
 import { checkWait } from './http-call.js'
-import { createLogger } from './logger.js'
+import type { LogTo } from './logger.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
 import { formatBaseUrl, joinPath, parseBaseUrl } from './url-rules.js'
@@ -81,9 +81,11 @@ export interface ClientOptions {
   idempotency?: boolean
   /**
    * Where log lines go (anything console-shaped); `false` for none. Tokens are never logged.
+   * On the modular client (`@tandem/core/client`) pass `logTo(console)`: an app that logs
+   * nothing then ships no logger.
    * @default false
    */
-  logger?: Logger | false
+  logger?: Logger | LogTo | false
   /**
    * The lowest level logged.
    * @default 'info'
@@ -180,13 +182,25 @@ export function createClient(options: ClientOptions): Client {
     maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     hooks: options.hooks,
     idempotency: options.idempotency ?? true,
-    log: createLogger(options.logger, options.logLevel ?? LOG_LEVEL),
+    log: logOf(options),
     emitter,
   })
 
   const client: Client = { auth, request: http, baseUrls, on: emitter.on }
   if (options.cache) cacheOptionsOf.set(client, options.cache)
   return client
+}
+
+/** The pipeline's log, only for a client given one (`logTo(…)`; the full client wraps a console-shaped one). */
+function logOf({ logger, logLevel }: ClientOptions) {
+  if (typeof logger === 'function') return logger(logLevel ?? LOG_LEVEL)
+  if (logger)
+    throw new ValidationError(
+      'logger',
+      process.env.NODE_ENV !== 'production' &&
+        "on @tandem/core/client pass logTo(console) (import { logTo } from '@tandem/core/client')",
+    )
+  return undefined
 }
 
 function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: number; intervalMs: number } {

@@ -8,6 +8,7 @@ import {
   type TypedCollection,
 } from './base-client.js'
 import { collection, type PathOf } from './collection.js'
+import { logTo } from './logger.js'
 import type { CollectionName } from '@tandem/contract'
 import type { ServiceName } from './types.js'
 import { maps, type MapsService } from './services/maps.js'
@@ -43,7 +44,11 @@ export interface TandemClient extends Client {
  * ```
  */
 export function createClient(options: ClientOptions): TandemClient {
-  return withServices(createBaseClient(options))
+  // `logger: console` as ever: the full client wraps it (the modular one takes `logTo(console)`).
+  const { logger } = options
+  return withServices(
+    createBaseClient(logger && typeof logger !== 'function' ? { ...options, logger: logTo(logger) } : options),
+  )
 }
 
 /** A modular client with every service and the cache attached (what `createClient` returns). */

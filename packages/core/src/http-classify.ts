@@ -1,7 +1,7 @@
 import { fullJitter, parseRetryAfter } from './backoff.js'
 import { ApiError, AuthError, NetworkError, RateLimitError, type TandemError } from './errors.js'
 import { whereOf, type Call } from './http-call.js'
-import { redact } from './logger.js'
+import { redact } from './redact.js'
 
 // Step 3 of a request, "classify": what one attempt's outcome means. Each outcome becomes a
 // value, a retry after some delay, a replay with a fresh token, or a typed error.

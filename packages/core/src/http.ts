@@ -28,7 +28,8 @@ export interface HttpOptions {
   maxResponseBytes: number
   idempotency: boolean
   hooks?: ClientHooks
-  log: LogFn
+  /** Absent when the client has no logger. */
+  log?: LogFn
   emitter: SafeEmitter<ClientEvents>
 }
 
@@ -78,7 +79,7 @@ export function createHttp(options: HttpOptions): Http {
     const waited = call.limiter ? await call.limiter.acquire(signal, Math.min(deadline.remaining(), maxQueueWait)) : 0
     if (waited === 0) return token
     emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued, reason })
-    log('debug', `rate limit: waited ${waited} ms`, { service: call.service })
+    log?.('debug', `rate limit: waited ${waited} ms`, { service: call.service })
     return auth.getToken({ signal }) // cached, unless the wait outlived a refresh
   }
 
@@ -151,10 +152,10 @@ export function createHttp(options: HttpOptions): Http {
     if (call.limiter) call.limiter.update(readRateLimit(headers), inflight[service])
     const level = status < 400 ? 'info' : 'warn'
     // Built only for a listener or a logger: this runs once per attempt.
-    if (!emitter.has('request') && !log.enabled(level)) return
+    if (!emitter.has('request') && !log?.enabled(level)) return
     const requestId = headers.get('x-request-id') ?? undefined
     emitter.emit('request', { service, method, path, attempt, status, durationMs, requestId })
-    log(level, `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
+    log?.(level, `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
   }
 
   /** The wait before the next attempt; one that would outlast the call's deadline fails at once instead. */
@@ -172,7 +173,7 @@ export function createHttp(options: HttpOptions): Http {
       })
     }
     emitter.emit('retry', { service, method, path, attempt, delayMs, reason, durationMs, status, requestId })
-    log('warn', `${method} ${path} retry in ${delayMs} ms (${reason})`, { service, attempt })
+    log?.('warn', `${method} ${path} retry in ${delayMs} ms (${reason})`, { service, attempt })
     // After a 429 the limiter is paused for this same wait: the retry waits in its queue, where
     // `rateLimit` events (and `useRateLimit`) show it, instead of in a sleep no one can see.
     if (!(status === 429 && call.limiter)) await sleep(delayMs, deadline.signal)
@@ -193,7 +194,8 @@ export function createHttp(options: HttpOptions): Http {
       } else if (step.kind === 'retry') {
         await backoff(call, step, outcome.durationMs, deadline)
       } else {
-        if (!outcome.response) log('error', `${call.method} ${call.path} ${step.error.code}`, { service: call.service })
+        if (!outcome.response)
+          log?.('error', `${call.method} ${call.path} ${step.error.code}`, { service: call.service })
         throw step.error
       }
     }

@@ -24,6 +24,8 @@ export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-l
 export type { Http } from './http.js'
 export type { ClientHooks, Hook, HookContext } from './hooks.js'
 export { collection, createCollection, createPagePromise } from './collection.js'
+export { logTo } from './logger.js'
+export type { LogTo } from './logger.js'
 export type { RequestClient } from './client-request.js'
 export type { Collection, ListParams, Page, PagePromise, Resource } from './collection.js'
 export {

@@ -1,19 +1,24 @@
+import { redact } from './redact.js'
 import type { LogLevel, Logger } from './types.js'
 
+// Reached only from a client given a logger: the modular client takes `logTo(console)`, so an
+// app that logs nothing ships neither this nor the level table (redact stays, in redact.ts).
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 }
-
-const BEARER = /\b(Bearer)\s+[^\s,;"']+/gi
-const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g
-const SECRET_PARAM = /([?&](?:key|token|access_token|secret)=)[^&\s"']+/gi
-
-/** Scrubs anything token- or key-shaped out of text that may reach a log or an error message. */
-export function redact(text: string): string {
-  return text.replace(BEARER, '$1 [redacted]').replace(JWT, '[redacted]').replace(SECRET_PARAM, '$1[redacted]')
-}
 
 export type LogFn = ((level: Exclude<LogLevel, 'silent'>, message: string, data?: Record<string, unknown>) => void) & {
   /** Whether `level` is written at all: skip building a line nobody reads (the request path runs per call). */
   enabled: (level: Exclude<LogLevel, 'silent'>) => boolean
+}
+
+/** A logger made from a console-shaped one, at the client's `logLevel`: `logger: logTo(console)`. */
+export type LogTo = (level: LogLevel) => LogFn
+
+/**
+ * Where the modular client's log lines go: `createClient({ logger: logTo(console) })` of
+ * `@tandem/core/client`. (`createClient` of `@tandem/core` takes `logger: console` as is.)
+ */
+export function logTo(logger: Logger): LogTo {
+  return (level) => createLogger(logger, level)
 }
 
 export function createLogger(logger: Logger | false | undefined, level: LogLevel): LogFn {

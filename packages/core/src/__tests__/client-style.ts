@@ -4,7 +4,7 @@
 import type { ClientOptions, TandemClient } from '../client.js'
 import { createClient as createFull } from '../client.js'
 import { getCache } from '../entries/cache.js'
-import { collection, createClient as createModular, type Client } from '../entries/client.js'
+import { collection, createClient as createModular, logTo, type Client } from '../entries/client.js'
 import { maps } from '../entries/maps.js'
 import { realtimeRest } from '../entries/realtime-rest.js'
 import { support } from '../entries/support.js'
@@ -17,7 +17,9 @@ export function createClientOfStyle(options: ClientOptions): { client: TandemCli
     const client = createFull(options)
     return { client, base: client }
   }
-  const base = createModular(options)
+  // A modular app passes its console-shaped logger as logTo(logger).
+  const { logger } = options
+  const base = createModular(logger && typeof logger !== 'function' ? { ...options, logger: logTo(logger) } : options)
   const client = {
     ...base,
     collection: ((service: 'support', name: 'resources') =>

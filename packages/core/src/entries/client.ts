@@ -4,6 +4,8 @@
 export { createClient } from '../base-client.js'
 export type { Client, ClientOptions, ServiceClient } from '../base-client.js'
 export { collection } from '../collection.js'
+export { logTo } from '../logger.js'
+export type { LogTo } from '../logger.js'
 export type { PathOf, TypedCollection } from '../collection.js'
 export type { RequestClient } from '../client-request.js'
 export { createTokenProvider, isTokenProvider } from '../token-provider.js'

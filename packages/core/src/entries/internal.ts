@@ -1,7 +1,7 @@
 // @tandem/core/internal: helpers for Tandem's own packages (@tandem/realtime, @tandem/react).
 // Not a public API: no semver promise; names may change in any release.
 export { MAX_TIMER_MS, clampDelay, fullJitter, parseRetryAfter, sleep } from '../backoff.js'
-export { redact } from '../logger.js'
+export { redact } from '../redact.js'
 export { createEmitter } from '../events.js'
 export type { SafeEmitter } from '../events.js'
 export { hashQuery } from '../cache/key.js'
