@@ -131,14 +131,16 @@ describe('routing and filters', () => {
 
 describe('failures, waits, reset and bounds', () => {
   it('logs network errors with status 0 and timeouts by name', async () => {
+    // Each in a module of its own: on a busy machine a 100 ms timeout can fire before a refusal is read.
+    const refusing = moduleWith({ retryDelaysMs: [10], timeoutMs: 30_000 })
+    const refused = refusing.controls.register({ url: await deadUrl(), events: ['thread.created'] })
+    const a = refusing.controls.send('thread.created', {})
+    const failedA = await refusing.controls.waitFor((d) => d.eventId === a.id && d.outcome === 'failed')
+    expect(failedA).toMatchObject({ endpointId: refused.id, attempt: 2, status: 0, error: 'ECONNREFUSED' })
     const webhooks = moduleWith({ retryDelaysMs: [10], timeoutMs: 100 })
     const hanging = await receiver(() => {})
-    const refused = webhooks.controls.register({ url: await deadUrl(), events: ['thread.created'] })
     webhooks.controls.register({ url: hanging.url, events: ['channel.occupied'] })
-    const a = webhooks.controls.send('thread.created', {})
     const b = webhooks.controls.send('channel.occupied', {})
-    const failedA = await webhooks.controls.waitFor((d) => d.eventId === a.id && d.outcome === 'failed')
-    expect(failedA).toMatchObject({ endpointId: refused.id, attempt: 2, status: 0, error: 'ECONNREFUSED' })
     const failedB = await webhooks.controls.waitFor((d) => d.eventId === b.id && d.outcome === 'failed')
     expect(failedB).toMatchObject({ attempt: 2, status: 0, error: 'timed out after 100 ms' })
   })
