@@ -239,8 +239,11 @@ const PEERS = [
   },
 ]
 
-/** Bytes of one entry, minified, gzip -9 and brotli 11. `conditions` lets tests measure `src`. */
-export async function measure(source, { external = [], conditions = [] } = {}) {
+/**
+ * Bytes of one entry, minified, gzip -9 and brotli 11. `conditions` lets tests measure `src`;
+ * `plugins` lets the upstream bench take a piece out.
+ */
+export async function measure(source, { external = [], conditions = [], plugins = [] } = {}) {
   const result = await build({
     stdin: { contents: source, resolveDir: new URL('.', import.meta.url).pathname, loader: 'js' },
     bundle: true,
@@ -253,6 +256,7 @@ export async function measure(source, { external = [], conditions = [] } = {}) {
     conditions,
     define: { 'process.env.NODE_ENV': '"production"' },
     metafile: true,
+    plugins,
   })
   const code = result.outputFiles[0].contents
   const inputs = Object.values(result.metafile.outputs)[0].inputs

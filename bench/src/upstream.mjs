@@ -1,11 +1,9 @@
 // What Tandem's use cases pay for upstream code they never run (issue 28): each use case is built
 // as `bundle` builds it, then again with one upstream piece replaced by what Tandem uses of it; the
 // difference is that piece's cost. Measured, not patched: the shipped packages are untouched.
-import { build } from 'esbuild'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
-import { USE_CASES } from './bundle.mjs'
+import { measure, USE_CASES } from './bundle.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (p) => readFileSync(`${root}/node_modules/${p}`, 'utf8')
@@ -60,22 +58,8 @@ export const PIECES = [
   },
 ]
 
-async function gzip(source, external = [], plugins = []) {
-  const result = await build({
-    stdin: { contents: source, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-    external,
-    conditions: ['@tandem/source'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    plugins,
-  })
-  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length
-}
+const gzip = async (source, external = [], plugins = []) =>
+  (await measure(source, { external, conditions: ['@tandem/source'], plugins })).gzip
 
 /** Per use case: its size, each piece's cost, and the size without them. */
 export async function measureUpstream() {
