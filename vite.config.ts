@@ -49,6 +49,11 @@ function clientStyleTests(pkg: string): string[] {
  */
 const SOAK_PROJECTS = new Set(['reliability', 'e2e'])
 
+/** Before every file of every project but e2e: real timers again after each test (isolation is off). */
+const EACH_FILE = fileURLToPath(new URL('./test/utils/each-file.ts', import.meta.url))
+/** The package's own after-each cleanup (its helpers' emulators, clients, checks); Vitest adds it after EACH_FILE. */
+const withCleanup = ['src/__tests__/setup.ts']
+
 export default defineConfig(({ mode }) => {
   const soak = mode === 'soak'
   return {
@@ -85,6 +90,13 @@ export default defineConfig(({ mode }) => {
       // suite file after file (734 s). Most files wait on sockets, timers or the browser rather than
       // burn CPU, so three at a time keep two cores busy. VITEST_MAX_WORKERS overrides it.
       maxWorkers: 3,
+      // One module graph per worker, not per file: a fresh one per file spent 145 of the suite's
+      // CPU seconds importing the same modules again (Vitest's "import" time). What isolation gave
+      // is kept by hand: hooks that shared helpers used to register at their top level (which would
+      // now run for a worker's first file only) are registered per file by the projects' setup files;
+      // files that stub globals or add listeners remove them in afterAll; timers go real after each test.
+      isolate: false,
+      setupFiles: [EACH_FILE],
       testTimeout: 15_000,
       hookTimeout: 15_000,
       projects: (
@@ -97,7 +109,10 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: { name: 'server', root: 'packages/server', environment: 'node' },
           },
-          { extends: true, test: { name: 'core', root: 'packages/core', environment: 'node' } },
+          {
+            extends: true,
+            test: { name: 'core', root: 'packages/core', environment: 'node', setupFiles: withCleanup },
+          },
           // The tests that build a client, again through the modular entries (__tests__/client-style.ts).
           {
             extends: true,
@@ -106,12 +121,13 @@ export default defineConfig(({ mode }) => {
               root: 'packages/core',
               environment: 'node',
               include: clientStyleTests('core'),
+              setupFiles: withCleanup,
               env: { TANDEM_CLIENT_STYLE: 'modular' },
             },
           },
           {
             extends: true,
-            test: { name: 'realtime', root: 'packages/realtime', environment: 'node' },
+            test: { name: 'realtime', root: 'packages/realtime', environment: 'node', setupFiles: withCleanup },
           },
           {
             extends: true,
@@ -119,7 +135,7 @@ export default defineConfig(({ mode }) => {
               name: 'react',
               root: 'packages/react',
               environment: 'happy-dom',
-              setupFiles: ['src/__tests__/setup.ts'],
+              setupFiles: withCleanup,
             },
           },
           {
@@ -129,11 +145,14 @@ export default defineConfig(({ mode }) => {
               root: 'packages/react',
               environment: 'happy-dom',
               include: clientStyleTests('react'),
-              setupFiles: ['src/__tests__/setup.ts'],
+              setupFiles: withCleanup,
               env: { TANDEM_CLIENT_STYLE: 'modular' },
             },
           },
-          { extends: true, test: { name: 'emulator', root: 'packages/emulator', environment: 'node' } },
+          {
+            extends: true,
+            test: { name: 'emulator', root: 'packages/emulator', environment: 'node', setupFiles: withCleanup },
+          },
           // The bundle size budgets (bench/src/bundle.mjs), measured from src.
           {
             extends: true,
@@ -161,7 +180,8 @@ export default defineConfig(({ mode }) => {
               testTimeout: 30_000,
             },
           },
-          // The playground in a real browser (Chromium through playwright-core) against its dev server.
+          // The playground in a real browser (Chromium through playwright-core): one build served by
+          // `vite preview` to each file (e2e/global-setup.ts), and playground.test.ts on the dev server.
           // Not `extends`: the '@tandem/source' external condition would make Node load the dev
           // server's plugin deps (emulator, server) from .ts sources; they run from dist, as in `npm run dev`.
           {
@@ -170,6 +190,7 @@ export default defineConfig(({ mode }) => {
               root: 'playground',
               environment: 'node',
               include: ['e2e/**/*.test.ts'],
+              globalSetup: ['e2e/global-setup.ts'],
               // A minute on a quiet machine; a busy one (TANDEM_SLOW, test/utils/wait.ts) gets more.
               testTimeout: Math.max(60_000, slack(40_000)),
               hookTimeout: Math.max(60_000, slack(40_000)),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createEmulator, DEV_APP, type EmulatorCore, type EmulatorOptions } from '@tandem/emulator'
 import { createTokenHandler, toNodeListener } from '@tandem/server'
-import type { Plugin } from 'vite'
+import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
 
 /** What the playground's user names may look like (`?user=ada`). Anything else gets a 400. */
 export const USER_NAME = /^[A-Za-z0-9_-]{1,32}$/
@@ -25,52 +25,60 @@ export interface PlaygroundPluginOptions extends EmulatorOptions {
  * Embeds the emulator (the three services, HTTP and the realtime WebSocket hub) and a demo
  * token endpoint in the Vite dev server, so the playground runs with no account and no network.
  * The key secret lives only here, in the dev server process: the browser gets short-lived
- * tokens from `/api/tandem-token`. `apply: 'serve'`: nothing of this reaches `vite build`.
+ * tokens from `/api/tandem-token`. `apply: 'serve'` (dev and `vite preview`): nothing of this
+ * reaches `vite build`'s output.
  */
 export function tandemEmulator(options: PlaygroundPluginOptions = {}): Plugin {
-  const { ttlSeconds = 600, ...emulatorOptions } = options
   return {
     name: 'tandem-emulator',
     apply: 'serve',
-    configureServer(server) {
-      // Our own token endpoint is the only way in: the emulator's `/dev/token` (anyone, any subject) stays off.
-      const emulator = createEmulator({
-        devTokenEndpoint: false,
-        ...emulatorOptions,
-        realtime: { ...PLAYGROUND_HISTORY, ...emulatorOptions.realtime },
-      })
-      const key = DEV_APP.keys[0]!
-
-      const tokens = createTokenHandler({
-        appId: DEV_APP.appId,
-        keyId: key.id,
-        secret: key.secret,
-        ttlSeconds,
-        authorize: (request) => {
-          // This is where your backend decides who the user is and what they may do. A real one
-          // reads its own session, never a name the browser chose:
-          //
-          //   const session = await sessions.get(cookies(request).get('sid'))
-          //   if (!session) return null                                  // → 401, the SDK stops asking
-          //   return { subject: session.userId, scope: ['maps', 'support:read', `realtime:subscribe:chat:*`] }
-          //
-          // The playground has no sign-in: each tab names itself with `?user=` (a random name by
-          // default) so that two tabs are two people in the chat.
-          const user = new URL(request.url).searchParams.get('user')
-          if (!user || !USER_NAME.test(user))
-            return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
-          return { subject: user, scope: ['maps', 'support', 'realtime'] }
-        },
-      })
-      server.middlewares.use('/api/tandem-token', toNodeListener(tokens))
-
-      // Dev-only fault buttons of the Chat panel. A real backend has nothing like these.
-      server.middlewares.use('/api/dev', (req, res, next) => devControls(emulator, req, res, next))
-
-      server.middlewares.use((req, res, next) => emulator.handle(req, res, next))
-      if (server.httpServer) emulator.attach(server.httpServer as Server)
-    },
+    configureServer: (server) => embed(server, options),
+    // `vite preview` of a built playground gets the same services: the browser tests serve one
+    // build to every file (e2e/global-setup.ts) instead of transforming modules per page load.
+    configurePreviewServer: (server) => embed(server, options),
   }
+}
+
+type Host = Pick<ViteDevServer | PreviewServer, 'middlewares' | 'httpServer'>
+
+function embed(server: Host, options: PlaygroundPluginOptions): void {
+  const { ttlSeconds = 600, ...emulatorOptions } = options
+  // Our own token endpoint is the only way in: the emulator's `/dev/token` (anyone, any subject) stays off.
+  const emulator = createEmulator({
+    devTokenEndpoint: false,
+    ...emulatorOptions,
+    realtime: { ...PLAYGROUND_HISTORY, ...emulatorOptions.realtime },
+  })
+  const key = DEV_APP.keys[0]!
+
+  const tokens = createTokenHandler({
+    appId: DEV_APP.appId,
+    keyId: key.id,
+    secret: key.secret,
+    ttlSeconds,
+    authorize: (request) => {
+      // This is where your backend decides who the user is and what they may do. A real one
+      // reads its own session, never a name the browser chose:
+      //
+      //   const session = await sessions.get(cookies(request).get('sid'))
+      //   if (!session) return null                                  // → 401, the SDK stops asking
+      //   return { subject: session.userId, scope: ['maps', 'support:read', `realtime:subscribe:chat:*`] }
+      //
+      // The playground has no sign-in: each tab names itself with `?user=` (a random name by
+      // default) so that two tabs are two people in the chat.
+      const user = new URL(request.url).searchParams.get('user')
+      if (!user || !USER_NAME.test(user))
+        return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
+      return { subject: user, scope: ['maps', 'support', 'realtime'] }
+    },
+  })
+  server.middlewares.use('/api/tandem-token', toNodeListener(tokens))
+
+  // Dev-only fault buttons of the Chat panel. A real backend has nothing like these.
+  server.middlewares.use('/api/dev', (req, res, next) => devControls(emulator, req, res, next))
+
+  server.middlewares.use((req, res, next) => emulator.handle(req, res, next))
+  if (server.httpServer) emulator.attach(server.httpServer as Server)
 }
 
 /** How long the simulated 429 of the Maps panel asks clients to wait (its `Retry-After`). */

@@ -1,13 +1,14 @@
-// What every browser test file shares: Vite's dev server (with the embedded emulator) on an
-// ephemeral port, Debian's Chromium through playwright-core, pages that collect their own errors,
+// What every browser test file shares: the playground (with the embedded emulator) on an ephemeral
+// port, served from one build by `vite preview` (global-setup.ts) or by the dev server, Debian's Chromium through playwright-core, pages that collect their own errors,
 // and axe-core injected into a page. No sleeps: every wait is a DOM condition with a timeout.
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { createServer, type ViteDevServer } from 'vite'
+import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { slack } from '../../test/utils/wait.js'
+import { E2E_DIST } from './global-setup.js'
 
 export const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 export const SHOTS = here('../screenshots/')
@@ -46,9 +47,17 @@ export interface Tabs {
   open(path: string): Promise<TestPage>
 }
 
+export interface HarnessOptions {
+  /**
+   * `build` (default): `vite preview` of the build global-setup.ts made, each file with its own
+   * server and emulator. `dev`: Vite's dev server, as `npm run dev` serves the playground.
+   */
+  serve?: 'build' | 'dev'
+}
+
 /** Starts the server and the browser before the file's tests, closes both after. Call inside `describe`. */
-export function useHarness(): Harness {
-  let server: ViteDevServer | undefined
+export function useHarness({ serve = 'build' }: HarnessOptions = {}): Harness {
+  let server: ViteDevServer | PreviewServer | undefined
   let browser: Browser | undefined
   let url = ''
   const contexts: BrowserContext[] = []
@@ -56,17 +65,7 @@ export function useHarness(): Harness {
   beforeAll(async () => {
     // Listen and launch at once: they do not depend on each other.
     const started = (async () => {
-      // Warm-up: Vite transforms the pages' modules while Chromium starts, not during the first page load.
-      server = await createServer({
-        configFile: CONFIG,
-        logLevel: 'warn',
-        server: {
-          port: 0,
-          host: '127.0.0.1',
-          warmup: { clientFiles: ['./src/main.tsx', './src/vanilla.ts', './src/tabs-page.ts'] },
-        },
-      })
-      await server.listen()
+      server = serve === 'dev' ? await startDev() : await startPreview()
       url = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
     })()
     const launched = chromium.launch({
@@ -111,6 +110,29 @@ export function useHarness(): Harness {
       return { context, open: (path) => openIn(context, `${url}${path}`) }
     },
   }
+}
+
+async function startDev(): Promise<ViteDevServer> {
+  // Warm-up: Vite transforms the pages' modules while Chromium starts, not during the first page load.
+  const server = await createServer({
+    configFile: CONFIG,
+    logLevel: 'warn',
+    server: {
+      port: 0,
+      host: '127.0.0.1',
+      warmup: { clientFiles: ['./src/main.tsx', './src/vanilla.ts', './src/tabs-page.ts'] },
+    },
+  })
+  return server.listen()
+}
+
+function startPreview(): Promise<PreviewServer> {
+  return preview({
+    configFile: CONFIG,
+    logLevel: 'warn',
+    build: { outDir: E2E_DIST },
+    preview: { port: 0, host: '127.0.0.1' },
+  })
 }
 
 async function openIn(context: BrowserContext, url: string): Promise<TestPage> {

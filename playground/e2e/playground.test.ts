@@ -22,7 +22,7 @@ const CHECK = here('../scripts/check-bundle.mjs')
 const VITE_BIN = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js')
 
 describe.skipIf(!hasChromium)('playground in Chromium', () => {
-  const harness = useHarness()
+  const harness = useHarness({ serve: 'dev' })
   const open = (path: string, viewport?: { width: number; height: number }) => harness.open(path, viewport)
   const pageErrors = (page: { errors: string[] }) => page.errors
   beforeAll(() => mkdir(SHOTS, { recursive: true }))

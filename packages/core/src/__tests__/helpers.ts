@@ -1,12 +1,12 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emulator'
-import { afterEach } from 'vitest'
 import type { ClientOptions, Logger, TandemClient } from '../index.js'
 import { createClientOfStyle } from './client-style.js'
 
 const open: Emulator[] = []
-afterEach(async () => {
+/** Closes the emulators `setup` started; after each test (setup.ts). */
+export async function closeEmulators(): Promise<void> {
   await Promise.all(open.splice(0).map((e) => e.close()))
-})
+}
 
 /** A real emulator on 127.0.0.1 and a client that gets its tokens from the emulator's dev token endpoint. */
 export async function setup(

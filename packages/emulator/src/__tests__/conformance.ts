@@ -5,7 +5,7 @@
 import { asyncapi, openapi } from '@tandem/contract/spec'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { afterEach, expect } from 'vitest'
+import { expect } from 'vitest'
 
 type Json = Record<string, unknown>
 
@@ -106,7 +106,8 @@ export function conformFrame(frame: unknown): void {
   }
 }
 
-afterEach(() => {
+/** Fails the test if any frame or answer it saw broke the contract; after each test (setup.ts). */
+export function expectConformance(): void {
   const found = violations.splice(0)
   expect(found, 'frames the contract does not allow').toEqual([])
-})
+}

@@ -6,7 +6,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emul
 import { createRealtime, type Realtime } from '@tandem/realtime'
 import { cleanup } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { afterEach, vi } from 'vitest'
+import { vi } from 'vitest'
 import WebSocket from 'ws'
 import { TandemProvider } from '../index.js'
 
@@ -18,10 +18,11 @@ vi.mock('ws', async () => {
 })
 
 const open: (() => unknown)[] = []
-afterEach(async () => {
+/** Unmounts, then closes what the helpers opened; after each test (setup.ts). */
+export async function cleanupAll(): Promise<void> {
   cleanup() // unmount before the emulator goes, so no fetch outlives it
   for (const close of open.splice(0).reverse()) await close()
-})
+}
 
 export interface Setup {
   emu: Emulator

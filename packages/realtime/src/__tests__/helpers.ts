@@ -1,7 +1,7 @@
 // Shared test helpers: a real emulator on 127.0.0.1:0, clients on `ws`, and bounded waits on events (no sleeps).
 import { until } from '../../../../test/utils/wait.js'
 import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emulator'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, beforeAll } from 'vitest'
 import { WebSocket } from 'ws'
 import { createRealtime, type Realtime, type RealtimeOptions } from '../index.js'
 import type { Channel, ConnectionState, Message } from '../types.js'
@@ -21,9 +21,10 @@ export function useEmulator(options: EmulatorOptions = {}): () => Emulator {
 }
 
 const open: Realtime[] = []
-afterEach(() => {
+/** Closes the clients `client` made; after each test (setup.ts). */
+export function closeClients(): void {
   for (const rt of open.splice(0)) rt.close()
-})
+}
 
 export interface ClientSetup {
   subject?: string

@@ -1,7 +1,7 @@
 // A hostile service cannot make the client spin, hang or lie (docs/reliability.md, "Hostile peers").
 // Every server here is hand-written (hostile-server.ts): the emulator does not misbehave this way.
 import { poll } from '../../../../test/utils/wait.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { RealtimeError } from '@tandem/core'
 import type { Message, StateChange } from '../types.js'
 import { connected, hostileClient, hostileServer, subscribedAll, type HostileServer } from './hostile-server.js'
@@ -17,10 +17,13 @@ const schedule = (attempts: number) =>
   ) - 15
 
 const warnings: Error[] = []
-process.on('warning', (w) => warnings.push(w))
+const onWarning = (w: Error) => void warnings.push(w)
+process.on('warning', onWarning)
 afterEach(() => {
   warnings.length = 0
 })
+// The worker runs other files after this one (isolation is off): the listener goes with the file.
+afterAll(() => void process.off('warning', onWarning))
 
 const connections = (server: HostileServer, n: number) => poll(() => server.connections.length >= n, `${n} connections`)
 const span = (times: number[], from: number, to: number) => times[to - 1]! - times[from - 1]!

@@ -1,7 +1,6 @@
 // A hand-written realtime server on 127.0.0.1 that misbehaves on purpose (the emulator cannot):
 // each test scripts what it answers. It speaks just enough of docs/protocol.md to get that far.
 import type { AddressInfo } from 'node:net'
-import { afterEach } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { createRealtime, type Realtime, type RealtimeOptions } from '../index.js'
 
@@ -32,10 +31,11 @@ export interface HostileServer {
 
 const servers: WebSocketServer[] = []
 const clients: Realtime[] = []
-afterEach(async () => {
+/** Closes the servers and clients made here; after each test (setup.ts). */
+export async function closeHostile(): Promise<void> {
   for (const rt of clients.splice(0)) rt.close()
   await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
-})
+}
 
 /** `connected` as the service sends it, with these fields overridden. */
 export function connected(peer: Peer, frame: Frame, fields: Record<string, unknown> = {}): void {

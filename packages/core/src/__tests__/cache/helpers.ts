@@ -1,12 +1,7 @@
-import { afterEach, vi } from 'vitest'
 import { until } from '../../../../../test/utils/wait.js'
 import type { ItemQuery, ListQuery, ListSnapshot, ResourceCache, WatchOptions } from '../../index.js'
 
 // Shared by the cache's tests: a watcher that records every snapshot, and the queries they use.
-
-afterEach(() => {
-  vi.useRealTimers()
-})
 
 /** Watches a key and lets the test wait (bounded) for a snapshot that satisfies a predicate. */
 export function track<S = ListSnapshot>(cache: ResourceCache, query: ListQuery | ItemQuery, options?: WatchOptions) {

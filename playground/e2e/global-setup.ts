@@ -1,0 +1,24 @@
+// One build of the playground for every browser test file. On the dev server each new page (a
+// fresh browser context, an empty cache) fetched and Vite transformed some hundred modules; the
+// files open a few hundred pages. A build loads as a few files. It is a development build
+// (NODE_ENV=development, unminified): React's dev checks and the SDK's full error sentences stay on,
+// as on `npm run dev`. playground.test.ts still runs on the dev server, which is what `npm run dev` serves.
+import { execFile } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+/** Where the build goes; the harness's preview servers serve it. */
+export const E2E_DIST = fileURLToPath(new URL('../../node_modules/.cache/tandem-e2e/', import.meta.url))
+
+export default async function setup(): Promise<void> {
+  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js')
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const args = [vite, 'build', '--mode', 'development', '--minify', 'false', '--outDir', E2E_DIST, '--emptyOutDir']
+  await promisify(execFile)(process.execPath, [...args, '--logLevel', 'warn'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development' },
+    maxBuffer: 16 * 1024 * 1024,
+  })
+}
