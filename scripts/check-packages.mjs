@@ -1,9 +1,11 @@
 // Package hygiene for every published package: publint --strict and attw (ESM-only profile), then
 // a consumer's app (test/consumer) type-checked against the built `dist` types with this
 // repository's TypeScript and with the oldest one we support (5.4: `NoInfer` in the public types).
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 
 const PACKAGES = ['contract', 'server', 'core', 'realtime', 'react', 'emulator']
 const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
@@ -11,9 +13,10 @@ const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
 const BIN = (name) => `node_modules/.bin/${name}`
 let failed = 0
 
-function check(label, command, args) {
+/** Runs a command; its output is printed only if it fails. */
+async function check(label, command, args) {
   try {
-    execFileSync(command, args, { stdio: 'pipe', encoding: 'utf8' })
+    await promisify(execFile)(command, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
     console.log(`ok   ${label}`)
   } catch (error) {
     failed++
@@ -21,11 +24,31 @@ function check(label, command, args) {
   }
 }
 
-for (const name of PACKAGES) {
-  const dir = `packages/${name}`
-  check(`publint @tandem/${name}`, BIN('publint'), ['--strict', dir])
-  check(`attw @tandem/${name}`, BIN('attw'), ['--pack', dir, '--profile', 'esm-only', '--format', 'table-flipped'])
+/** Runs the jobs as many at a time as the machine has cores: each is one busy thread. */
+async function all(jobs) {
+  const queue = [...jobs]
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) await job()
+  }
+  await Promise.all(Array.from({ length: availableParallelism() }, worker))
 }
+
+// Packages at once, each package's two checks in turn: `attw --pack` packs the package's folder, and
+// its prepack rewrites that package.json (publint must not read it half written).
+await all(
+  PACKAGES.map((name) => async () => {
+    const dir = `packages/${name}`
+    await check(`publint @tandem/${name}`, BIN('publint'), ['--strict', dir])
+    await check(`attw @tandem/${name}`, BIN('attw'), [
+      '--pack',
+      dir,
+      '--profile',
+      'esm-only',
+      '--format',
+      'table-flipped',
+    ])
+  }),
+)
 // ofetch's declarations import `undici`, which ofetch does not depend on: a public type that
 // reaches them breaks every consumer with skipLibCheck off (it broke CI once). Caught here by name,
 // whatever happens to be hoisted into node_modules on this machine.
@@ -41,6 +64,9 @@ for (const name of PACKAGES) {
     console.error(`FAIL @tandem/${name} public types import ofetch or partysocket: ${leaks.join(', ')}`)
   }
 }
-check('consumer types (TypeScript of this repo)', BIN('tsc'), ['-p', 'test/consumer'])
-check('consumer types (TypeScript 5.4, the minimum)', 'node', [MIN_TYPESCRIPT, '-p', 'test/consumer'])
+// After the packs: every package.json is the working one again.
+await all([
+  () => check('consumer types (TypeScript of this repo)', BIN('tsc'), ['-p', 'test/consumer']),
+  () => check('consumer types (TypeScript 5.4, the minimum)', 'node', [MIN_TYPESCRIPT, '-p', 'test/consumer']),
+])
 if (failed) process.exit(1)
