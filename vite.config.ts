@@ -156,7 +156,15 @@ export default defineConfig(({ mode }) => {
           // The bundle size budgets (bench/src/bundle.mjs), measured from src.
           {
             extends: true,
-            test: { name: 'budgets', root: 'bench', environment: 'node', include: ['src/__tests__/**/*.test.ts'] },
+            test: {
+              name: 'budgets',
+              root: 'bench',
+              environment: 'node',
+              include: ['src/__tests__/**/*.test.ts'],
+              // Each test bundles a dozen apps with esbuild: 16 s beside three browser files on 2
+              // cores (it timed out at 15 s), so a minute, or more on a busy machine (test/utils/wait.ts).
+              testTimeout: Math.max(60_000, slack(20_000)),
+            },
           },
           // The reliability and security suite (docs/reliability.md): faults, chaos, fuzzing, leaks, secrets.
           {
