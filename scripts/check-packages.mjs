@@ -2,10 +2,11 @@
 // a consumer's app (test/consumer) type-checked against the built `dist` types with this
 // repository's TypeScript and with the oldest one we support (5.4: `NoInfer` in the public types).
 import { execFile } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { published } from './pack-manifest.mjs'
 
 const PACKAGES = ['contract', 'server', 'core', 'realtime', 'react', 'emulator']
 const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
@@ -33,20 +34,47 @@ async function all(jobs) {
   await Promise.all(Array.from({ length: availableParallelism() }, worker))
 }
 
-// Packages at once, each package's two checks in turn: `attw --pack` packs the package's folder, and
-// its prepack rewrites that package.json (publint must not read it half written).
+/**
+ * Packs a copy of the package as npm would publish it (the manifest its prepack writes, the
+ * LICENSE), into a folder of its own: `attw --pack` packed the working folder, whose prepack
+ * rewrote the package.json that typecheck, lint and the tests read, so nothing could run beside it.
+ */
+async function packCopy(name) {
+  const dir = mkdtempSync(join(tmpdir(), `tandem-pack-${name}-`))
+  cpSync(`packages/${name}`, dir, { recursive: true, filter: (src) => !src.includes('node_modules') })
+  const manifest = JSON.parse(readFileSync(`packages/${name}/package.json`, 'utf8'))
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(published(manifest), null, 2)}\n`)
+  cpSync('LICENSE', join(dir, 'LICENSE'))
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  )
+  return { dir, tarball: join(dir, JSON.parse(stdout)[0].filename) }
+}
+
+// Packages at once: publint reads the working folder, attw the packed copy.
 await all(
   PACKAGES.map((name) => async () => {
-    const dir = `packages/${name}`
-    await check(`publint @tandem/${name}`, BIN('publint'), ['--strict', dir])
+    await check(`publint @tandem/${name}`, BIN('publint'), ['--strict', `packages/${name}`])
+    let packed
+    try {
+      packed = await packCopy(name)
+    } catch (error) {
+      failed++
+      return void console.error(`FAIL pack @tandem/${name}\n${error.stderr ?? error.message}`)
+    }
     await check(`attw @tandem/${name}`, BIN('attw'), [
-      '--pack',
-      dir,
+      packed.tarball,
       '--profile',
       'esm-only',
       '--format',
       'table-flipped',
     ])
+    rmSync(packed.dir, { recursive: true, force: true })
   }),
 )
 // ofetch's declarations import `undici`, which ofetch does not depend on: a public type that
@@ -64,7 +92,6 @@ for (const name of PACKAGES) {
     console.error(`FAIL @tandem/${name} public types import ofetch or partysocket: ${leaks.join(', ')}`)
   }
 }
-// After the packs: every package.json is the working one again.
 await all([
   () => check('consumer types (TypeScript of this repo)', BIN('tsc'), ['-p', 'test/consumer']),
   () => check('consumer types (TypeScript 5.4, the minimum)', 'node', [MIN_TYPESCRIPT, '-p', 'test/consumer']),

@@ -7,10 +7,10 @@
 //           "go to definition" and stack traces land on the TypeScript source.
 // postpack: puts the working package.json back and removes the copied LICENSE.
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 
 const CONDITION = '@tandem/source'
 const BACKUP = 'package.json.orig'
-const step = process.argv[2]
 
 /** A copy of an `exports` value with every `@tandem/source` key removed, at any depth. */
 function strip(value) {
@@ -22,17 +22,27 @@ function strip(value) {
   )
 }
 
-if (step === 'prepack') {
-  // A backup left by an interrupted pack is the real manifest: never overwrite it.
-  if (!existsSync(BACKUP)) copyFileSync('package.json', BACKUP)
-  const manifest = JSON.parse(readFileSync(BACKUP, 'utf8'))
-  manifest.exports = strip(manifest.exports)
-  writeFileSync('package.json', `${JSON.stringify(manifest, null, 2)}\n`)
-  copyFileSync('../../LICENSE', 'LICENSE')
-} else if (step === 'postpack') {
-  if (existsSync(BACKUP)) renameSync(BACKUP, 'package.json')
-  rmSync('LICENSE', { force: true })
-} else {
-  console.error('usage: node pack-manifest.mjs prepack|postpack')
-  process.exit(1)
+/** The manifest as published: `manifest` with its `exports` stripped of the `@tandem/source` condition. */
+export function published(manifest) {
+  return { ...manifest, exports: strip(manifest.exports) }
 }
+
+/** npm's prepack and postpack, run in a package's folder. */
+function run(step) {
+  if (step === 'prepack') {
+    // A backup left by an interrupted pack is the real manifest: never overwrite it.
+    if (!existsSync(BACKUP)) copyFileSync('package.json', BACKUP)
+    const manifest = published(JSON.parse(readFileSync(BACKUP, 'utf8')))
+    writeFileSync('package.json', `${JSON.stringify(manifest, null, 2)}\n`)
+    copyFileSync('../../LICENSE', 'LICENSE')
+  } else if (step === 'postpack') {
+    if (existsSync(BACKUP)) renameSync(BACKUP, 'package.json')
+    rmSync('LICENSE', { force: true })
+  } else {
+    console.error('usage: node pack-manifest.mjs prepack|postpack')
+    process.exit(1)
+  }
+}
+
+// As a script (npm's lifecycle), not when scripts/check-packages.mjs imports `published`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) run(process.argv[2])

@@ -6,13 +6,17 @@
 import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 
-/**
- * npm scripts (package.json), longest first on a quiet 2-core machine; `after`: must end first.
- * check:packages runs alone, last: `attw --pack` rewrites the packages' package.json while it packs
- * (prepack drops the `@tandem/source` condition), which typecheck and lint must not see.
- */
-const OTHERS = ['lint', 'build', 'typecheck', 'format:check', 'check:cycles', 'lint:contract']
-const CHECKS = [...OTHERS.map((name) => ({ name, after: [] })), { name: 'check:packages', after: OTHERS }]
+/** npm scripts (package.json), longest first on a quiet 2-core machine; `after`: must end first. */
+const CHECKS = [
+  { name: 'lint', after: [] },
+  { name: 'build', after: [] },
+  // It packs copies of the packages (the working package.json files stay as they are), from dist.
+  { name: 'check:packages', after: ['build'] },
+  { name: 'typecheck', after: [] },
+  { name: 'format:check', after: [] },
+  { name: 'check:cycles', after: [] },
+  { name: 'lint:contract', after: [] },
+]
 const SLOTS = Math.max(1, Number(process.env.TANDEM_CHECK_JOBS) || availableParallelism())
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`
 
