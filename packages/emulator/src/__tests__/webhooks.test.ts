@@ -137,12 +137,15 @@ describe('emulator webhooks over HTTP', () => {
   it('a slow handler that times out and then throws: the copy sent meanwhile is told to retry, and the event is handled once', async () => {
     // Attempt 1 outlasts the sender's 500 ms; attempt 2 arrives while it still runs (503, retryable,
     // never the 409 of a handled event); attempt 1 then throws and gives its claim back; attempt 3 lands.
+    // Attempt 1 runs until the sender has logged attempt 2, not for a fixed 900 ms: on a busy machine
+    // attempt 2 came after 900 ms, when the claim was already given back.
     const emu = await emulator({ webhooks: { retryDelaysMs: [100, 800, 800], timeoutMs: 500 } })
     let runs = 0
     let handled = 0
+    let eventId = ''
     const onUpdated = vi.fn(async () => {
       if (++runs === 1) {
-        await new Promise((resolve) => setTimeout(resolve, 900))
+        await emu.webhooks.waitFor((d) => d.eventId === eventId && d.attempt === 2, { timeoutMs: 10_000 })
         throw new Error('gave up')
       }
       handled++
@@ -151,8 +154,9 @@ describe('emulator webhooks over HTTP', () => {
     const { secret } = emu.webhooks.register({ url: r.url, events: ['conversation.updated'] })
     mount(secret)
     const payload = emu.webhooks.send('conversation.updated', { conversationId: 'conv_1' })
+    eventId = payload.id
     const done = await emu.webhooks.waitFor((d) => d.eventId === payload.id && d.outcome !== 'retrying', {
-      timeoutMs: 5_000,
+      timeoutMs: 15_000,
     })
     expect(done).toMatchObject({ outcome: 'delivered', status: 200 })
     const log = emu.webhooks.deliveries.filter((d) => d.eventId === payload.id)
