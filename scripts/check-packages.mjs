@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { published } from './pack-manifest.mjs'
 
@@ -41,7 +41,9 @@ async function all(jobs) {
  */
 async function packCopy(name) {
   const dir = mkdtempSync(join(tmpdir(), `tandem-pack-${name}-`))
-  cpSync(`packages/${name}`, dir, { recursive: true, filter: (src) => !src.includes('node_modules') })
+  // Not the package's own node_modules (a path inside it, not the repository's location, decides).
+  const inside = (src) => relative(`packages/${name}`, src).split(sep)
+  cpSync(`packages/${name}`, dir, { recursive: true, filter: (src) => !inside(src).includes('node_modules') })
   const manifest = JSON.parse(readFileSync(`packages/${name}/package.json`, 'utf8'))
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(published(manifest), null, 2)}\n`)
   cpSync('LICENSE', join(dir, 'LICENSE'))
