@@ -1,5 +1,6 @@
 // What every browser test file shares: the playground (with the embedded emulator) on an ephemeral
-// port, served from one build by `vite preview` (global-setup.ts) or by the dev server, Debian's Chromium through playwright-core, pages that collect their own errors,
+// port, served from one build by `vite preview` (global-setup.ts) or by the dev server, Debian's
+// Chromium through playwright-core, pages that collect their own errors,
 // and axe-core injected into a page. No sleeps: every wait is a DOM condition with a timeout.
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
