@@ -94,8 +94,21 @@ for (const name of PACKAGES) {
     console.error(`FAIL @tandem/${name} public types import ofetch or partysocket: ${leaks.join(', ')}`)
   }
 }
+// Incremental (the build info in node_modules/.cache/tsc/): a run whose declarations did not
+// change checks nothing again (6 s each → 2 s); one whose did, checks what they reach.
+const consumer = (info) => [
+  '-p',
+  'test/consumer',
+  '--incremental',
+  '--tsBuildInfoFile',
+  `node_modules/.cache/tsc/${info}`,
+]
 await all([
-  () => check('consumer types (TypeScript of this repo)', BIN('tsc'), ['-p', 'test/consumer']),
-  () => check('consumer types (TypeScript 5.4, the minimum)', 'node', [MIN_TYPESCRIPT, '-p', 'test/consumer']),
+  () => check('consumer types (TypeScript of this repo)', BIN('tsc'), consumer('consumer.tsbuildinfo')),
+  () =>
+    check('consumer types (TypeScript 5.4, the minimum)', 'node', [
+      MIN_TYPESCRIPT,
+      ...consumer('consumer-min.tsbuildinfo'),
+    ]),
 ])
 if (failed) process.exit(1)
