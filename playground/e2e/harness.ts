@@ -148,16 +148,19 @@ async function openIn(context: BrowserContext, url: string): Promise<TestPage> {
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
-/** axe-core's serious and critical findings on the page as it is now, one line each (empty: none). */
-export async function axeFindings(page: Page): Promise<string[]> {
+/**
+ * axe-core's serious and critical findings on the page as it is now, one line each (empty: none);
+ * `within`: only the elements a selector matches (and what they hold), not the whole document.
+ */
+export async function axeFindings(page: Page, within?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE })
-  return page.evaluate(async () => {
+  return page.evaluate(async (within) => {
     const axe = (window as unknown as { axe: typeof import('axe-core') }).axe
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] })
+    const { violations } = await axe.run(within ?? document, { resultTypes: ['violations'] })
     return violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  })
+  }, within)
 }
 
 /** Waits until the page's app has data on screen and its realtime connection is up. */
