@@ -8,9 +8,12 @@
 // that went missing while its source did not change, nor deletes the outputs of a source that is
 // gone, so a dist that lacks an output is built whole, and outputs without a source are removed.
 // (`tsc -b` checks outputs, but it takes a package whose imported declarations changed for up to date.)
+// A dist file newer than the build info was written by something else (tsc writes the build info
+// last), so tsc's idea of dist may be wrong: that dist is built whole too.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 
 const LEVELS = [['contract', 'server'], ['core', 'emulator'], ['realtime'], ['react']]
@@ -28,11 +31,24 @@ function sources(dir) {
     .map((f) => f.replace(/\.tsx?$/, ''))
 }
 
-async function build(name) {
+/** The newest modification time (ms) of any file under `dir` (0 when there is none). */
+export function newest(dir) {
+  if (!existsSync(dir)) return 0
+  let max = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    max = Math.max(max, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
+  }
+  return max
+}
+
+/** Builds one package (`contract`, `core`, …) to its dist, incrementally. */
+export async function build(name) {
   const dir = `packages/${name}`
   const info = join(CACHE, `build-${name}.tsbuildinfo`)
   const stems = sources(dir)
-  if (!stems.every((s) => OUTPUTS.every((ext) => existsSync(`${dir}/dist/${s}${ext}`)))) {
+  const complete = stems.every((s) => OUTPUTS.every((ext) => existsSync(`${dir}/dist/${s}${ext}`)))
+  if (!complete || !existsSync(info) || newest(`${dir}/dist`) > statSync(info).mtimeMs) {
     rmSync(`${dir}/dist`, { recursive: true, force: true })
     rmSync(info, { force: true })
   }
@@ -54,4 +70,6 @@ async function build(name) {
   console.log(`built @tandem/${name}`)
 }
 
-for (const level of LEVELS) await Promise.all(level.map(build))
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const level of LEVELS) await Promise.all(level.map(build))
+}

@@ -53,9 +53,10 @@ describe.skipIf(!hasChromium)('accessibility and layout', () => {
   beforeAll(() => mkdir(SHOTS, { recursive: true }))
 
   // Every HTML file of playground/ (so a page added later is checked too), each tab of the app
-  // opened by its URL (and the support tab with a conversation open), at both widths on one page (the layout is CSS alone: a resize shows what a
-  // load at that width shows). And with a `?user=` that breaks the rule: its notice, on every page,
-  // names the rule and the name used instead, and passes axe too.
+  // opened by its URL (and the support tab with a conversation open; the same tabs reached by a
+  // click are the sideways test's below), at both widths on one page (the layout is CSS alone: a
+  // resize shows what a load at that width shows). And with a `?user=` that breaks the rule: its
+  // notice, on every page, names the rule and the name used instead, and passes axe too.
   for (const view of pageViews())
     it(`${view.name}: no serious or critical axe-core violation at ${DESKTOP.width} and ${PHONE.width} px, with a good and a bad ?user=`, async () => {
       const findings: string[] = []
