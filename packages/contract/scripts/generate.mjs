@@ -48,13 +48,21 @@ async function frameTypes() {
     }
   }
   anyJson(defs)
-  return compile(schema, 'Frame', {
+  const options = {
     bannerComment: '',
     additionalProperties: false,
     unknownAny: true,
     ignoreMinAndMaxItems: true,
     format: false,
-  })
+  }
+  // The channels' payloads that no frame holds (a `message` push's `data` is any JSON): self-contained.
+  const payloads = ['CustomerTyping', 'ResourcePresenceData']
+  const channelData = {
+    title: 'ChannelPayload',
+    anyOf: payloads.map((name) => ({ $ref: `#/$defs/${name}` })),
+    $defs: Object.fromEntries(payloads.map((name) => [name, defs[name]])),
+  }
+  return (await compile(schema, 'Frame', options)) + (await compile(channelData, 'ChannelPayload', options))
 }
 
 /**

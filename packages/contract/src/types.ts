@@ -55,6 +55,14 @@ export type Article = Schemas['Article']
 export type ArticleSummary = Schemas['ArticleSummary']
 export type ArticleListQuery = QueryOf<'listArticles'>
 
+// Support, as a customer sees it (scope `support:customer`)
+export type CustomerConversation = Schemas['CustomerConversation']
+export type CustomerMessage = Schemas['CustomerMessage']
+export type CustomerConversationStart = Schemas['CustomerConversationStart']
+export type CustomerMessageCreate = Schemas['CustomerMessageCreate']
+export type CustomerProfile = Schemas['CustomerProfile']
+export type { CustomerTyping, ResourcePresenceData } from './generated/frames.js'
+
 // Realtime (REST)
 export type PublishRequest = Schemas['PublishRequest']
 export type PublishResult = Schemas['PublishResult']

@@ -319,3 +319,44 @@ export interface ErrorFrame {
   id?: string | number
   error: ErrorBody
 }
+export type ChannelPayload = CustomerTyping | ResourcePresenceData
+
+export interface CustomerTyping {
+  conversationId: string
+  typing: boolean
+  /**
+   * The agent’s name.
+   */
+  name: string | null
+}
+/**
+ * A member's data on a resource presence channel (`support:conversations:presence`).
+ */
+export interface ResourcePresenceData {
+  /**
+   * How other agents see this member.
+   */
+  name?: string | null
+  /**
+   * @maxItems 20
+   */
+  viewing: string[]
+  /**
+   * @maxItems 20
+   */
+  typing: string[]
+  /**
+   * @maxItems 20
+   */
+  locks: {
+    id: string
+    /**
+     * Epoch ms, by the holder’s clock: the earliest claim wins.
+     */
+    acquiredAt: number
+    /**
+     * The lock lapses this long after acquiredAt.
+     */
+    ttlMs: number
+  }[]
+}

@@ -281,6 +281,99 @@ export type paths = {
     patch?: never
     trace?: never
   }
+  '/support/v1/me': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The customer: who the token says, and the unread count */
+    get: operations['getMe']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/support/v1/me/conversations': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The customer’s conversations, most recently modified first */
+    get: operations['listMyConversations']
+    put?: never
+    /** Start a conversation */
+    post: operations['startConversation']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/support/v1/me/conversations/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    /** One of the customer’s conversations */
+    get: operations['getMyConversation']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/support/v1/me/conversations/{id}/messages': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    /** A conversation’s messages, oldest first (never an internal note) */
+    get: operations['listMyMessages']
+    put?: never
+    /** Reply as the customer (reopens a closed conversation) */
+    post: operations['sendMyMessage']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/support/v1/me/conversations/{id}/read': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Mark every message read */
+    post: operations['markMyConversationRead']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/support/v1/docs/collections': {
     parameters: {
       query?: never
@@ -614,8 +707,10 @@ export type components = {
       nextCursor: string | null
     }
     Customer: {
+      /** @description The customer id (a customer token’s subject); null if unknown. */
+      id: string | null
       /** Format: email */
-      email: string
+      email: string | null
       name: string | null
     }
     Conversation: {
@@ -647,6 +742,8 @@ export type components = {
       mailboxId: string
       subject: string
       customer: {
+        /** @description Whose conversation it is (their token’s subject). */
+        id?: string
         /** Format: email */
         email: string
         name?: string
@@ -712,6 +809,7 @@ export type components = {
       collectionId: string
       title: string
       slug: string
+      published: boolean
       keywords: string[]
       text: string
       /** Format: date-time */
@@ -724,6 +822,7 @@ export type components = {
       collectionId: string
       title: string
       slug: string
+      published: boolean
       keywords: string[]
       excerpt: string
       /** Format: date-time */
@@ -736,6 +835,62 @@ export type components = {
       data: components['schemas']['ArticleSummary'][]
       /** @description Opaque; null after the last page. */
       nextCursor: string | null
+    }
+    CustomerConversation: {
+      id: string
+      subject: string
+      status: components['schemas']['ConversationStatus']
+      /** @description The start of the latest message, the customer’s or an agent’s. */
+      preview: string
+      messageCount: number
+      /** @description Agent messages since the customer last marked it read. */
+      unreadCount: number
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      modifiedAt: string
+      /** Format: date-time */
+      closedAt: string | null
+    }
+    /** @description The customer’s conversations, most recently modified first. */
+    CustomerConversationPage: {
+      data: components['schemas']['CustomerConversation'][]
+      /** @description Opaque; null after the last page. */
+      nextCursor: string | null
+    }
+    CustomerMessage: {
+      id: string
+      conversationId: string
+      author: {
+        /** @enum {string} */
+        type: 'customer' | 'agent'
+        name: string | null
+      }
+      text: string
+      /** Format: date-time */
+      createdAt: string
+    }
+    /** @description Messages, oldest first. Internal notes are never among them. */
+    CustomerMessagePage: {
+      data: components['schemas']['CustomerMessage'][]
+      /** @description Opaque; null after the last page. */
+      nextCursor: string | null
+    }
+    CustomerConversationStart: {
+      text: string
+      /** @description The start of the text when absent. */
+      subject?: string
+    }
+    CustomerMessageCreate: {
+      text: string
+    }
+    CustomerProfile: {
+      id: string
+      name: string | null
+      /** Format: email */
+      email: string | null
+      /** @description Unread agent messages across all the customer’s conversations. */
+      unreadCount: number
     }
     /** @description 1–200 of `[A-Za-z0-9_:.@-]`, not `.` or `..` (they cannot travel in a REST path). */
     ChannelName: string
@@ -1502,6 +1657,223 @@ export interface operations {
         }
         content: {
           'application/json': components['schemas']['Thread']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  getMe: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The customer: who the token says, and the unread count (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerProfile']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  listMyConversations: {
+    parameters: {
+      query?: {
+        /** @description Page size. */
+        limit?: components['parameters']['limit']
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: components['parameters']['cursor']
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The customer’s conversations, most recently modified first (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerConversationPage']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  startConversation: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`). */
+        'Idempotency-Key'?: components['parameters']['idempotencyKey']
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerConversationStart']
+      }
+    }
+    responses: {
+      /** @description Start a conversation (201) */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerConversation']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  getMyConversation: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description One of the customer’s conversations (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerConversation']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  listMyMessages: {
+    parameters: {
+      query?: {
+        /** @description Page size. */
+        limit?: components['parameters']['limit']
+        /** @description The `nextCursor` of the previous page. */
+        cursor?: components['parameters']['cursor']
+      }
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A conversation’s messages, oldest first (never an internal note) (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerMessagePage']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  sendMyMessage: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`). */
+        'Idempotency-Key'?: components['parameters']['idempotencyKey']
+      }
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerMessageCreate']
+      }
+    }
+    responses: {
+      /** @description Reply as the customer (reopens a closed conversation) (201) */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerMessage']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  markMyConversationRead: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`). */
+        'Idempotency-Key'?: components['parameters']['idempotencyKey']
+      }
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Mark every message read (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CustomerConversation']
         }
       }
       429: components['responses']['RateLimited']

@@ -1,7 +1,22 @@
 // The realtime socket's contract, AsyncAPI 3.0: every frame each side sends, as JSON Schema.
 // `npm run generate` writes it out as spec/asyncapi.json (linted by @redocly/cli) and the frame types.
 import { CLOSE, IDEMPOTENCY_KEY, LIMITS, REALTIME_ERROR_CODES } from '../wire.js'
-import { anyJson, array, boolean, integer, object, realtime, ref, string, type Schema } from './schemas.js'
+import { CUSTOMER_EVENTS } from '../customer.js'
+import { resourcePresenceChannel } from '../resource-presence.js'
+import {
+  anyJson,
+  array,
+  boolean,
+  customer,
+  customerSocket,
+  integer,
+  object,
+  realtime,
+  ref,
+  string,
+  support,
+  type Schema,
+} from './schemas.js'
 
 const id: Schema = {
   type: ['string', 'number'],
@@ -158,7 +173,22 @@ const CLIENT_FRAMES = Object.keys(client)
 const SERVER_FRAMES = Object.keys(server).filter((name) => name.endsWith('Frame'))
 const messages = (names: string[]) =>
   Object.fromEntries(names.map((name) => [name, { name, contentType: 'application/json', payload: ref(name) }]))
-const messageRefs = (names: string[]) => names.map((name) => ({ $ref: `#/channels/socket/messages/${name}` }))
+const messageRefs = (names: string[], channel = 'socket') =>
+  names.map((name) => ({ $ref: `#/channels/${channel}/messages/${name}` }))
+
+/** A channel's messages, by event name: each `message` push's `event` and its `data`. */
+const events = (byEvent: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(byEvent).map(([event, schema]) => [
+      event,
+      { name: event, title: `"${event}"`, contentType: 'application/json', payload: ref(schema) },
+    ]),
+  )
+const CUSTOMER_CHANNEL_EVENTS = {
+  [CUSTOMER_EVENTS.message]: 'CustomerMessage',
+  [CUSTOMER_EVENTS.conversation]: 'CustomerConversation',
+  [CUSTOMER_EVENTS.typing]: 'CustomerTyping',
+}
 
 export const asyncapi: Schema = {
   asyncapi: '3.0.0',
@@ -182,6 +212,23 @@ export const asyncapi: Schema = {
       title: 'The socket',
       messages: messages([...CLIENT_FRAMES, ...SERVER_FRAMES]),
     },
+    customer: {
+      address: 'support:customer:{customerId}',
+      title: "A customer's channel",
+      description:
+        'The only channel a customer token may subscribe to, its own. The service alone publishes on it: ' +
+        'each `message` push has one of these events, and its `data` is the payload below. Internal notes never.',
+      parameters: { customerId: { description: "The customer id: the customer token's subject." } },
+      messages: events(CUSTOMER_CHANNEL_EVENTS),
+    },
+    resourcePresence: {
+      address: resourcePresenceChannel('support/conversations'),
+      title: 'Who is on a conversation',
+      description:
+        'One presence channel for the collection: each agent member’s data says which conversations it views, ' +
+        'types in and holds a soft lock on. The service relays typing to the conversation’s customer channel.',
+      messages: events({ member: 'ResourcePresenceData' }),
+    },
   },
   operations: {
     sendFrame: {
@@ -197,6 +244,20 @@ export const asyncapi: Schema = {
       channel: { $ref: '#/channels/socket' },
       security: [{ $ref: '#/components/securitySchemes/token' }],
       messages: messageRefs(SERVER_FRAMES),
+    },
+    receiveCustomerEvent: {
+      action: 'send',
+      title: 'What a customer hears',
+      channel: { $ref: '#/channels/customer' },
+      security: [{ $ref: '#/components/securitySchemes/token' }],
+      messages: messageRefs(Object.keys(CUSTOMER_CHANNEL_EVENTS), 'customer'),
+    },
+    setResourcePresence: {
+      action: 'receive',
+      title: 'An agent says where it is',
+      channel: { $ref: '#/channels/resourcePresence' },
+      security: [{ $ref: '#/components/securitySchemes/token' }],
+      messages: messageRefs(['member'], 'resourcePresence'),
     },
   },
   components: {
@@ -214,6 +275,10 @@ export const asyncapi: Schema = {
       Position: realtime.Position,
       Message: realtime.Message,
       Member: realtime.Member,
+      ConversationStatus: support.ConversationStatus,
+      CustomerConversation: customer.CustomerConversation,
+      CustomerMessage: customer.CustomerMessage,
+      ...customerSocket,
       ...client,
       ...server,
       ClientFrame: { oneOf: CLIENT_FRAMES.map(ref) },

@@ -15,7 +15,8 @@ import {
   without,
   withList,
 } from './operations.js'
-import { common, epoch, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
+import { customerPaths } from './customer-paths.js'
+import { common, customer, epoch, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
 
 /** `lat,lng` and `west,south,east,north`: plain decimals (the ranges are checked by the service). */
 const DECIMAL = '-?[0-9]+(\\.[0-9]+)?'
@@ -47,6 +48,10 @@ export const openapi: Schema = {
     { name: 'resources', description: 'The generic collection every service offers.' },
     { name: 'maps', description: 'Geocoding, routes, places, address validation, map views.' },
     { name: 'support', description: 'Mailboxes, agents, conversations with threads, docs.' },
+    {
+      name: 'customers',
+      description: 'What a customer token (scope `support:customer`) may do: its own conversations.',
+    },
     { name: 'realtime', description: "The realtime service's REST face (the socket: asyncapi.json)." },
   ],
   paths: {
@@ -197,6 +202,7 @@ export const openapi: Schema = {
         answers: { 201: 'Thread' },
       }),
     },
+    ...customerPaths,
     '/support/v1/docs/collections': {
       get: op('listDocCollections', 'support', 'Help-centre collections', {
         parameters: PAGE,
@@ -289,6 +295,6 @@ export const openapi: Schema = {
         content: json(ref('Error')),
       },
     },
-    schemas: { ...common, ...maps, ...support, ...without(realtime, 'Position') },
+    schemas: { ...common, ...maps, ...support, ...customer, ...without(realtime, 'Position') },
   },
 }

@@ -1,6 +1,20 @@
 // The support service's shapes (docs/services/support.md). Limits come from wire.ts.
+import { CUSTOMER_ID } from '../customer.js'
 import { CONVERSATION_STATUSES, LIMITS } from '../wire.js'
-import { array, dateTime, email, integer, nullable, object, page, ref, string, text, type Schema } from './helpers.js'
+import {
+  array,
+  boolean,
+  dateTime,
+  email,
+  integer,
+  nullable,
+  object,
+  page,
+  ref,
+  string,
+  text,
+  type Schema,
+} from './helpers.js'
 
 const status = ref('ConversationStatus')
 export const support: Record<string, Schema> = {
@@ -16,7 +30,16 @@ export const support: Record<string, Schema> = {
   MailboxPage: page('Mailbox', 'Mailboxes.'),
   Agent: object({ id: string({ pattern: '^agt_' }), name: string(), email: email() }),
   AgentPage: page('Agent', 'Agents.'),
-  Customer: object({ email: email(), name: nullable(string()) }),
+  Customer: object({
+    id: nullable(
+      string({
+        pattern: CUSTOMER_ID.source,
+        description: 'The customer id (a customer token’s subject); null if unknown.',
+      }),
+    ),
+    email: nullable(email()),
+    name: nullable(string()),
+  }),
   Conversation: object({
     id: string({ pattern: '^cnv_' }),
     number: integer({ minimum: 1 }),
@@ -37,7 +60,14 @@ export const support: Record<string, Schema> = {
     {
       mailboxId: text(LIMITS.id),
       subject: text(LIMITS.subject),
-      customer: object({ email: email(), name: text(LIMITS.personName) }, ['name']),
+      customer: object(
+        {
+          id: string({ pattern: CUSTOMER_ID.source, description: 'Whose conversation it is (their token’s subject).' }),
+          email: email(),
+          name: text(LIMITS.personName),
+        },
+        ['id', 'name'],
+      ),
       text: text(LIMITS.text),
       tags: array(text(LIMITS.tag), { maxItems: LIMITS.tags }),
       status,
@@ -83,6 +113,7 @@ export const support: Record<string, Schema> = {
     collectionId: string(),
     title: string(),
     slug: string(),
+    published: boolean,
     keywords: array(string()),
     text: string(),
     createdAt: dateTime,
@@ -93,6 +124,7 @@ export const support: Record<string, Schema> = {
     collectionId: string(),
     title: string(),
     slug: string(),
+    published: boolean,
     keywords: array(string()),
     excerpt: string(),
     createdAt: dateTime,

@@ -1,0 +1,90 @@
+// The customer's view of support (docs/services/support.md, "Customers"): what a token with the
+// `support:customer` scope reads and writes under /support/v1/me, and what its channel carries.
+// No agent-only field (mailbox, assignee, tags, internal notes) is in any of them.
+import { CUSTOMER_ID } from '../customer.js'
+import { LOCK_TTL_MAX, MAX_PRESENCE_RESOURCES } from '../resource-presence.js'
+import { LIMITS } from '../wire.js'
+import {
+  array,
+  boolean,
+  dateTime,
+  email,
+  integer,
+  nullable,
+  object,
+  page,
+  ref,
+  string,
+  text,
+  type Schema,
+} from './helpers.js'
+
+const conversationId = string({ pattern: '^cnv_' })
+
+/** REST (openapi.json) and the customer channel's messages (asyncapi.json). */
+export const customer: Record<string, Schema> = {
+  CustomerConversation: object({
+    id: conversationId,
+    subject: string(),
+    status: ref('ConversationStatus'),
+    preview: string({ description: 'The start of the latest message, the customer’s or an agent’s.' }),
+    messageCount: integer({ minimum: 0 }),
+    unreadCount: integer({ minimum: 0, description: 'Agent messages since the customer last marked it read.' }),
+    createdAt: dateTime,
+    modifiedAt: dateTime,
+    closedAt: nullable(dateTime),
+  }),
+  CustomerConversationPage: page('CustomerConversation', 'The customer’s conversations, most recently modified first.'),
+  CustomerMessage: object({
+    id: string({ pattern: '^thr_' }),
+    conversationId,
+    author: object({ type: string({ enum: ['customer', 'agent'] }), name: nullable(string()) }),
+    text: string(),
+    createdAt: dateTime,
+  }),
+  CustomerMessagePage: page('CustomerMessage', 'Messages, oldest first. Internal notes are never among them.'),
+  CustomerConversationStart: object(
+    {
+      text: text(LIMITS.text),
+      subject: text(LIMITS.subject, { description: 'The start of the text when absent.' }),
+    },
+    ['subject'],
+  ),
+  CustomerMessageCreate: object({ text: text(LIMITS.text) }),
+  CustomerProfile: object({
+    id: string({ pattern: CUSTOMER_ID.source }),
+    name: nullable(string()),
+    email: nullable(email()),
+    unreadCount: integer({ minimum: 0, description: 'Unread agent messages across all the customer’s conversations.' }),
+  }),
+}
+
+/** The socket only (asyncapi.json). */
+export const customerSocket: Record<string, Schema> = {
+  CustomerTyping: object({
+    conversationId,
+    typing: boolean,
+    name: nullable(string({ description: 'The agent’s name.' })),
+  }),
+  ResourcePresenceData: object(
+    {
+      name: nullable(string({ maxLength: LIMITS.personName, description: 'How other agents see this member.' })),
+      viewing: array(string({ maxLength: LIMITS.id }), { maxItems: MAX_PRESENCE_RESOURCES, uniqueItems: true }),
+      typing: array(string({ maxLength: LIMITS.id }), { maxItems: MAX_PRESENCE_RESOURCES, uniqueItems: true }),
+      locks: array(
+        object({
+          id: string({ maxLength: LIMITS.id }),
+          acquiredAt: integer({ minimum: 0, description: 'Epoch ms, by the holder’s clock: the earliest claim wins.' }),
+          ttlMs: integer({
+            minimum: 1,
+            maximum: LOCK_TTL_MAX,
+            description: 'The lock lapses this long after acquiredAt.',
+          }),
+        }),
+        { maxItems: MAX_PRESENCE_RESOURCES },
+      ),
+    },
+    ['name'],
+    { description: "A member's data on a resource presence channel (`support:conversations:presence`)." },
+  ),
+}
