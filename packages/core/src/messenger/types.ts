@@ -1,0 +1,107 @@
+// The customer side of support, as the SDK offers it (`messenger(client)` from
+// @tandem/core/messenger): the REST calls of /support/v1/me, and live stores fed by the
+// customer's own channel. Every shape is the contract's.
+import type {
+  Article,
+  ArticleSummary,
+  CustomerConversation,
+  CustomerConversationStart,
+  CustomerMessage,
+  CustomerMessageCreate,
+  CustomerProfile,
+  CustomerTyping,
+} from '@tandem/contract'
+import type { LiveSource } from '../cache/live.js'
+import type { PagePromise } from '../collection.js'
+import type { TandemError } from '../errors.js'
+import type { CallOptions, Unsubscribe, WriteOptions } from '../types.js'
+
+export type {
+  Article,
+  ArticleSummary,
+  CustomerConversation,
+  CustomerConversationStart,
+  CustomerMessage,
+  CustomerMessageCreate,
+  CustomerProfile,
+  CustomerTyping,
+}
+
+export interface MessengerOptions {
+  /**
+   * A realtime connection (`createRealtime` from @tandem/realtime, shared across tabs or not):
+   * with it, messages, typing and unread counts are live. Without it, nothing is live.
+   */
+  realtime?: LiveSource
+}
+
+/** Page size (1–100) and the `nextCursor` of the previous page. */
+export interface MessengerPageParams {
+  limit?: number
+  cursor?: string
+}
+
+/** What every live store's snapshot carries. */
+export type MessengerStatus = 'idle' | 'loading' | 'ready' | 'error'
+
+export interface UnreadSnapshot {
+  status: MessengerStatus
+  /** Unread agent messages across all the customer's conversations. */
+  total: number
+  /** Per conversation id (a Map: the keys are service ids). */
+  byConversation: ReadonlyMap<string, number>
+  error: TandemError | null
+}
+
+export interface ConversationListSnapshot {
+  status: MessengerStatus
+  /** Most recently modified first; live. */
+  conversations: readonly CustomerConversation[]
+  error: TandemError | null
+}
+
+export interface ThreadSnapshot {
+  status: MessengerStatus
+  conversation: CustomerConversation | null
+  /** Oldest first, each once (live pushes and refetches are merged by id). */
+  messages: readonly CustomerMessage[]
+  /** The name of the agent typing now (null when none, or the agent has no name: then `agentTyping`). */
+  typingName: string | null
+  agentTyping: boolean
+  error: TandemError | null
+}
+
+/** A value to watch, for `useSyncExternalStore` (same reference until it changes). */
+export interface ReadStore<T> {
+  getSnapshot(): T
+  subscribe(listener: () => void): Unsubscribe
+}
+
+export interface Messenger {
+  /** The customer the token says, with the unread total. */
+  me(options?: CallOptions): Promise<CustomerProfile>
+  conversations: {
+    list(params?: MessengerPageParams, options?: CallOptions): PagePromise<CustomerConversation>
+    get(id: string, options?: CallOptions): Promise<CustomerConversation>
+    messages(id: string, params?: MessengerPageParams, options?: CallOptions): PagePromise<CustomerMessage>
+    start(input: CustomerConversationStart, options?: WriteOptions): Promise<CustomerConversation>
+    reply(id: string, input: CustomerMessageCreate, options?: WriteOptions): Promise<CustomerMessage>
+    markRead(id: string, options?: WriteOptions): Promise<CustomerConversation>
+  }
+  docs: {
+    search(params: { query: string; limit?: number; cursor?: string }, options?: CallOptions): PagePromise<ArticleSummary>
+    get(id: string, options?: CallOptions): Promise<Article>
+  }
+  /** Live events of the customer's channel (needs `realtime`); returns the unsubscribe. */
+  on(event: 'message', listener: (message: CustomerMessage) => void): Unsubscribe
+  on(event: 'conversation', listener: (conversation: CustomerConversation) => void): Unsubscribe
+  on(event: 'typing', listener: (typing: CustomerTyping) => void): Unsubscribe
+  /** Unread counts, right in every tab (a read in one tab reaches the others through the channel). */
+  readonly unread: ReadStore<UnreadSnapshot>
+  /** The customer's conversations, live. Loads on first subscribe. */
+  conversationList(): ReadStore<ConversationListSnapshot> & { refresh(): Promise<void> }
+  /** One conversation's messages, live; the same store for the same id while it has listeners. */
+  thread(id: string): ReadStore<ThreadSnapshot> & { refresh(): Promise<void> }
+  /** Stops listening and forgets every piece of customer state this messenger holds. */
+  shutdown(): void
+}
