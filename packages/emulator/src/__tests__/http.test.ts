@@ -19,7 +19,7 @@ describe('headers', () => {
     expect(await rest.json()).toEqual(published)
     const socket = (await (await call(emu(), '/asyncapi.json')).json()) as { asyncapi: string; channels: object }
     expect(socket.asyncapi).toBe('3.0.0')
-    expect(Object.keys(socket.channels)).toEqual(['socket'])
+    expect(Object.keys(socket.channels)).toEqual(['socket', 'customer', 'resourcePresence'])
   })
 
   it('X-Request-Id, RateLimit-* and CORS on successes and errors alike', async () => {

@@ -51,7 +51,7 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       const input = {
         mailboxId,
         subject: b.subject,
-        customer: { email: b.customer.email.toLowerCase(), name: b.customer.name ?? null },
+        customer: { id: b.customer.id ?? null, email: b.customer.email.toLowerCase(), name: b.customer.name ?? null },
         text: b.text,
         tags: normalTags(b.tags ?? []),
         status: b.status ?? 'active',

@@ -153,7 +153,7 @@ export class ConversationStore {
       type: 'customer',
       text: input.text,
       createdAt: at,
-      author: { type: 'customer', id: null, name: input.customer.name, email: input.customer.email },
+      author: { type: 'customer', id: input.customer.id, name: input.customer.name, email: input.customer.email },
     }
     const conversation: Conversation = {
       id,
@@ -260,7 +260,7 @@ function matches({ conversation: c, threads }: Entry, f: ConversationFilter): bo
   if (f.modifiedSince !== undefined && Date.parse(c.modifiedAt) < f.modifiedSince) return false
   if (f.words?.length) {
     const customerText = threads.filter((t) => t.type === 'customer').map((t) => t.text)
-    const haystack = [c.subject, c.preview, c.customer.email, c.customer.name ?? '', ...customerText]
+    const haystack = [c.subject, c.preview, c.customer.email ?? '', c.customer.name ?? '', ...customerText]
       .join('\n')
       .toLowerCase()
     return f.words.every((w) => haystack.includes(w))

@@ -344,6 +344,13 @@ export const DOC_COLLECTIONS = [
   },
 ] as const
 
+/** Drafts: an agent sees them, a customer never does (one in each of three collections). */
+export const DRAFT_TITLES: ReadonlySet<string> = new Set([
+  'Snoozing a conversation',
+  'Using the Salesforce app',
+  'API changelog',
+])
+
 export const ARTICLE_STEPS = [
   'Open **Settings** from the menu in the top-right corner.',
   'Choose the section named in the title of this article.',

@@ -7,6 +7,7 @@ import {
   ARTICLE_STEPS,
   BROWSERS,
   DOC_COLLECTIONS,
+  DRAFT_TITLES,
   FOLLOW_UPS,
   MAILBOXES,
   NOTES,
@@ -84,6 +85,7 @@ export function seedSupport(seed: number): SupportData {
       name: c.name,
       slug: slugify(c.name),
       description: c.description,
+      // An agent's view: every article, drafts too (a customer's count is of published ones).
       articleCount: c.titles.length,
     }
     collections.push(collection)
@@ -98,6 +100,7 @@ export function seedSupport(seed: number): SupportData {
         collectionId: collection.id,
         title,
         slug: slugify(title),
+        published: !DRAFT_TITLES.has(title),
         keywords,
         text,
         createdAt: iso(created),
@@ -127,7 +130,9 @@ function seedConversation(
   const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? key)
   const firstName = faker.person.firstName()
   const lastName = faker.person.lastName()
+  // The id comes from the number, not the faker, so the rest of the seed stays as it was.
   const customer = {
+    id: `cus_${number}`,
     email: faker.internet.email({ firstName, lastName }).toLowerCase(),
     name: `${firstName} ${lastName}`,
   }
@@ -138,7 +143,7 @@ function seedConversation(
     { weight: 20, value: 'pending' },
   ])
   const conversationId = id('cnv')
-  const customerAuthor: ThreadAuthor = { type: 'customer', id: null, name: customer.name, email: customer.email }
+  const customerAuthor: ThreadAuthor = { type: 'customer', id: customer.id, name: customer.name, email: customer.email }
 
   const threads: Thread[] = []
   let at = start
