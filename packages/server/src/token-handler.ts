@@ -1,13 +1,13 @@
 import { errorResponse, jsonResponse } from './json-response.js'
 import { mintToken } from './mint-token.js'
-import { assertNonEmptyString, resolveTtl } from './validate.js'
+import { assertNonEmptyString, resolveTtl, type TokenProfile } from './validate.js'
 
 /**
- * What the app's own auth decided: a user and their capabilities, an explicit refusal,
- * or null/false for "not signed in" (401).
+ * What the app's own auth decided: a user, their capabilities and (optionally) their profile,
+ * an explicit refusal, or null/false for "not signed in" (401).
  */
 export type AuthorizeResult =
-  { subject: string; scope: string[] } | { refuse: 401 | 403; message?: string } | null | false
+  { subject: string; scope: string[]; profile?: TokenProfile } | { refuse: 401 | 403; message?: string } | null | false
 
 export interface TokenHandlerOptions {
   appId: string
@@ -33,6 +33,17 @@ const ALLOW = 'GET, POST, OPTIONS'
  * export const POST = createTokenHandler({
  *   appId, keyId, secret,
  *   authorize: async (request) => ((await session(request)) ? { subject: 'user_42', scope: ['maps'] } : null),
+ * })
+ *
+ * // A support customer: the subject is the customer id (a CUSTOMER_ID), the profile what agents see.
+ * export const customerToken = createTokenHandler({
+ *   appId, keyId, secret,
+ *   authorize: async (req) => {
+ *     const customer = await customerOf(req)
+ *     if (!customer) return null
+ *     const { name, email } = customer
+ *     return { subject: customer.id, scope: ['support:customer'], profile: { name, email } }
+ *   },
  * })
  * ```
  */
@@ -63,9 +74,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
         // Any other value is a bug in authorize: fall through to the generic 500.
         throw new TypeError('invalid refuse status')
       }
-      const { subject, scope } = result as { subject: string; scope: string[] }
-      // A malformed subject/scope from authorize rejects here and becomes a 500 below.
-      const { token, expiresIn } = await mintToken({ appId, keyId, secret, subject, scope, ttlSeconds })
+      const { subject, scope, profile } = result as { subject: string; scope: string[]; profile?: TokenProfile }
+      // A malformed subject/scope/profile from authorize rejects here and becomes a 500 below.
+      const { token, expiresIn } = await mintToken({ appId, keyId, secret, subject, scope, profile, ttlSeconds })
       return jsonResponse(200, { token, expiresIn })
     } catch {
       // Fixed message: whatever was thrown may quote a secret, a session or a database URL.

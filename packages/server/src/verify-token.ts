@@ -4,7 +4,13 @@ import { DEFAULTS } from './defaults.js'
 import { TokenError } from './errors.js'
 import { toKeyMap, type KeySet } from './key-set.js'
 import { toTokenError } from './token-error.js'
-import { assertNonEmptyString, resolveNow } from './validate.js'
+import {
+  assertNonEmptyString,
+  customerSubjectProblem,
+  profileProblem,
+  resolveNow,
+  type TokenProfile,
+} from './validate.js'
 
 export interface TokenClaims {
   sub: string
@@ -15,6 +21,8 @@ export interface TokenClaims {
   scope: string[]
   /** The key id from the header: which key signed the token. */
   kid: string
+  /** Who the user is (`name`, `email`), when the token carries a `profile` claim. */
+  profile?: TokenProfile
 }
 
 export interface VerifyTokenOptions {
@@ -87,10 +95,25 @@ export async function verifyToken(token: string, options: VerifyTokenOptions): P
   }
 
   // Tandem's own claims; jose has checked the registered ones (numbers, presence, times).
-  const { sub, app, iat, exp, jti, scope } = payload
+  const { sub, app, iat, exp, jti, scope, profile } = payload
   if (!isNonEmptyString(sub) || !isNonEmptyString(app) || !isNonEmptyString(jti) || typeof scope !== 'string') {
     throw new TokenError('malformed_token')
   }
   if (app !== appId) throw new TokenError('wrong_app')
-  return { sub, app, iat: iat as number, exp: exp as number, jti, scope: scope.split(' ').filter(Boolean), kid }
+  const scopes = scope.split(' ').filter(Boolean)
+  // What mintToken refuses to write, verifyToken refuses to read: a customer id that could not be
+  // a channel name, a profile of the wrong shape.
+  if (customerSubjectProblem(sub, scopes) || (profile !== undefined && profileProblem(profile))) {
+    throw new TokenError('malformed_token')
+  }
+  return {
+    sub,
+    app,
+    iat: iat as number,
+    exp: exp as number,
+    jti,
+    scope: scopes,
+    kid,
+    ...(profile !== undefined ? { profile: profile as TokenProfile } : {}),
+  }
 }
