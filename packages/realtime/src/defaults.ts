@@ -60,6 +60,11 @@ export const PRESENCE_RETRY_CAP_MS = 30_000
 export { LEASE_RELEASE_MS }
 /** `createMessageLog`: the newest `initial` from history on join, at most `max` held, pages of at most `maxPage` (the service's history limit). */
 export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: HISTORY_MAX } as const
+/**
+ * `resourcePresence`: a connection's member data goes out at most once per `throttleMs` (changes in
+ * between are coalesced), and `setTyping(true)` lapses after `typingIdleMs` without another.
+ */
+export const RESOURCE_PRESENCE = { throttleMs: 50, typingIdleMs: 5_000 } as const
 
 export const DEFAULTS = {
   path: WS_PATH,
@@ -84,4 +89,5 @@ export const DEFAULTS = {
   presenceRetryCapMs: PRESENCE_RETRY_CAP_MS,
   leaseReleaseMs: LEASE_RELEASE_MS,
   messageLog: MESSAGE_LOG,
+  resourcePresence: RESOURCE_PRESENCE,
 } as const

@@ -1,0 +1,67 @@
+// Resource presence over one connection shared by two tabs (tab-env.ts, as share.test.ts): the
+// service has ONE member for both, and each tab's registry keeps the other's resources in it.
+import { afterEach, describe, expect, it } from 'vitest'
+import { until } from '../../../../../test/utils/wait.js'
+import { resourcePresenceChannel } from '@tandem/contract'
+import { presence } from '../../presence.js'
+import { collectionPresence, resourcePresence } from '../../resource-presence.js'
+import { shareAcrossTabs, type TabShare } from '../../tabs.js'
+import { client, untilState, useEmulator } from '../helpers.js'
+import { createBrowser } from './tab-env.js'
+
+const PATH = 'support/conversations'
+const emu = useEmulator({ realtime: { heartbeatMs: 300 } })
+const shares: TabShare[] = []
+afterEach(() => {
+  for (const s of shares.splice(0)) s.stop()
+})
+
+function openTab(browser: ReturnType<typeof createBrowser>) {
+  const tab = browser.tab()
+  const share = shareAcrossTabs({ key: 'ada', locks: tab.locks, BroadcastChannel: tab.BroadcastChannel })
+  shares.push(share)
+  return { share, rt: client(emu(), { subject: 'ada' }, { tabs: share }) }
+}
+
+describe('resourcePresence across tabs', () => {
+  it("works from the leader and a follower: one member holds both tabs' resources", async () => {
+    const browser = createBrowser()
+    const tabs = [openTab(browser), openTab(browser)]
+    tabs[0]!.rt.connect()
+    await untilState(tabs[0]!.rt, 'connected')
+    tabs[1]!.rt.connect()
+    await untilState(tabs[1]!.rt, 'connected')
+    const leader = tabs.find((t) => t.share.role === 'leader')!
+    const follower = tabs.find((t) => t !== leader)!
+    expect(follower.share.role).toBe('follower')
+
+    const watcher = client(emu(), { subject: 'watcher' })
+    const rows = collectionPresence(watcher, PATH)
+    rows.subscribe(() => {})
+    const fromLeader = resourcePresence(leader.rt, PATH, 'cnv_l', { name: 'Ada' })
+    const fromFollower = resourcePresence(follower.rt, PATH, 'cnv_f', { name: 'Ada' })
+    fromFollower.lock()
+    await until(
+      rows.subscribe,
+      () => rows.getSnapshot().has('cnv_l') && rows.getSnapshot().get('cnv_f')?.lockHolder?.clientId === 'ada',
+      5_000,
+      "both tabs' resources",
+    )
+    const members = await presence(watcher.channel(resourcePresenceChannel(PATH))).get()
+    expect(members).toHaveLength(1)
+    expect(members[0]!.data).toMatchObject({ viewing: ['cnv_f', 'cnv_l'] })
+
+    // The follower lets go: the leader's resource stays, the member too.
+    fromFollower.close()
+    await until(rows.subscribe, () => !rows.getSnapshot().has('cnv_f'), 5_000, "the follower's gone")
+    expect([...rows.getSnapshot().keys()]).toEqual(['cnv_l'])
+    // The leader's tab sees the follower's handle as its own connection: not another viewer.
+    const again = resourcePresence(follower.rt, PATH, 'cnv_l')
+    again.subscribe(() => {})
+    await until(again.subscribe, () => again.getSnapshot().status === 'live', 5_000, 'live')
+    expect(again.getSnapshot().viewers).toEqual([])
+    again.close()
+    fromLeader.close()
+    await until(rows.subscribe, () => rows.getSnapshot().size === 0, 5_000, 'the member left')
+  })
+})

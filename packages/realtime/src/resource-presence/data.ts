@@ -1,0 +1,95 @@
+// A member's `ResourcePresenceData` (contract): read from other clients (untrusted: anything
+// malformed counts as nothing), written from this connection's claims, and merged with what the
+// other tabs sharing the connection wrote. Pure helpers: the lock rule here is every observer's.
+import type { ResourcePresenceData } from '@tandem/contract'
+import type { Member } from '../types.js'
+
+export type Lock = ResourcePresenceData['locks'][number]
+
+/** What one handle of this connection claims on its resource. */
+export interface Claim {
+  readonly id: string
+  typing: boolean
+  lock: Lock | undefined
+}
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
+const field = (v: object, key: string): unknown => Reflect.get(v, key)
+const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+const isLock = (v: unknown): v is Lock => {
+  if (!isObject(v)) return false
+  const [id, at, ttl] = [field(v, 'id'), field(v, 'acquiredAt'), field(v, 'ttlMs')]
+  return typeof id === 'string' && typeof at === 'number' && Number.isFinite(at) && typeof ttl === 'number' && ttl > 0
+}
+
+/** A member's data as resource presence, or empty lists where it is not that. */
+export function dataOf(data: unknown): ResourcePresenceData {
+  if (!isObject(data)) return { name: null, viewing: [], typing: [], locks: [] }
+  const [name, locks] = [field(data, 'name'), field(data, 'locks')]
+  return {
+    name: typeof name === 'string' ? name : null,
+    viewing: ids(field(data, 'viewing')),
+    typing: ids(field(data, 'typing')),
+    locks: Array.isArray(locks) ? locks.filter(isLock) : [],
+  }
+}
+
+const byId = (a: Lock, b: Lock) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
+ * What the member should say: `base` (the member as another tab of this connection left it) without
+ * anything this registry ever claimed (`ours`), plus the claims it holds now. Sorted, so that equal
+ * data is equal text.
+ */
+export function compose(
+  base: ResourcePresenceData,
+  ours: ReadonlySet<string>,
+  claims: Iterable<Claim>,
+  name: string | null | undefined,
+): ResourcePresenceData {
+  const kept = (id: string) => !ours.has(id)
+  const viewing = new Set(base.viewing.filter(kept))
+  const typing = new Set(base.typing.filter(kept))
+  const locks = new Map(base.locks.filter((l) => kept(l.id)).map((l) => [l.id, l]))
+  for (const c of claims) {
+    viewing.add(c.id)
+    if (c.typing) typing.add(c.id)
+    if (c.lock) locks.set(c.id, c.lock)
+  }
+  return {
+    name: name === undefined ? (base.name ?? null) : name,
+    viewing: [...viewing].sort(),
+    typing: [...typing].sort(),
+    locks: [...locks.values()].sort(byId),
+  }
+}
+
+/** Equal data, by value (both sorted by `compose` or read the same way). */
+export const sameData = (a: ResourcePresenceData, b: ResourcePresenceData): boolean =>
+  JSON.stringify(dataOf(a)) === JSON.stringify(dataOf(b))
+
+export interface Holder {
+  holder: Member<ResourcePresenceData>
+  expiresAt: number
+}
+
+/**
+ * Who holds `id`'s soft lock at `now`: of the claims not yet lapsed (acquiredAt + ttlMs), the
+ * earliest acquiredAt; a tie goes to the smaller clientId, then connectionId. Every observer
+ * computes the same holder from the same members (give or take the clocks).
+ */
+const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
+/** The earlier claim first; a tie by clientId, then connectionId. */
+const earlier = ([am, al]: [Member, Lock], [bm, bl]: [Member, Lock]) =>
+  cmp(al.acquiredAt, bl.acquiredAt) || cmp(am.clientId, bm.clientId) || cmp(am.connectionId, bm.connectionId)
+
+/**
+ * Who holds `id`'s soft lock at `now`: of the claims not yet lapsed (acquiredAt + ttlMs), the
+ * earliest acquiredAt; a tie goes to the smaller clientId, then connectionId. Every observer
+ * computes the same holder from the same members (give or take the clocks).
+ */
+export function holderOf(claims: readonly [Member<ResourcePresenceData>, Lock][], now: number): Holder | null {
+  let best: [Member<ResourcePresenceData>, Lock] | undefined
+  for (const c of claims) if (c[1].acquiredAt + c[1].ttlMs > now && (!best || earlier(c, best) < 0)) best = c
+  return best ? { holder: best[0], expiresAt: best[1].acquiredAt + best[1].ttlMs } : null
+}

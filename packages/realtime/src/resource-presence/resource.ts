@@ -1,0 +1,187 @@
+// `resourcePresence(rt, path, id)`: this client on one resource (viewing it from creation until
+// close, typing, a soft lock), and the others on it, as a store. Its claim joins the connection's
+// registry, which sends them all as one member of the collection's presence channel.
+import { LIMITS, LOCK_TTL_DEFAULT, LOCK_TTL_MAX, LOCK_TTL_MIN, type PresenceCollection } from '@tandem/contract'
+import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
+import { RESOURCE_PRESENCE } from '../defaults.js'
+import type { Realtime } from '../realtime.js'
+import type { Store } from '../stores.js'
+import type { Claim } from './data.js'
+import { checkPath } from './path.js'
+import { registryOf } from './registry.js'
+import type { Activity, PresenceMember } from './view.js'
+
+export interface ResourcePresenceOptions {
+  /** How the other agents see this connection (its member data's `name`); the last one given wins. */
+  name?: string | null
+}
+
+export interface LockOptions {
+  /**
+   * How long the lock lasts unless renewed (`lock()` again), in ms, within the contract's
+   * `LOCK_TTL_MIN`–`LOCK_TTL_MAX`.
+   * @default LOCK_TTL_DEFAULT (60_000)
+   */
+  ttlMs?: number
+}
+
+/** `connecting` until the collection's channel is subscribed; `failed` when it or our member data was refused. */
+export type ResourcePresenceStatus = 'connecting' | 'live' | 'failed' | 'closed'
+
+export interface ResourceLock {
+  holder: PresenceMember
+  /** Epoch ms, by the holder's clock. */
+  expiresAt: number
+  /** Held by this connection. */
+  mine: boolean
+}
+
+export interface ResourcePresenceSnapshot {
+  /** The other connections viewing the resource (this one left out). */
+  viewers: readonly PresenceMember[]
+  /** The other connections typing in it. */
+  typing: readonly PresenceMember[]
+  lock: ResourceLock | null
+  status: ResourcePresenceStatus
+  /** Why it `failed`: the channel's or the member data's refusal. */
+  error?: RealtimeError
+}
+
+export interface ResourcePresence extends Store<ResourcePresenceSnapshot> {
+  readonly id: string
+  /** Says this client types in the resource; `true` lapses after `DEFAULTS.resourcePresence.typingIdleMs` without another. */
+  setTyping(typing: boolean): void
+  /**
+   * Claims the resource's soft lock, or renews this client's claim. ADVISORY: nothing stops
+   * another client from writing; every observer computes the same holder (the earliest claim not
+   * yet lapsed, a tie by clientId), and a claim lapses at its `acquiredAt + ttlMs` BY THE HOLDER'S
+   * CLOCK (a skewed clock shifts when the others see it lapse). A claim made while another holds
+   * the lock waits: it holds once the other's lapses or is released. A renewal keeps the claim's
+   * place while the whole span stays within `LOCK_TTL_MAX`, and starts a new claim after that.
+   */
+  lock(options?: LockOptions): void
+  unlock(): void
+  /** Stops viewing (typing and lock go with it); when it was the connection's last handle, its member leaves. */
+  close(): void
+}
+
+const NONE: Activity = { viewers: [], typers: [], lockHolder: null, lockExpiresAt: null }
+
+function checkId(id: unknown): asserts id is string {
+  if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.id)
+    throw new ValidationError(
+      'id',
+      process.env.NODE_ENV !== 'production' && `is a resource id of 1 to ${LIMITS.id} characters`,
+      `1..${LIMITS.id} characters`,
+    )
+}
+
+function checkTtl(ttlMs: unknown): asserts ttlMs is number {
+  if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < LOCK_TTL_MIN || ttlMs > LOCK_TTL_MAX)
+    throw new ValidationError(
+      'ttlMs',
+      process.env.NODE_ENV !== 'production' && `is a whole number of ms from ${LOCK_TTL_MIN} to ${LOCK_TTL_MAX}`,
+      `${LOCK_TTL_MIN}..${LOCK_TTL_MAX}`,
+    )
+}
+
+/**
+ * This client on one resource of a collection, and who else is on it.
+ *
+ * @example
+ * ```ts
+ * const here = resourcePresence(rt, 'support/conversations', conversationId, { name: 'Ada' })
+ * here.subscribe(() => render(here.getSnapshot())) // { viewers, typing, lock, status }
+ * here.setTyping(true)
+ * here.lock({ ttlMs: 120_000 })
+ * here.close()
+ * ```
+ */
+export function resourcePresence(
+  rt: Realtime,
+  path: PresenceCollection,
+  id: string,
+  options: ResourcePresenceOptions = {},
+): ResourcePresence {
+  checkPath(path)
+  checkId(id)
+  const registry = registryOf(rt, path)
+  const { channel } = registry
+  const claim: Claim = { id, typing: false, lock: undefined }
+  registry.add(claim, options.name)
+  const emitter = createEmitter<{ change: () => void }>()
+  let closed = false
+  let idle: ReturnType<typeof setTimeout> | undefined
+  let memo: { of: readonly unknown[]; snap: ResourcePresenceSnapshot } | undefined
+
+  const setTyping = (typing: boolean) => {
+    if (closed) return
+    clearTimeout(idle)
+    if (typing) idle = setTimeout(() => setTyping(false), RESOURCE_PRESENCE.typingIdleMs)
+    if (claim.typing === typing) return
+    claim.typing = typing
+    registry.changed()
+  }
+
+  function getSnapshot(): ResourcePresenceSnapshot {
+    const a = registry.view.getSnapshot().get(id) ?? NONE
+    const { error } = registry
+    const status: ResourcePresenceStatus = closed
+      ? 'closed'
+      : channel.state === 'failed' || error
+        ? 'failed'
+        : channel.state === 'subscribed'
+          ? 'live'
+          : 'connecting'
+    const of = [a, status, error, rt.connectionId]
+    if (memo && of.every((x, i) => x === memo!.of[i])) return memo.snap
+    const { lockHolder: holder, lockExpiresAt: expiresAt } = a
+    const snap: ResourcePresenceSnapshot = {
+      viewers: a.viewers,
+      typing: a.typers,
+      lock: holder && expiresAt !== null ? { holder, expiresAt, mine: holder.connectionId === rt.connectionId } : null,
+      status,
+      ...(error && status === 'failed' ? { error } : {}),
+    }
+    memo = { of, snap }
+    return snap
+  }
+
+  return {
+    id,
+    subscribe(listener) {
+      const offs = [
+        emitter.on('change', listener),
+        registry.view.subscribe(listener),
+        channel.on('state', () => listener()),
+        registry.onError(listener),
+      ]
+      return () => offs.forEach((o) => o())
+    },
+    getSnapshot,
+    setTyping,
+    lock({ ttlMs = LOCK_TTL_DEFAULT }: LockOptions = {}) {
+      checkTtl(ttlMs)
+      if (closed) return
+      const now = Date.now()
+      const had = claim.lock
+      const keep = had && had.acquiredAt + had.ttlMs > now && now - had.acquiredAt + ttlMs <= LOCK_TTL_MAX
+      claim.lock = keep
+        ? { id, acquiredAt: had.acquiredAt, ttlMs: now - had.acquiredAt + ttlMs }
+        : { id, acquiredAt: now, ttlMs }
+      registry.changed()
+    },
+    unlock() {
+      if (closed || !claim.lock) return
+      claim.lock = undefined
+      registry.changed()
+    },
+    close() {
+      if (closed) return
+      closed = true
+      clearTimeout(idle)
+      registry.remove(claim)
+      emitter.emit('change')
+    },
+  }
+}

@@ -1,0 +1,117 @@
+// The collection as its rows see it: for each resource id, who else views it, who types in it and
+// who holds its soft lock, from the members of the collection's one presence channel. Rebuilt when
+// the members change, when this connection's id does, and when a lock lapses; a row whose activity
+// did not change keeps its object, so a list re-renders only the rows that moved.
+import type { ResourcePresenceData } from '@tandem/contract'
+import { createEmitter } from '../core.js'
+import { presenceStore } from '../presence-store.js'
+import type { Realtime } from '../realtime.js'
+import type { Store } from '../stores.js'
+import type { Channel, Member } from '../types.js'
+import { dataOf, holderOf, type Lock } from './data.js'
+
+export type PresenceMember = Member<ResourcePresenceData>
+
+/** One resource's activity: `viewers` and `typers` are the other connections (not this one). */
+export interface Activity {
+  viewers: readonly PresenceMember[]
+  typers: readonly PresenceMember[]
+  /** The soft lock's holder (this connection included) until `lockExpiresAt` (epoch ms, the holder's clock). */
+  lockHolder: PresenceMember | null
+  lockExpiresAt: number | null
+}
+
+const parsed = new WeakMap<Member, PresenceMember>()
+/** The member with its data read as resource presence, one object per member object. */
+function parse(m: Member): PresenceMember {
+  let p = parsed.get(m)
+  if (!p) parsed.set(m, (p = { clientId: m.clientId, connectionId: m.connectionId, data: dataOf(m.data) }))
+  return p
+}
+
+/** The same connection under the same name: what a row shows of a member (its other resources are other rows'). */
+const sameMember = (a: PresenceMember | null, b: PresenceMember | null) =>
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.connectionId === b.connectionId &&
+    a.clientId === b.clientId &&
+    a.data.name === b.data.name)
+const sameList = (a: readonly PresenceMember[], b: readonly PresenceMember[]) =>
+  a.length === b.length && a.every((x, i) => sameMember(x, b[i]!))
+const sameActivity = (a: Activity, b: Activity) =>
+  sameList(a.viewers, b.viewers) &&
+  sameList(a.typers, b.typers) &&
+  sameMember(a.lockHolder, b.lockHolder) &&
+  a.lockExpiresAt === b.lockExpiresAt
+
+export function createView(rt: Realtime, channel: Channel): Store<ReadonlyMap<string, Activity>> {
+  const members = presenceStore(channel)
+  const emitter = createEmitter<{ change: () => void }>()
+  let map: ReadonlyMap<string, Activity> = new Map()
+  let listeners = 0
+  let offs: (() => void)[] = []
+  let lapse: ReturnType<typeof setTimeout> | undefined
+
+  function rebuild() {
+    clearTimeout(lapse)
+    const me = rt.connectionId
+    const now = Date.now()
+    const rows = new Map<
+      string,
+      { viewers: PresenceMember[]; typers: PresenceMember[]; locks: [PresenceMember, Lock][] }
+    >()
+    const row = (id: string) => {
+      let r = rows.get(id)
+      if (!r) rows.set(id, (r = { viewers: [], typers: [], locks: [] }))
+      return r
+    }
+    for (const raw of members.getSnapshot()) {
+      const m = parse(raw)
+      const other = m.connectionId !== me
+      if (other) for (const id of m.data.viewing) row(id).viewers.push(m)
+      if (other) for (const id of m.data.typing) row(id).typers.push(m)
+      for (const l of m.data.locks) row(l.id).locks.push([m, l])
+    }
+    const next = new Map<string, Activity>()
+    let lapsesAt = Infinity
+    let same = true
+    for (const [id, r] of rows) {
+      const lock = holderOf(r.locks, now)
+      if (!lock && !r.viewers.length && !r.typers.length) continue
+      if (lock) lapsesAt = Math.min(lapsesAt, lock.expiresAt)
+      const fresh: Activity = {
+        viewers: r.viewers,
+        typers: r.typers,
+        lockHolder: lock?.holder ?? null,
+        lockExpiresAt: lock?.expiresAt ?? null,
+      }
+      const had = map.get(id)
+      const kept = had && sameActivity(had, fresh) ? had : fresh
+      if (kept !== had) same = false
+      next.set(id, kept)
+    }
+    // A lapsed lock may leave the next claim holding it: look again then.
+    if (lapsesAt !== Infinity) lapse = setTimeout(rebuild, Math.max(0, lapsesAt - now) + 1)
+    if (same && next.size === map.size) return
+    map = next
+    emitter.emit('change')
+  }
+
+  return {
+    subscribe(listener) {
+      const off = emitter.on('change', listener)
+      if (listeners++ === 0) {
+        offs = [members.subscribe(rebuild), rt.on('state', ({ current }) => current === 'connected' && rebuild())]
+        rebuild()
+      }
+      return () => {
+        off()
+        if (--listeners > 0) return
+        offs.forEach((o) => o())
+        clearTimeout(lapse)
+      }
+    },
+    getSnapshot: () => map,
+  }
+}
