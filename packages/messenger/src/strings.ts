@@ -1,0 +1,79 @@
+// Every word the messenger shows or announces, in English. `el.strings = { … }` merges a partial
+// set over these, so a page translates what it needs and keeps the rest; plurals and sentences
+// that hold a value are functions.
+
+export interface MessengerStrings {
+  /** The launcher button's name. */
+  launcherLabel: string
+  /** The panel's heading (the dialog's name). */
+  title: string
+  close: string
+  back: string
+  conversationsTab: string
+  helpTab: string
+  newConversation: string
+  noConversations: string
+  loading: string
+  loadFailed: string
+  retry: string
+  /** The composer's label (visually hidden) and placeholder. */
+  messageLabel: string
+  messagePlaceholder: string
+  send: string
+  sendFailed: string
+  you: string
+  /** An agent with no name. */
+  agent: string
+  /** A conversation's status, when it is closed. */
+  closed: string
+  searchLabel: string
+  search: string
+  noResults: string
+  /** The badge's accessible name, and each conversation's unread count. */
+  unread: (count: number) => string
+  /** `name` is null when the agent has none. */
+  typing: (name: string | null) => string
+  /** What the live region says when an agent's message arrives. */
+  newMessage: (author: string, text: string) => string
+}
+
+export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
+  launcherLabel: 'Messages',
+  title: 'Messages',
+  close: 'Close',
+  back: 'Back',
+  conversationsTab: 'Messages',
+  helpTab: 'Help',
+  newConversation: 'New conversation',
+  noConversations: 'No conversations yet. Ask us anything.',
+  loading: 'Loading…',
+  loadFailed: 'Could not load this.',
+  retry: 'Try again',
+  messageLabel: 'Message',
+  messagePlaceholder: 'Write a message…',
+  send: 'Send',
+  sendFailed: 'Not sent. Your text is kept: try again.',
+  you: 'You',
+  agent: 'Support',
+  closed: 'Closed',
+  searchLabel: 'Search the help centre',
+  search: 'Search',
+  noResults: 'No articles match.',
+  unread: (count: number) => (count === 1 ? '1 unread message' : `${count} unread messages`),
+  typing: (name: string | null) => `${name ?? 'An agent'} is typing…`,
+  newMessage: (author: string, text: string) => `${author}: ${text}`,
+})
+
+/**
+ * The defaults with the page's overrides on top. Only known keys of the right kind count: a
+ * typo or a string where a function belongs keeps the English one rather than break the panel.
+ */
+export function mergeStrings(overrides: Partial<MessengerStrings> | null | undefined): MessengerStrings {
+  const merged = { ...DEFAULT_STRINGS }
+  if (!overrides) return merged
+  for (const key of Object.keys(DEFAULT_STRINGS) as (keyof MessengerStrings)[]) {
+    const value = overrides[key]
+    if (typeof value === typeof DEFAULT_STRINGS[key]) Object.assign(merged, { [key]: value })
+  }
+  return merged
+}
