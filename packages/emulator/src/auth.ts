@@ -1,7 +1,8 @@
 // Who is calling: a bearer JWT verified with the app's keys, or (server-side only) a raw key.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import { decodeToken, scopeAllows, TokenError, verifyToken, type TokenClaims } from '@tandem/server'
+import { decodeToken, TokenError, verifyToken, type TokenClaims, type TokenProfile } from '@tandem/server'
+import { refusal, SERVICE_ONLY_MESSAGE, type AccessOptions } from './access.js'
 import { HttpError } from './http-errors.js'
 import type { EmulatorApp, Service } from './shared-types.js'
 
@@ -9,6 +10,8 @@ export interface Principal {
   app: string
   subject: string
   scope: string[]
+  /** Who the user is, from the token's `profile` claim (a customer's name and email). */
+  profile?: TokenProfile
 }
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; error: HttpError; app?: string }
@@ -88,7 +91,8 @@ async function verifyBearer(header: string, apps: ReadonlyMap<string, EmulatorAp
     return checked.app === undefined ? { ok: false, error } : { ok: false, error, app: checked.app }
   }
   const { app, claims } = checked
-  return { ok: true, principal: { app: app.appId, subject: claims.sub, scope: claims.scope } }
+  const { sub: subject, scope, profile } = claims
+  return { ok: true, principal: { app: app.appId, subject, scope, ...(profile ? { profile } : {}) } }
 }
 
 function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<string, EmulatorApp>): AuthResult {
@@ -121,8 +125,10 @@ export function requiredCapability(service: Service, method: string): string {
   return `${service}:${read ? 'read' : 'write'}`
 }
 
-export function checkScope(principal: Principal, required: string): HttpError | undefined {
-  // scopeAllows also lets `X:write` imply `X:read`, as the architecture table says for support.
-  if (scopeAllows(principal.scope, required)) return undefined
+export function checkScope(principal: Principal, required: string, options?: AccessOptions): HttpError | undefined {
+  // scopeAllows (in refusal) also lets `X:write` imply `X:read`, as the architecture table says for support.
+  const why = refusal(principal, required, options)
+  if (why === undefined) return undefined
+  if (why === 'service_only') return new HttpError(403, 'forbidden', SERVICE_ONLY_MESSAGE, [{ required }])
   return new HttpError(403, 'insufficient_scope', `This request needs the "${required}" capability.`, [{ required }])
 }

@@ -44,6 +44,11 @@ export interface RouteHandler {
    * Omitted: the service default (`maps`, `support:read|write`, `realtime:read|write`).
    */
   capability?: (params: Record<string, string>) => string
+  /**
+   * A customer token (`support:customer`) may call it too, and gets its own view (the published
+   * docs). Any other route refuses a customer, whatever else its scope lists.
+   */
+  customers?: boolean
   /** Synchronous on purpose: an idempotent write is checked, applied and recorded in one step. */
   run(ctx: RouteContext): RouteResult
 }

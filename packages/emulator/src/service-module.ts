@@ -2,6 +2,7 @@
 // access log) and each service's own routes and state. A module owns one directory.
 import type { Server } from 'node:http'
 import type { RouteHandler } from './resource-routes.js'
+import type { RealtimeEvent } from './realtime/types.js'
 import type { Route } from './router.js'
 import type { EmulatorApp } from './shared-types.js'
 import type { WebhookModule } from './webhooks/module.js'
@@ -27,4 +28,17 @@ export interface ModuleContext {
    * Optional so a module can be built alone in a test; without it every socket token is refused.
    */
   apps?: ReadonlyMap<string, EmulatorApp>
+  /**
+   * The realtime service, for a module that publishes as the service (support's customer
+   * channels) or follows presence (the typing relay). Optional: a module built alone has none.
+   */
+  realtime?: ServiceChannels
+}
+
+/** What a module may do on the realtime service, without depending on its code. */
+export interface ServiceChannels {
+  /** Publishes as the service (clientId `server`); never throws. */
+  publish(app: string, channel: string, event: string, data: unknown): void
+  /** Every hub event (presence among them); returns the function that stops listening. */
+  on(listener: (event: RealtimeEvent) => void): () => void
 }

@@ -1,6 +1,7 @@
 // One service request, in order: injected faults → route → auth → rate limit → body → the
 // contract's input check → idempotency → handler. Every refusal is an HttpError the caller turns into JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isCustomer } from './access.js'
 import { authenticate, checkScope, requiredCapability } from './auth.js'
 import { codeForStatus, HttpError } from './http-errors.js'
 import { IdempotencyStore } from './idempotency.js'
@@ -88,7 +89,7 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   }
   const handler = match.route.handler
   const required = handler.capability ? handler.capability(match.params) : requiredCapability(service, method)
-  const scopeError = checkScope(principal, required)
+  const scopeError = checkScope(principal, required, { customers: handler.customers === true })
   if (scopeError) throw scopeError
 
   const raw = handler.write ? await readBody(req, state.maxBodyBytes) : Buffer.alloc(0)
@@ -107,8 +108,11 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   const key = req.headers['idempotency-key']
   const idempotencyKey = handler.write && typeof key === 'string' ? key : undefined
   const fingerprint = idempotencyKey ? IdempotencyStore.fingerprint(method, `/${service}${r.path}`, raw) : ''
+  // Customers of one app share its paths (/me/...): each customer's keys are its own, so one
+  // never replays another's answer.
+  const keyOwner = isCustomer(principal) ? `${principal.app}\u0000${principal.subject}` : principal.app
   if (idempotencyKey) {
-    const seen = state.idempotency.lookup(principal.app, idempotencyKey, fingerprint)
+    const seen = state.idempotency.lookup(keyOwner, idempotencyKey, fingerprint)
     if (seen.kind === 'mismatch') {
       throw new HttpError(
         422,
@@ -147,7 +151,7 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   }
   if (result.applied) state.stats.writesApplied++
   if (idempotencyKey)
-    state.idempotency.remember(principal.app, idempotencyKey, fingerprint, { status: result.status, body: result.body })
+    state.idempotency.remember(keyOwner, idempotencyKey, fingerprint, { status: result.status, body: result.body })
   // 'after': the write is applied and remembered, but the caller never hears back.
   if (dropAfter) return void req.socket.destroy()
   sendJson(res, result.status, result.body)

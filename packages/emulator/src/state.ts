@@ -9,7 +9,7 @@ import { createRealtimeModule, type RealtimeModule } from './realtime/module.js'
 import { resourceRoutes, type RouteHandler } from './resource-routes.js'
 import { Router, type Route } from './router.js'
 import { inputCheck, type InputCheck } from './spec/rest-inputs.js'
-import type { ServiceModule } from './service-module.js'
+import type { ServiceChannels, ServiceModule } from './service-module.js'
 import { Sleeper } from './sleeper.js'
 import { createSupportModule } from './support/module.js'
 import { createWebhookModule, type WebhookModule } from './webhooks/module.js'
@@ -48,10 +48,16 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
   const webhooks = createWebhookModule(o.webhooks, { appIds: apps.map((a) => a.appId) })
   const appsById = new Map(apps.map((a) => [a.appId, a]))
   const ctx = { seed, webhooks, apps: appsById }
+  // Realtime first: support publishes on it and follows its presence.
+  const realtime = createRealtimeModule(ctx, o.realtime)
+  const channels: ServiceChannels = {
+    publish: (app, channel, event, data) => realtime.publish(app, channel, event, data),
+    on: (listener) => realtime.controls.on(listener),
+  }
   const modules = {
     maps: createMapsModule(ctx),
-    support: createSupportModule(ctx),
-    realtime: createRealtimeModule(ctx, o.realtime),
+    support: createSupportModule({ ...ctx, realtime: channels }),
+    realtime,
   }
   const routers = {} as Record<Service, Router<RouteHandler>>
   const inputChecks = {} as EmulatorState['inputChecks']

@@ -2,6 +2,7 @@
 // each HTTP answer (`call`, `authed`) and each frame a test socket receives is validated with
 // ajv against @tandem/contract's OpenAPI and AsyncAPI documents. An answer the contract does not
 // allow (a field it does not name, a wrong type, an undeclared status) fails the test.
+import { CUSTOMER_CHANNEL_PREFIX } from '@tandem/contract'
 import { asyncapi, openapi } from '@tandem/contract/spec'
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
@@ -68,8 +69,28 @@ export function checkResponse(method: string, path: string, status: number, body
   return problems
 }
 
+/** A customer channel's payload schema by event (AsyncAPI `channels.customer.messages`). */
+const customerEvents = (asyncapi.channels as Record<string, { messages: Record<string, { payload: Json }> }>).customer!
+  .messages
+
+/** Problems with the data of a message on a customer channel (the frame's own schema says `data: any`). */
+export function checkCustomerEvent(message: { channel?: unknown; event?: unknown; data?: unknown }): string[] {
+  if (typeof message.channel !== 'string' || !message.channel.startsWith(CUSTOMER_CHANNEL_PREFIX)) return []
+  const payload = customerEvents[String(message.event)]?.payload
+  if (!payload) return [`customer channel event ${String(message.event)} is not in the contract`]
+  const schema = String(payload.$ref).replace('#/components/schemas/', 'frames#/$defs/')
+  return ajv.validate(schema, message.data) ? [] : [`customer ${String(message.event)}: ${explain(ajv.errors)}`]
+}
+
 /** Problems with one server frame. */
 export function checkFrame(frame: unknown): string[] {
+  const f = frame as { type?: unknown; messages?: unknown; channels?: unknown } | null
+  const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : [])
+  // A push, a history page, or what a subscribe missed.
+  const carried =
+    f?.type === 'message' ? [f as Json] : [...list(f?.messages), ...list(f?.channels).flatMap((c) => list(c.missed))]
+  const events = carried.flatMap((m) => checkCustomerEvent(m))
+  if (events.length) return events
   if (ajv.validate('frames#/$defs/ServerFrame', frame)) return []
   const type = (frame as { type?: unknown } | null)?.type
   // oneOf reports every branch: name the frame's own.

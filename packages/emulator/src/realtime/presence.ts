@@ -93,6 +93,6 @@ export class Presence {
 
   private announce(channel: Channel, action: PresenceAction, member: Member): void {
     channel.broadcast({ type: 'presence.event', channel: channel.name, action, member, ts: Date.now() })
-    this.env.emit({ type: 'presence', channel: channel.name, action, member })
+    this.env.emit({ type: 'presence', app: channel.app, channel: channel.name, action, member })
   }
 }

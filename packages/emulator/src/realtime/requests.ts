@@ -2,7 +2,7 @@
 // Each frame already matched its AsyncAPI schema (spec/frame-inputs.ts): the rules left here are
 // the ones JSON Schema cannot state (capabilities, subscriptions, rates; docs/contract.md).
 import { CLOSE, HISTORY_DEFAULT, type ClientFrame } from '@tandem/contract'
-import { scopeAllows } from '@tandem/server'
+import { refusal, SERVICE_ONLY_MESSAGE } from '../access.js'
 import type { Connection } from './connection.js'
 import { DEFAULTS } from './defaults.js'
 import { RtError, type RequestId } from './frames.js'
@@ -19,7 +19,9 @@ type Handler<T extends Type> = (
 ) => void | Promise<void>
 
 function need(me: Identity, ...capabilities: string[]): void {
-  if (capabilities.some((c) => scopeAllows(me.scope, c))) return
+  const refusals = capabilities.map((c) => refusal(me, c))
+  if (refusals.includes(undefined)) return
+  if (refusals.includes('service_only')) throw new RtError('forbidden', SERVICE_ONLY_MESSAGE)
   throw new RtError('forbidden', `The token lacks the "${capabilities[0] ?? ''}" capability.`)
 }
 

@@ -71,7 +71,7 @@ export type RealtimeEvent =
   | { type: 'close'; connectionId: string | undefined; code: number }
   | { type: 'in'; connectionId: string | undefined; frame: Record<string, unknown> }
   | { type: 'out'; connectionId: string | undefined; frame: Record<string, unknown> }
-  | { type: 'presence'; channel: string; action: 'enter' | 'update' | 'leave'; member: Member }
+  | { type: 'presence'; app: string; channel: string; action: 'enter' | 'update' | 'leave'; member: Member }
 
 export interface DropOptions {
   /** Only this subject's sockets; all when omitted. */

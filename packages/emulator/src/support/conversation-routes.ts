@@ -8,11 +8,16 @@ import type { Route } from '../router.js'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { ConversationFilter, ConversationStore, UpdateInput } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
+import type { CustomerFeed } from './customer-feed.js'
 import { fail, notFound } from '../validate.js'
 import { normalTags, optionalParam } from './params.js'
 import type { Conversation, ThreadAuthor } from './types.js'
 
-export function conversationRoutes(store: ConversationStore, webhooks: WebhookModule): Route<RouteHandler>[] {
+export function conversationRoutes(
+  store: ConversationStore,
+  webhooks: WebhookModule,
+  feed: CustomerFeed,
+): Route<RouteHandler>[] {
   const find = (id = ''): Conversation => store.get(id) ?? fail(notFound('conversation', id))
   const notify = (ctx: RouteContext, type: string, data: unknown) =>
     webhooks.dispatch(ctx.principal.app, { type, data })
@@ -66,6 +71,9 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       ctx.publishChange?.('conversations', { event: 'created', item: conversation })
       notify(ctx, 'conversation.created', { conversation })
       notify(ctx, 'thread.created', { conversation, thread })
+      // A conversation an agent opens for a known customer shows up in that customer's list.
+      feed.conversation(ctx.principal.app, conversation.id)
+      feed.message(ctx.principal.app, thread)
       return { status: 201, body: conversation, applied: true }
     },
   }
@@ -87,6 +95,8 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
         ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
         notify(ctx, 'conversation.updated', { conversation, changes })
       }
+      // The customer sees only the status of what a PATCH changes.
+      if (changes.status) feed.conversation(ctx.principal.app, id)
       return { status: 200, body: conversation, applied }
     },
   }
@@ -115,6 +125,11 @@ export function conversationRoutes(store: ConversationStore, webhooks: WebhookMo
       ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
       notify(ctx, 'thread.created', { conversation, thread })
       if (changes.status) notify(ctx, 'conversation.updated', { conversation, changes })
+      // A reply reaches the customer (message, then the conversation with its unread count); a note never does.
+      if (type === 'reply') {
+        feed.message(ctx.principal.app, thread)
+        feed.conversation(ctx.principal.app, id)
+      }
       return { status: 201, body: thread, applied: true }
     },
   })

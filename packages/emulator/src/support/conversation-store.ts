@@ -27,6 +27,8 @@ export interface ConversationFilter {
   /** Lower-cased words that must all occur. */
   words?: string[]
   modifiedSince?: number
+  /** One customer's conversations (`customer.id`). */
+  customerId?: string
 }
 
 export interface Change<T> {
@@ -201,12 +203,12 @@ export class ConversationStore {
   }
 
   /**
-   * A reply reopens a closed conversation (then applies `status` if given, from active, so any
-   * status is allowed); a note never changes the status.
+   * A reply or a customer's message reopens a closed conversation (a reply then applies `status`
+   * if given, from active, so any status is allowed); a note never changes the status.
    */
   addThread(
     id: string,
-    type: Exclude<ThreadType, 'customer'>,
+    type: ThreadType,
     text: string,
     author: ThreadAuthor,
     status?: ConversationStatus,
@@ -228,7 +230,7 @@ export class ConversationStore {
     this.modify(entry, now, {
       status: to,
       threadCount: entry.threads.length,
-      ...(type === 'reply' ? { preview: previewOf(entry.threads) } : {}),
+      ...(type !== 'note' ? { preview: previewOf(entry.threads) } : {}),
     })
     return { thread, conversation: entry.conversation, changes: to === from ? {} : { status: { from, to } } }
   }
@@ -254,6 +256,7 @@ function keyAt(entry: Entry, rev: number): number | undefined {
 }
 
 function matches({ conversation: c, threads }: Entry, f: ConversationFilter): boolean {
+  if (f.customerId !== undefined && c.customer.id !== f.customerId) return false
   if (f.mailboxId !== undefined && c.mailboxId !== f.mailboxId) return false
   if (f.status !== undefined && c.status !== f.status) return false
   if (f.tag !== undefined && !c.tags.includes(f.tag)) return false

@@ -9,4 +9,8 @@ export const DEFAULTS = {
   spanDays: 180,
   previewLength: 120,
   excerptLength: 160,
+  /** The mailbox (by slug) a customer's new conversation lands in; the first mailbox if none has it. */
+  customerMailbox: 'support',
+  /** A customer's conversation without a subject takes this much of its text's start. */
+  customerSubjectLength: 80,
 } as const

@@ -9,6 +9,8 @@ export interface Seeded {
   conversationId: string
   articleId: string
   collectionId: string
+  /** A conversation of the customer whose token sends the `/support/v1/me` examples. */
+  myConversationId: string
 }
 
 export interface RestExample {
@@ -75,6 +77,13 @@ export function restExamples(ids: Seeded): Record<string, RestExample | RestExam
     listDocCollections: { query: { limit: '5' } },
     listArticles: { query: { query: 'password', collectionId: ids.collectionId, limit: '5' } },
     getArticle: { params: { id: ids.articleId } },
+    getMe: {},
+    listMyConversations: { query: { limit: '5' } },
+    startConversation: { body: { text: 'My parcel has not arrived.', subject: 'Where is my parcel?' } },
+    getMyConversation: { params: { id: ids.myConversationId } },
+    listMyMessages: { params: { id: ids.myConversationId }, query: { limit: '5' } },
+    sendMyMessage: { params: { id: ids.myConversationId }, body: { text: 'Any news?' } },
+    markMyConversationRead: { params: { id: ids.myConversationId } },
     publish: { params: { channel: 'conf:room' }, body: { event: 'said', data: { text: 'hi' } } },
     history: { params: { channel: 'conf:room' }, query: { sinceEpoch: 'e1', sinceOffset: '0', limit: '10' } },
     presence: { params: { channel: 'conf:room' } },

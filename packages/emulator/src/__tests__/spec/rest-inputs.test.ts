@@ -2,7 +2,8 @@
 // once (generated from the OpenAPI document), is refused with the error the contract names, and
 // each operation's valid example is accepted.
 import { describe, expect, it } from 'vitest'
-import { authed, useEmulator, type ErrorJson } from '../helpers.js'
+import { CUSTOMER_SCOPE } from '@tandem/contract'
+import { authed, call, useEmulator, type ErrorJson } from '../helpers.js'
 import type { Seeded } from './examples.js'
 import { restCases, type RestRequest } from './rest-cases.js'
 import { slack } from '../../../../../test/utils/wait.js'
@@ -10,11 +11,16 @@ import { slack } from '../../../../../test/utils/wait.js'
 // No rate limits: a few hundred requests in a row are the point here.
 const emu = useEmulator({ plans: { maps: false, support: false, realtime: false } })
 
+/** The customer who owns `myConversationId`: their token sends the `/support/v1/me` requests. */
+let customerToken = ''
+
 async function send(r: RestRequest): Promise<Response> {
   const query = new URLSearchParams(r.query).toString()
-  return authed(emu(), `${r.path}${query ? `?${query}` : ''}`, {
+  const asCustomer = r.path.startsWith('/support/v1/me')
+  return (asCustomer ? call : authed)(emu(), `${r.path}${query ? `?${query}` : ''}`, {
     method: r.method,
     headers: r.headers,
+    ...(asCustomer ? { token: customerToken } : {}),
     ...(r.body !== undefined ? { json: r.body } : {}),
   })
 }
@@ -22,7 +28,12 @@ async function send(r: RestRequest): Promise<Response> {
 async function seeded(): Promise<Seeded> {
   const first = async (path: string) =>
     ((await (await authed(emu(), path)).json()) as { data: { id: string }[] }).data[0]!.id
+  const mine = (await (await authed(emu(), '/support/v1/conversations?status=pending&limit=1')).json()) as {
+    data: { id: string; customer: { id: string } }[]
+  }
+  customerToken = await emu().mintToken({ subject: mine.data[0]!.customer.id, scope: [CUSTOMER_SCOPE] })
   return {
+    myConversationId: mine.data[0]!.id,
     mailboxId: await first('/support/v1/mailboxes?limit=1'),
     agentId: await first('/support/v1/agents?limit=1'),
     conversationId: await first('/support/v1/conversations?status=active&limit=1'),

@@ -1,0 +1,45 @@
+// What the service says on a customer's channel (`support:customer:<id>`, CUSTOMER_EVENTS): the
+// service alone publishes there (docs/protocol.md). Nothing is said about an internal note.
+import { CUSTOMER_EVENTS, customerChannelName, type CustomerTyping } from '@tandem/contract'
+import type { ServiceChannels } from '../service-module.js'
+import type { ConversationStore } from './conversation-store.js'
+import { toCustomerMessage, type CustomerReads } from './customer-view.js'
+import type { Thread } from './types.js'
+
+export interface CustomerFeed {
+  /** The conversation's new state (created, status, read): every tab's badge agrees on it. */
+  conversation(app: string, conversationId: string): void
+  /** A new message the customer may see; a note is ignored. */
+  message(app: string, thread: Thread): void
+  typing(app: string, data: CustomerTyping): void
+}
+
+export function createCustomerFeed(
+  store: ConversationStore,
+  reads: CustomerReads,
+  realtime: ServiceChannels | undefined,
+): CustomerFeed {
+  /** The customer channel of the conversation's customer; undefined when it has none. */
+  const channelOf = (conversationId: string): string | undefined => {
+    const id = store.get(conversationId)?.customer.id
+    return id === undefined || id === null ? undefined : customerChannelName(id)
+  }
+  const say = (app: string, conversationId: string, event: string, data: unknown) => {
+    const channel = channelOf(conversationId)
+    if (channel && realtime) realtime.publish(app, channel, event, data)
+  }
+  return {
+    conversation(app, conversationId) {
+      const conversation = store.get(conversationId)
+      const threads = store.threads(conversationId)
+      if (conversation && threads)
+        say(app, conversationId, CUSTOMER_EVENTS.conversation, reads.view(conversation, threads))
+    },
+    message(app, thread) {
+      if (thread.type !== 'note') say(app, thread.conversationId, CUSTOMER_EVENTS.message, toCustomerMessage(thread))
+    },
+    typing(app, data) {
+      say(app, data.conversationId, CUSTOMER_EVENTS.typing, data)
+    },
+  }
+}
