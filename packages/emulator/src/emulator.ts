@@ -142,6 +142,7 @@ async function mintFor(state: EmulatorState, o: MintOptions = {}): Promise<strin
     secret: key.secret,
     subject: o.subject ?? DEFAULTS.devSubject,
     scope: o.scope ?? [...DEFAULTS.devScope],
+    ...(o.profile !== undefined ? { profile: o.profile } : {}),
     ...(o.ttlSeconds !== undefined ? { ttlSeconds: o.ttlSeconds } : {}),
     ...(o.now !== undefined ? { now: o.now } : {}),
   })

@@ -1,6 +1,7 @@
 // Public types of the emulator. Modules import the leaf types from shared-types.ts, so this file
 // (which imports the modules' option types) is never part of a cycle.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { TokenProfile } from '@tandem/server'
 import type { Faults } from './faults.js'
 import type { RealtimeControls, RealtimeOptions } from './realtime/module.js'
 import type { WebhookControls, WebhookOptions } from './webhooks/module.js'
@@ -70,6 +71,8 @@ export interface EmulatorStats {
 export interface MintOptions {
   subject?: string
   scope?: string[]
+  /** The `profile` claim: a support customer's name and email (`scope: ['support:customer']`). */
+  profile?: TokenProfile
   ttlSeconds?: number
   appId?: string
   now?: number
