@@ -1,10 +1,12 @@
 import { CONVERSATION_STATUSES, PAGE_MAX } from '@tandem/contract'
 import type { ConversationStatus, ListData, Thread } from '@tandem/core'
 import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
+import { useResourcePresence } from '@tandem/react/resource-presence'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
 import { dateTime, errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
+import { ConversationPresence, LockButton, agentName } from './ConversationPresence.js'
 import type { SupportStrings } from './strings.js'
 
 const THREAD_PARAMS = { limit: PAGE_MAX }
@@ -26,6 +28,8 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   const conversation = useResource('support/conversations', id, { live: true })
   const threads = useResources(`support/${threadsPath}`, THREAD_PARAMS)
   const c = conversation.data
+  // Who else is on it (viewing, typing, the advisory lock), through the inbox's one presence channel.
+  const here = useResourcePresence('support/conversations', id, { name: user })
 
   // Threads have no channel of their own: when the live item says there are more, fetch them.
   const count = c?.threadCount
@@ -84,11 +88,14 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
     if (!body) return
     reply.mutate(replyStatus ? { text: body, status: replyStatus } : { text: body })
     setText('')
+    here.setTyping(false)
     // The Send button is disabled once the box is empty: focus goes back to the box (else the body).
     replyBox.current?.focus()
     setReplyStatus('') // "then: close" is for this reply only: the next one keeps (or, if closed, reopens) the status
   }
 
+  // Another agent's lock warns, it does not block: the lock is advisory.
+  const othersLock = here.lock && !here.lock.mine ? here.lock : null
   // A refusal about the text is the reply box's: it says so to a screen reader too.
   const replyRefused = reply.status === 'error' && errorField(reply.error) === 'text'
 
@@ -147,6 +154,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
         {update.status === 'error' && (
           <ErrorDetails error={update.error} service="support" data-testid="status-error" />
         )}
+        <ConversationPresence here={here} strings={strings} />
       </header>
 
       <ol className="threads" data-testid="threads">
@@ -183,11 +191,19 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           rows={3}
           placeholder={c.status === 'closed' ? 'A reply reopens the conversation…' : 'Write a reply…'}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value)
+            here.setTyping(e.target.value !== '')
+          }}
           dir="auto"
           aria-invalid={replyRefused || undefined}
-          aria-describedby={replyRefused ? 'reply-error' : undefined}
+          aria-describedby={replyRefused ? 'reply-error' : othersLock ? 'reply-locked' : undefined}
         />
+        {othersLock && (
+          <p className="reply-locked small" id="reply-locked" data-testid="reply-locked">
+            {strings.lockedWarning(agentName(othersLock.holder))}
+          </p>
+        )}
         <div className="row">
           <label className="inline small">
             then{' '}
@@ -201,6 +217,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           {reply.status === 'error' && (
             <ErrorDetails error={reply.error} service="support" id="reply-error" data-testid="reply-error" />
           )}
+          <LockButton here={here} strings={strings} />
           <button type="submit" className="primary" disabled={!text.trim()}>
             {reply.status === 'pending' ? 'Sending…' : 'Send reply'}
           </button>

@@ -1,10 +1,12 @@
 import { PAGE_MAX } from '@tandem/contract'
 import type { ConversationStatus } from '@tandem/core'
 import { useResources } from '@tandem/react'
+import { useCollectionPresence } from '@tandem/react/resource-presence'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
 import { dateTime } from '../lib/format.js'
 import { useChannelState } from '../lib/use-channel-state.js'
+import { ViewerBadge } from './ConversationPresence.js'
 import { ConversationView } from './ConversationView.js'
 import { NewConversation } from './NewConversation.js'
 import { SUPPORT_STRINGS, type SupportStrings } from './strings.js'
@@ -38,6 +40,8 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
   const params = { limit: PAGE, ...(mailboxId ? { mailboxId } : {}), ...(status !== 'all' ? { status } : {}) }
   const list = useResources('support/conversations', params, { live: true, keepPreviousData: true })
   const live = useChannelState('support:conversations')
+  // Every row's viewer badge from ONE subscription (the collection's presence channel), not one per row.
+  const viewing = useCollectionPresence('support/conversations')
 
   // Closing the view or the form removes the focused element: focus goes back where the user came
   // from (the conversation's row if the list still shows it, else the list's heading), not to the body.
@@ -156,6 +160,7 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
                   <span className="conv-subject" dir="auto">
                     {c.subject}
                   </span>
+                  <ViewerBadge viewers={viewing.get(c.id)?.viewers ?? []} strings={strings} />
                   <span className={`pill status-${c.status}`}>{c.status}</span>
                 </span>
                 {/* The date the list is sorted by comes first, so a narrow row cuts the names, not it. */}

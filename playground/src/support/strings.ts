@@ -15,6 +15,19 @@ export const SUPPORT_STRINGS = {
   setStatus: 'Set status',
   /** Why a status button does nothing: the service reopens a closed conversation only through a reply. */
   reopenByReply: 'A closed conversation reopens with a reply',
+  /** Other agents on the conversation (resource presence). */
+  alsoViewing: (names: string) => `Also viewing: ${names}`,
+  typing: (names: string, many: boolean) => `${names} ${many ? 'are' : 'is'} typing…`,
+  lockedBy: (name: string, until: string) => `Locked by ${name} until ${until}`,
+  lockedByYou: (until: string) => `Locked by you until ${until}`,
+  lock: 'Lock',
+  unlock: 'Unlock',
+  lockTitle: 'An advisory lock: the other agents see that you are replying (it lapses after a minute unless renewed)',
+  /** Under the reply box while another agent holds the lock: a warning, not a block. */
+  lockedWarning: (name: string) => `${name} holds the lock on this conversation: you can still reply.`,
+  /** The list row's badge. */
+  viewers: (n: number) => `👁 ${n}`,
+  viewersLabel: (names: string) => `Viewed by ${names}`,
 }
 
 export type SupportStrings = typeof SUPPORT_STRINGS
