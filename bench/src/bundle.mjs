@@ -211,7 +211,7 @@ export const ENTRIES = [
     absentFrom: ['realtime-only', 'react-app'],
   }),
   entry('@tandem/realtime/resource-presence', {
-    budget: 3_902, // issue 29: resourcePresence and collectionPresence, one member per connection on a collection's presence channel (presence itself included)
+    budget: 3_946, // issue 29: resourcePresence and collectionPresence, one member per connection on a collection's presence channel (presence itself included)
     owns: ['realtime/src/resource-presence.ts', 'realtime/src/resource-presence/'],
     absentFrom: ['realtime-only', 'tabs', 'react-app', 'whole-sdk'],
   }),
