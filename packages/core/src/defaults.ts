@@ -20,6 +20,11 @@ export const LEASE_RELEASE_MS = 100
 /** A live list that only the service can update (a free-text filter) refetches once per this window. */
 export const LIVE_REFETCH_MS = 50
 
+/** The messenger (@tandem/core/messenger): an agent's typing shows this long after its last `typing` push. */
+export const TYPING_TIMEOUT_MS = 10_000
+/** The messenger's help search waits this long after the last keystroke before it asks. */
+export const HELP_SEARCH_DEBOUNCE_MS = 250
+
 /** The client's pipeline (base-client.ts): each its own constant, so an app ships only those it uses. */
 export const BASE_URL = 'https://api.tandem.dev'
 /** Each attempt's own limit; a call's deadline (`timeoutMs`) has no default. */
@@ -58,6 +63,10 @@ export const DEFAULTS = {
    */
   leaseReleaseMs: LEASE_RELEASE_MS,
   liveRefetchMs: LIVE_REFETCH_MS,
+  /** `messenger(client)`: how long an agent shows as typing without a new `typing` push. */
+  typingTimeoutMs: TYPING_TIMEOUT_MS,
+  /** `messenger(client).helpSearch()`: the pause after the last keystroke before a search is sent. */
+  helpSearchDebounceMs: HELP_SEARCH_DEBOUNCE_MS,
   /** The resource cache (docs/cache.md): `CACHE_DEFAULTS` of `@tandem/core/cache`. */
   cache: CACHE_DEFAULTS,
 } as const

@@ -52,6 +52,7 @@ describe('entry points', () => {
         'attemptTimeoutMs',
         'baseUrl',
         'cache',
+        'helpSearchDebounceMs',
         'leaseReleaseMs',
         'liveRefetchMs',
         'logLevel',
@@ -60,6 +61,7 @@ describe('entry points', () => {
         'rateLimitSafetyMs',
         'retry',
         'token',
+        'typingTimeoutMs',
       ].sort(),
     )
     expect(CACHE_DEFAULTS).toMatchObject({ staleTime: 0, gcTime: 300_000, hydrateFreshMs: 2_000 })

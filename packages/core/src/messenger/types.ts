@@ -71,10 +71,35 @@ export interface ThreadSnapshot {
   error: TandemError | null
 }
 
+export interface HelpSearchSnapshot {
+  /** `idle` while the query is blank. */
+  status: MessengerStatus
+  /** The query these results answer. */
+  query: string
+  articles: readonly ArticleSummary[]
+  error: TandemError | null
+}
+
+export interface HelpSearchOptions {
+  /**
+   * The pause after the last keystroke before a search is sent, in ms.
+   * @default 250 (`DEFAULTS.helpSearchDebounceMs`)
+   */
+  debounceMs?: number
+  /** Articles per answer (1–100). */
+  limit?: number
+}
+
+/** One search box's results: `search(query)` on each keystroke; `close()` cancels what is pending (a later `search` starts again). */
+export interface HelpSearch extends ReadStore<HelpSearchSnapshot> {
+  search: (query: string) => void
+  close: () => void
+}
+
 /** A value to watch, for `useSyncExternalStore` (same reference until it changes). */
 export interface ReadStore<T> {
-  getSnapshot(): T
-  subscribe(listener: () => void): Unsubscribe
+  getSnapshot: () => T
+  subscribe: (listener: () => void) => Unsubscribe
 }
 
 export interface Messenger {
@@ -89,19 +114,26 @@ export interface Messenger {
     markRead(id: string, options?: WriteOptions): Promise<CustomerConversation>
   }
   docs: {
-    search(params: { query: string; limit?: number; cursor?: string }, options?: CallOptions): PagePromise<ArticleSummary>
+    search(
+      params: { query: string; limit?: number; cursor?: string },
+      options?: CallOptions,
+    ): PagePromise<ArticleSummary>
     get(id: string, options?: CallOptions): Promise<Article>
   }
   /** Live events of the customer's channel (needs `realtime`); returns the unsubscribe. */
   on(event: 'message', listener: (message: CustomerMessage) => void): Unsubscribe
   on(event: 'conversation', listener: (conversation: CustomerConversation) => void): Unsubscribe
   on(event: 'typing', listener: (typing: CustomerTyping) => void): Unsubscribe
+  /** What went wrong out of any call: a malformed push (dropped), the channel failing, a store's load. */
+  on(event: 'error', listener: (error: TandemError) => void): Unsubscribe
   /** Unread counts, right in every tab (a read in one tab reaches the others through the channel). */
   readonly unread: ReadStore<UnreadSnapshot>
   /** The customer's conversations, live. Loads on first subscribe. */
-  conversationList(): ReadStore<ConversationListSnapshot> & { refresh(): Promise<void> }
+  conversationList(): ReadStore<ConversationListSnapshot> & { refresh: () => Promise<void> }
   /** One conversation's messages, live; the same store for the same id while it has listeners. */
-  thread(id: string): ReadStore<ThreadSnapshot> & { refresh(): Promise<void> }
+  thread(id: string): ReadStore<ThreadSnapshot> & { refresh: () => Promise<void> }
+  /** A search of the published docs as you type: debounced, a stale answer never shown (its request aborted). */
+  helpSearch(options?: HelpSearchOptions): HelpSearch
   /** Stops listening and forgets every piece of customer state this messenger holds. */
   shutdown(): void
 }

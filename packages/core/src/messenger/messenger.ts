@@ -1,0 +1,188 @@
+import { CUSTOMER_EVENTS, type CustomerConversation, type CustomerMessage, type CustomerTyping } from '@tandem/contract'
+import type { LiveMessage } from '../cache/live.js'
+import { httpOf, type RequestClient } from '../client-request.js'
+import { validateId } from '../collection.js'
+import { TYPING_TIMEOUT_MS } from '../defaults.js'
+import { RealtimeError, TandemError, ValidationError } from '../errors.js'
+import { createEmitter } from '../events.js'
+import { createCustomerChannel, customerIdOf } from './channel.js'
+import { createConversationTable, type StoreDeps } from './conversation-table.js'
+import { createHelpSearch } from './help-search.js'
+import { createMessengerRest } from './rest.js'
+import { isCustomerConversation, isCustomerMessage, isCustomerTyping } from './parse.js'
+import { createThread, type Thread } from './thread.js'
+import type { Messenger, MessengerOptions } from './types.js'
+
+interface MessengerEvents {
+  message: (message: CustomerMessage) => void
+  conversation: (conversation: CustomerConversation) => void
+  typing: (typing: CustomerTyping) => void
+  error: (error: TandemError) => void
+}
+
+const shutDownError = () =>
+  new TandemError(
+    process.env.NODE_ENV !== 'production' ? 'This messenger was shut down: create another' : 'messenger: shut_down',
+    { code: 'shut_down' },
+  )
+
+const EVENTS = new Set<string>([...Object.values(CUSTOMER_EVENTS), 'error'])
+
+/**
+ * The customer side of support for a client whose token has the `support:customer` scope
+ * (`@tandem/core/messenger`): the customer's conversations, replies, read marks and the published
+ * docs, and, with a realtime connection, live stores fed by the customer's own channel.
+ *
+ * @example
+ * ```ts
+ * const desk = messenger(client, { realtime: createRealtime({ client }) })
+ * const off = desk.unread.subscribe(() => console.log(desk.unread.getSnapshot().total))
+ * await desk.conversations.start({ text: 'My export is empty' })
+ * ```
+ */
+export function messenger(client: RequestClient, options: MessengerOptions = {}): Messenger {
+  const http = httpOf(client)
+  if (typeof options !== 'object' || options === null)
+    throw new ValidationError('options', process.env.NODE_ENV !== 'production' && 'must be an object')
+  const { realtime } = options
+  if (realtime !== undefined && typeof (realtime as { channel?: unknown } | null)?.channel !== 'function')
+    throw new ValidationError(
+      'realtime',
+      process.env.NODE_ENV !== 'production' && 'must be a createRealtime(…) connection',
+    )
+
+  let shutDown = false
+  const alive = () => {
+    if (shutDown) throw shutDownError()
+  }
+  const controller = new AbortController()
+  const emitter = createEmitter<MessengerEvents>()
+  const rest = createMessengerRest(http, alive)
+
+  const report = (error: TandemError) => {
+    if (shutDown) return
+    if (emitter.has('error')) emitter.emit('error', error)
+    else globalThis.console?.warn(`[tandem] messenger: ${error.message}`)
+  }
+
+  let customerId: Promise<string> | undefined
+  const channel = createCustomerChannel(realtime, {
+    customerId() {
+      customerId ??= rest.me({ signal: controller.signal }).then(customerIdOf)
+      customerId.catch(() => (customerId = undefined)) // the next hold asks again
+      return customerId
+    },
+    onMessage,
+    onResync() {
+      table.resync()
+      threads.forEach((t) => t.resync())
+    },
+    onError: report,
+  })
+
+  const deps: StoreDeps = { rest, hold: channel.hold, signal: controller.signal, report, alive }
+  const table = createConversationTable(deps)
+  /** The thread stores made and not stopped since: the ones pushes reach. */
+  const threads = new Map<string, Thread>()
+
+  function onMessage({ event, data }: LiveMessage) {
+    if (shutDown || !EVENTS.has(event) || event === 'error') return // events of a later version are not ours to read
+    const ok =
+      event === CUSTOMER_EVENTS.message
+        ? isCustomerMessage(data)
+        : event === CUSTOMER_EVENTS.conversation
+          ? isCustomerConversation(data)
+          : isCustomerTyping(data)
+    if (!ok)
+      return report(
+        new RealtimeError(
+          process.env.NODE_ENV !== 'production' ? `A malformed "${event}" push was dropped` : `bad_push ${event}`,
+          { code: 'bad_push', details: [{ event }] },
+        ),
+      )
+    if (isCustomerMessage(data)) {
+      threads.get(data.conversationId)?.applyMessage(data)
+      emitter.emit('message', data)
+    } else if (isCustomerConversation(data)) {
+      table.apply(data, true)
+      threads.get(data.id)?.applyConversation(data)
+      emitter.emit('conversation', data)
+    } else if (isCustomerTyping(data)) {
+      threads.get(data.conversationId)?.applyTyping(data)
+      emitter.emit('typing', data)
+    }
+  }
+
+  /** The answer of the customer's own write, shown at once (the push that follows changes nothing). */
+  const shown = (c: CustomerConversation) => {
+    table.apply(c, false)
+    threads.get(c.id)?.applyConversation(c)
+    return c
+  }
+
+  const conversations: Messenger['conversations'] = {
+    ...rest.conversations,
+    start: async (input, o) => shown(await rest.conversations.start(input, o)),
+    markRead: async (id, o) => shown(await rest.conversations.markRead(id, o)),
+    async reply(id, input, o) {
+      const m = await rest.conversations.reply(id, input, o)
+      threads.get(m.conversationId)?.applyMessage(m)
+      return m
+    },
+  }
+
+  return {
+    me: rest.me,
+    conversations,
+    docs: rest.docs,
+    on(event: keyof MessengerEvents, listener: MessengerEvents[keyof MessengerEvents]) {
+      alive()
+      if (!EVENTS.has(event))
+        throw new ValidationError(
+          'event',
+          process.env.NODE_ENV !== 'production' && 'must be message, conversation, typing or error',
+          String(event),
+        )
+      if (typeof listener !== 'function')
+        throw new ValidationError('listener', process.env.NODE_ENV !== 'production' && 'must be a function')
+      const off = emitter.on(event, listener)
+      const release = event === 'error' ? () => {} : channel.hold()
+      return () => {
+        off()
+        release()
+      }
+    },
+    unread: table.unread,
+    conversationList: () => (alive(), table.list),
+    thread(id) {
+      alive()
+      validateId(id)
+      let thread = threads.get(id)
+      if (!thread) {
+        const made: Thread = createThread(id, {
+          ...deps,
+          typingTimeoutMs: TYPING_TIMEOUT_MS,
+          // A store held after it stopped (and subscribed again) is the one pushes reach again.
+          onRunning: (running) => (running ? threads.set(id, made) : threads.get(id) === made && threads.delete(id)),
+        })
+        threads.set(id, (thread = made))
+      }
+      return thread.store
+    },
+    helpSearch(o) {
+      alive()
+      return createHelpSearch(rest.docs, o) // after shutdown its searches fail with shut_down, in its snapshot
+    },
+    shutdown() {
+      if (shutDown) return
+      shutDown = true
+      controller.abort()
+      channel.close()
+      const reason = shutDownError()
+      table.clear(reason)
+      threads.forEach((t) => t.clear(reason))
+      threads.clear()
+      customerId = undefined
+    },
+  }
+}

@@ -1,0 +1,80 @@
+import {
+  MAX_QUERY,
+  MAX_SUBJECT,
+  MAX_TEXT,
+  type ArticleSummary,
+  type CustomerConversation,
+  type CustomerMessage,
+} from '@tandem/contract'
+import { listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
+import type { Http } from '../http.js'
+import type { CallOptions, HttpMethod, Query } from '../types.js'
+import { optional, requireObject, requireString } from '../validate.js'
+import type { Messenger, MessengerPageParams } from './types.js'
+
+// The customer's REST calls (/support/v1/me/..., and the published docs), each input checked
+// before anything is sent: bad input rejects with a `ValidationError` and makes no request.
+
+export type MessengerRest = Pick<Messenger, 'me' | 'conversations' | 'docs'>
+
+/** `alive` throws once the messenger is shut down: every call checks it first. */
+export function createMessengerRest(http: Http, alive: () => void): MessengerRest {
+  const send = <T>(method: HttpMethod, path: string, body: unknown, options: CallOptions | undefined) =>
+    http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body })
+  const mine = (id: string, sub = '') => `me/conversations/${validateId(id)}${sub}`
+
+  /** The query is checked inside the promise, before the first request, and re-sent with each cursor. */
+  const pageOf =
+    <T, P extends MessengerPageParams = MessengerPageParams>(path: () => string, query: (p: P) => Query = () => ({})) =>
+    (given?: P, options?: CallOptions): PagePromise<T> =>
+      listPages<T>(http, 'support', options, () => {
+        alive()
+        const p = `/v1/${path()}`
+        const params = requireObject(given ?? {}, 'params') as P
+        validateLimit(params.limit)
+        const cursor = optional(params.cursor, (c) => requireString(c, 'cursor'))
+        return [p, { ...query(params), limit: params.limit, cursor }]
+      })
+
+  return {
+    async me(options) {
+      alive()
+      return send('GET', 'me', undefined, options)
+    },
+    conversations: {
+      list: pageOf<CustomerConversation>(() => 'me/conversations'),
+      async get(id, options) {
+        alive()
+        return send('GET', mine(id), undefined, options)
+      },
+      messages: (id, params, options) => pageOf<CustomerMessage>(() => mine(id, '/messages'))(params, options),
+      async start(input, options) {
+        alive()
+        const given = requireObject(input, 'input')
+        const text = requireString(given.text, 'text', MAX_TEXT)
+        const subject = optional(given.subject, (s) => requireString(s, 'subject', MAX_SUBJECT))
+        return send('POST', 'me/conversations', { text, subject }, options)
+      },
+      async reply(id, input, options) {
+        alive()
+        const path = mine(id, '/messages')
+        const text = requireString(requireObject(input, 'input').text, 'text', MAX_TEXT)
+        return send('POST', path, { text }, options)
+      },
+      async markRead(id, options) {
+        alive()
+        return send('POST', mine(id, '/read'), undefined, options)
+      },
+    },
+    docs: {
+      search: pageOf<ArticleSummary, MessengerPageParams & { query: string }>(
+        () => 'docs/articles',
+        (p) => ({ query: requireString(p.query, 'query', MAX_QUERY) }),
+      ),
+      async get(id, options) {
+        alive()
+        return send('GET', `docs/articles/${validateId(id)}`, undefined, options)
+      },
+    },
+  }
+}
