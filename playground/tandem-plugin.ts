@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createEmulator, DEV_APP, type EmulatorCore, type EmulatorOptions } from '@tandem/emulator'
+import { CUSTOMER_SCOPE } from '@tandem/contract'
 import { createTokenHandler, toNodeListener } from '@tandem/server'
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
 
@@ -66,7 +67,21 @@ function embed(server: Host, options: PlaygroundPluginOptions): void {
       //
       // The playground has no sign-in: each tab names itself with `?user=` (a random name by
       // default) so that two tabs are two people in the chat.
-      const user = new URL(request.url).searchParams.get('user')
+      const params = new URL(request.url).searchParams
+      // The customer page (customer.html?customer=): a customer token sees only that customer's
+      // own conversations and the published docs. A real backend takes the id from its session
+      // too, and may add what it knows of the person (shown to agents as the conversation's customer).
+      const customer = params.get('customer')
+      if (customer !== null) {
+        if (!USER_NAME.test(customer))
+          return { refuse: 401, message: 'Pass ?customer=<name> (letters, digits, _ and -).' }
+        return {
+          subject: customer,
+          scope: [CUSTOMER_SCOPE],
+          profile: { name: displayName(customer), email: `${customer.toLowerCase()}@example.com` },
+        }
+      }
+      const user = params.get('user')
       if (!user || !USER_NAME.test(user))
         return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
       return { subject: user, scope: ['maps', 'support', 'realtime'] }
@@ -80,6 +95,14 @@ function embed(server: Host, options: PlaygroundPluginOptions): void {
   server.middlewares.use((req, res, next) => emulator.handle(req, res, next))
   if (server.httpServer) emulator.attach(server.httpServer as Server)
 }
+
+/** `ada_lovelace` → `Ada Lovelace`: the name the agents see. */
+const displayName = (id: string): string =>
+  id
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ')
 
 /** How long the simulated 429 of the Maps panel asks clients to wait (its `Retry-After`). */
 export const SIMULATED_RETRY_AFTER_S = 3

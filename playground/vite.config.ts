@@ -14,9 +14,16 @@ export default defineConfig({
     dedupe: ['react', 'react-dom'],
   },
   server: { host: '127.0.0.1', port: 5173 },
-  // Three pages: the React app, the plain-script one, and one connection for all tabs.
+  // Four pages: the React app, the plain-script one, one connection for all tabs, and the customer's.
   build: {
-    rolldownOptions: { input: { main: page('index.html'), vanilla: page('vanilla.html'), tabs: page('tabs.html') } },
+    rolldownOptions: {
+      input: {
+        main: page('index.html'),
+        vanilla: page('vanilla.html'),
+        tabs: page('tabs.html'),
+        customer: page('customer.html'),
+      },
+    },
   },
   plugins: [react(), tandemEmulator()],
 })

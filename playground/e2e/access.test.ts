@@ -80,10 +80,11 @@ describe.skipIf(!hasChromium)('accessibility and layout', () => {
       const renamed = await openView(harness.open, view, 'Ada%20Lovelace!')
       const notice = renamed.getByTestId('user-notice')
       await notice.waitFor(WAIT)
-      const user = new URL(renamed.url()).searchParams.get('user')!
+      const user = new URL(renamed.url()).searchParams.get(view.param)!
       expect(user).toMatch(/^[a-z]+-\d{3}$/)
       const text = (await notice.textContent())!
       expect(text).toContain('“Ada Lovelace!”')
+      expect(text).toContain(`?${view.param}=`)
       expect(text).toContain('1 to 32 letters, digits, _ or -')
       expect(text).toContain(`“${user}”`)
       expect(await notice.isVisible()).toBe(true)
@@ -94,7 +95,14 @@ describe.skipIf(!hasChromium)('accessibility and layout', () => {
 
   it('the sweeps reach every page: each HTML file of playground/, each tab of the app', () => {
     expect(pageViews().map((v) => v.name)).toEqual(
-      expect.arrayContaining(['index.html#maps', 'index.html#support', 'index.html#chat', 'vanilla.html', 'tabs.html']),
+      expect.arrayContaining([
+        'index.html#maps',
+        'index.html#support',
+        'index.html#chat',
+        'vanilla.html',
+        'tabs.html',
+        'customer.html',
+      ]),
     )
   })
 

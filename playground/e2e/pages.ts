@@ -14,6 +14,8 @@ export interface PageView {
   /** The path to open, without `?user=`. */
   path: string
   tab?: TabId
+  /** The query parameter that names the tab's person: `customer` on the customer's page. */
+  param: 'user' | 'customer'
 }
 
 /** Every HTML file of playground/, the React app once per tab. */
@@ -21,8 +23,8 @@ export function pageViews(): PageView[] {
   const files = readdirSync(here('..')).filter((f) => f.endsWith('.html'))
   return files.flatMap((file) =>
     file === 'index.html'
-      ? TABS.map((tab) => ({ name: `index.html#${tab}`, path: `/#${tab}`, tab }))
-      : [{ name: file, path: `/${file}` }],
+      ? TABS.map((tab) => ({ name: `index.html#${tab}`, path: `/#${tab}`, tab, param: 'user' as const }))
+      : [{ name: file, path: `/${file}`, param: file === 'customer.html' ? ('customer' as const) : ('user' as const) }],
   )
 }
 
@@ -34,7 +36,7 @@ export async function openView(
   viewport?: { width: number; height: number },
 ): Promise<TestPage> {
   const [path, hash = ''] = view.path.split('#')
-  const page = await open(`${path}?user=${user}${hash ? `#${hash}` : ''}`, viewport)
+  const page = await open(`${path}?${view.param}=${user}${hash ? `#${hash}` : ''}`, viewport)
   await loadedView(page, view)
   return page
 }

@@ -266,7 +266,7 @@ describe.skipIf(!hasChromium)('polish under stress', () => {
   it('event-log lines keep their text at 360 px (wrapped, not cut to "GE…")', async () => {
     const page = await harness.open('/?user=log-phone#support', { width: 360, height: 800 })
     await ready(page)
-    await loadedView(page, { name: 'support', path: '/#support', tab: 'support' })
+    await loadedView(page, { name: 'support', path: '/#support', tab: 'support', param: 'user' })
     const cut = await page.$$eval('.log-line .log-text', (els) =>
       els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent}: ${e.clientWidth} px`),
     )

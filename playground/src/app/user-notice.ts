@@ -2,8 +2,8 @@ import { USER_RULE } from '../lib/session.js'
 
 /** The notice's words; pass your own to `userNotice` / `showUserNotice` to replace them. */
 export const USER_NOTICE_STRINGS = {
-  notice: (rejected: string, user: string) =>
-    `“${rejected}” is not a valid ?user= name (${USER_RULE}), so this tab is “${user}” instead.`,
+  notice: (rejected: string, user: string, param = 'user') =>
+    `“${rejected}” is not a valid ?${param}= name (${USER_RULE}), so this tab is “${user}” instead.`,
 }
 
 export type UserNoticeStrings = typeof USER_NOTICE_STRINGS
@@ -17,12 +17,13 @@ export function showUserNotice(
   user: string,
   parent: HTMLElement = document.querySelector('main') ?? document.body,
   strings: UserNoticeStrings = USER_NOTICE_STRINGS,
+  param = 'user',
 ): void {
   if (rejected === null) return
   const p = document.createElement('p')
   p.className = 'user-notice'
   p.setAttribute('role', 'status')
   p.dataset.testid = 'user-notice'
-  p.textContent = strings.notice(rejected, user) // textContent: the rejected name is whatever the URL held
+  p.textContent = strings.notice(rejected, user, param) // textContent: the rejected name is whatever the URL held
   parent.prepend(p)
 }

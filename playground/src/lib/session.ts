@@ -31,16 +31,16 @@ export interface TabUser {
 }
 
 /**
- * Who this tab is. The playground has no sign-in: `?user=` names the tab, else a random name is
+ * Who this tab is. The playground has no sign-in: `?user=` (`?customer=` on the customer page) names the tab, else a random name is
  * picked and written into the URL (so a reload keeps it, and a new tab gets another one).
  * A real app has a session cookie instead, and its token endpoint reads it.
  */
-export function tabUser(): TabUser {
+export function tabUser(param: 'user' | 'customer' = 'user'): TabUser {
   const url = new URL(location.href)
-  const given = url.searchParams.get('user')
+  const given = url.searchParams.get(param)
   if (given && USER.test(given)) return { user: given, rejected: null }
   const name = `${NAMES[Math.floor(Math.random() * NAMES.length)]}-${Math.floor(100 + Math.random() * 900)}`
-  url.searchParams.set('user', name)
+  url.searchParams.set(param, name)
   history.replaceState(null, '', url)
   return { user: name, rejected: given || null }
 }

@@ -1,0 +1,56 @@
+// The customer's page: a customer token (scope support:customer, from our token endpoint's
+// `?customer=`), its own realtime connection shared by its tabs, and the drop-in messenger.
+import { createClient } from '@tandem/core'
+import { messenger } from '@tandem/core/messenger'
+import { defineMessenger } from '@tandem/messenger'
+import { createRealtime } from '@tandem/realtime'
+import { sessionPositions } from '@tandem/realtime/positions'
+import { shareAcrossTabs } from '@tandem/realtime/tabs'
+import { showUserNotice } from '../app/user-notice.js'
+import { tabUser } from '../lib/session.js'
+
+const { user: customer, rejected } = tabUser('customer')
+showUserNotice(rejected, customer, undefined, undefined, 'customer')
+
+const client = createClient({
+  baseUrl: location.origin,
+  auth: { url: `/api/tandem-token?customer=${encodeURIComponent(customer)}` },
+})
+// The customer's tabs share one socket; a reload resumes the channel where this tab left it, so
+// a reply that came meanwhile arrives once.
+const realtime = createRealtime(
+  { client },
+  {
+    tabs: shareAcrossTabs({ key: `customer:${customer}` }),
+    positions: sessionPositions({ key: `tandem:realtime:customer:${customer}` }),
+  },
+)
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+$('user').textContent = customer
+const state = $('state')
+realtime.on('state', ({ current }) => {
+  state.textContent = current
+  state.dataset.state = current
+})
+
+defineMessenger()
+const element = document.querySelector('tandem-messenger')!
+element.messenger = messenger(client, { realtime })
+
+$('log-out').addEventListener('click', () => {
+  // Logging out forgets the customer: the messenger's state, its drafts, the socket.
+  element.shutdown()
+  realtime.close()
+  $('status').textContent = 'Logged out: the messenger holds nothing of this customer any more.'
+  $<HTMLButtonElement>('log-out').disabled = true
+})
+
+if (import.meta.env.DEV) {
+  // Dev only: cut this customer's socket without a close frame, as when Wi-Fi drops.
+  const drop = $<HTMLButtonElement>('drop')
+  drop.hidden = false
+  drop.addEventListener('click', () => {
+    void fetch(`/api/dev/drop?user=${encodeURIComponent(customer)}`, { method: 'POST' })
+  })
+}
