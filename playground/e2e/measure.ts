@@ -20,8 +20,13 @@ export interface Ring {
  */
 export function focusRing(page: Page): Promise<Ring | null> {
   return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null
+    // Focus inside a shadow root (the messenger's launcher) is the host's `activeElement`: go in.
+    let el = document.activeElement as HTMLElement | null
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement
     if (!el || el === document.body) return null
+    // Up the tree, across a shadow root's edge to its host.
+    const parentOf = (e: Element): HTMLElement | null =>
+      e.parentElement ?? ((e.getRootNode() as ShadowRoot).host as HTMLElement | undefined) ?? null
     const rgba = (c: string) => {
       const n = (c.match(/[\d.]+/g) ?? []).map(Number)
       return { r: n[0] ?? 0, g: n[1] ?? 0, b: n[2] ?? 0, a: c.startsWith('rgba') ? (n[3] ?? 1) : n.length ? 1 : 0 }
@@ -29,7 +34,7 @@ export function focusRing(page: Page): Promise<Ring | null> {
     // The colour an element's box shows: its background over its ancestors' (white at the end).
     const backdrop = (from: Element | null) => {
       const layers: ReturnType<typeof rgba>[] = []
-      for (let e = from; e; e = e.parentElement) {
+      for (let e = from; e; e = parentOf(e)) {
         const c = rgba(getComputedStyle(e).backgroundColor)
         if (c.a > 0) layers.push(c)
         if (c.a >= 1) break
@@ -74,13 +79,13 @@ export function focusRing(page: Page): Promise<Ring | null> {
         outside = inset ? 0 : width
       }
     }
-    const behind = backdrop(inset ? el : el.parentElement)
+    const behind = backdrop(inset ? el : parentOf(el))
     const contrast = color.a > 0 ? contrastOf({ ...color, a: 1 }, behind) : 0
 
     // A ring outside the box is lost where an ancestor clips (overflow other than visible).
     const r = el.getBoundingClientRect()
     let clippedBy: string | null = null
-    for (let a = el.parentElement; a && a !== document.documentElement && !clippedBy; a = a.parentElement) {
+    for (let a = parentOf(el); a && a !== document.documentElement && !clippedBy; a = parentOf(a)) {
       const as = getComputedStyle(a)
       const box = a.getBoundingClientRect()
       const left = box.left + a.clientLeft
