@@ -1,6 +1,7 @@
 // A real node:http webhook receiver on 127.0.0.1:0 for the webhook tests. It records every
 // request (headers, raw body, the status it answered) and lets a test wait on them without
 // sleeping.
+import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { NodeLikeIncomingMessage } from '@tandem/server'
@@ -39,7 +40,15 @@ export async function startReceiver(listener: ReceiverListener): Promise<Receive
     for (const watcher of watchers) watcher()
   }
 
+  // A path of its own: a port is reused once closed, and an emulator of another test file (a
+  // worker beside this one) may still hold an endpoint registered on that port. Its deliveries
+  // name the old path, so they are refused here instead of counted as this test's.
+  const path = `/hooks/${randomUUID()}`
   const server = createServer((req, res) => {
+    if (req.url !== path) {
+      res.statusCode = 410
+      return void res.end('not this receiver')
+    }
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
@@ -67,7 +76,7 @@ export async function startReceiver(listener: ReceiverListener): Promise<Receive
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`
 
   return {
     url,
