@@ -7,6 +7,7 @@ import type { ClientHooks } from './hooks.js'
 import { createHttp, type Http } from './http.js'
 import { checkWait } from './http-call.js'
 import type { LogTo } from './logger.js'
+import type { OutboxLink } from './outbox-link.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
 import { formatBaseUrl, joinPath, parseBaseUrl } from './url-rules.js'
@@ -95,6 +96,12 @@ export interface ClientOptions {
    * Defaults and focus/online triggers of the resource cache (`getCache(client)`, `client.cache`).
    */
   cache?: CacheOptions
+  /**
+   * A durable outbox (`durableOutbox({ key })` of `@tandem/core/persist`): writes are stored before
+   * they are sent, and sent again after a failure for now or a reload until the service answers.
+   * @default none: a write lives as long as its call
+   */
+  outbox?: OutboxLink
 }
 
 /**
@@ -186,7 +193,7 @@ export function createClient(options: ClientOptions): Client {
     emitter,
   })
 
-  const client: Client = { auth, request: http, baseUrls, on: emitter.on }
+  const client: Client = { auth, request: options.outbox ? options.outbox.rest(http) : http, baseUrls, on: emitter.on }
   if (options.cache) cacheOptionsOf.set(client, options.cache)
   return client
 }

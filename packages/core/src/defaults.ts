@@ -1,5 +1,6 @@
 import { PLANS } from '@tandem/contract'
 import { CACHE_DEFAULTS } from './cache/defaults.js'
+import { PERSIST_DEFAULTS } from './persist/defaults.js'
 
 /** The token provider's defaults (their own object, so an app with only a token provider ships only them). */
 export const TOKEN_DEFAULTS = {
@@ -69,4 +70,6 @@ export const DEFAULTS = {
   helpSearchDebounceMs: HELP_SEARCH_DEBOUNCE_MS,
   /** The resource cache (docs/cache.md): `CACHE_DEFAULTS` of `@tandem/core/cache`. */
   cache: CACHE_DEFAULTS,
+  /** The saved cache and the durable outbox (docs/persist.md): `PERSIST_DEFAULTS` of `@tandem/core/persist`. */
+  persist: PERSIST_DEFAULTS,
 } as const

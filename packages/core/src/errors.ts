@@ -90,6 +90,11 @@ export class RealtimeError extends TandemError {
   }
 }
 
+/** The durable outbox (`@tandem/core/persist`) holds as many writes, or bytes, as it may: this one was not taken. */
+export class OutboxFullError extends TandemError {
+  override name = 'OutboxFullError' as const
+}
+
 const NAMES = new Set([
   'TandemError',
   'ApiError',
@@ -100,6 +105,7 @@ const NAMES = new Set([
   'AbortError',
   'ValidationError',
   'RealtimeError',
+  'OutboxFullError',
 ])
 
 function hasName(error: unknown, name?: string): boolean {
@@ -121,3 +127,4 @@ export const isTimeoutError = (e: unknown): e is TimeoutError => hasName(e, 'Tim
 export const isAbortError = (e: unknown): e is AbortError => hasName(e, 'AbortError')
 export const isValidationError = (e: unknown): e is ValidationError => hasName(e, 'ValidationError')
 export const isRealtimeError = (e: unknown): e is RealtimeError => hasName(e, 'RealtimeError')
+export const isOutboxFullError = (e: unknown): e is OutboxFullError => hasName(e, 'OutboxFullError')

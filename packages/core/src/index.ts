@@ -22,6 +22,7 @@ export type { Store } from './store.js'
 export type { RateLimitSnapshot, RateLimitStore } from './rate-limit-store.js'
 export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
 export type { Http } from './http.js'
+export type { OutboxLink, OutboxPublish } from './outbox-link.js'
 export type { ClientHooks, Hook, HookContext } from './hooks.js'
 export { collection, createCollection, createPagePromise } from './collection.js'
 export { logTo } from './logger.js'
@@ -33,6 +34,7 @@ export {
   ApiError,
   AuthError,
   NetworkError,
+  OutboxFullError,
   RateLimitError,
   RealtimeError,
   TandemError,
@@ -42,6 +44,7 @@ export {
   isApiError,
   isAuthError,
   isNetworkError,
+  isOutboxFullError,
   isRateLimitError,
   isRealtimeError,
   isTandemError,

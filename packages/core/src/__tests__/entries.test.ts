@@ -57,6 +57,7 @@ describe('entry points', () => {
         'liveRefetchMs',
         'logLevel',
         'maxResponseBytes',
+        'persist',
         'rateLimit',
         'rateLimitSafetyMs',
         'retry',
@@ -65,5 +66,7 @@ describe('entry points', () => {
       ].sort(),
     )
     expect(CACHE_DEFAULTS).toMatchObject({ staleTime: 0, gcTime: 300_000, hydrateFreshMs: 2_000 })
+    const persist = await import('../entries/persist.js')
+    expect(DEFAULTS.persist).toBe(persist.PERSIST_DEFAULTS)
   })
 })

@@ -15,6 +15,8 @@ export interface EntryContext {
   activity(delta: 1 | -1): void
   remove(entry: Entry): void
   revive(entry: Entry): void
+  /** The entry's state changed. */
+  changed(entry: Entry): void
 }
 
 type AnySnapshot = Snapshot<unknown> & Partial<Omit<ListSnapshot<unknown>, keyof Snapshot<unknown>>>
@@ -81,6 +83,7 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     state = next
     snap = build()
     emitter.emit('change')
+    ctx.changed(entry)
   }
 
   async function load(next: boolean, signal: AbortSignal): Promise<unknown> {

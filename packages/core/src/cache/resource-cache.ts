@@ -5,12 +5,14 @@ import { createEntry, mergeSettings, type Entry, type EntryContext } from './ent
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
 import type {
+  CacheChange,
   CacheEvent,
   CacheFilter,
   CacheOptions,
   CacheQuery,
   DehydratedState,
   GetOptions,
+  HydrateOptions,
   ResourceCache,
   WatchOptions,
 } from './types.js'
@@ -42,6 +44,7 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
   const entries = new Map<string, Entry>()
   let active = 0
   let detach: Unsubscribe[] = []
+  const changeListeners = new Set<(change: CacheChange) => void>()
 
   const revalidate = (flag: 'refetchOnFocus' | 'refetchOnReconnect') => () => {
     if (!ctx.online()) return
@@ -72,6 +75,11 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
     // A holder of a collected entry (a mounted component) subscribing again puts it back.
     revive(e) {
       if (!entries.has(e.hash)) entries.set(e.hash, e)
+    },
+    changed(e) {
+      if (!changeListeners.size) return
+      const { status, data, dataUpdatedAt } = e.state()
+      for (const listener of changeListeners) listener({ query: e.query, status, data, dataUpdatedAt })
     },
   }
 
@@ -154,10 +162,15 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
         }),
       }
     },
-    hydrate(state: DehydratedState) {
-      const freshUntil = Date.now() + Math.max(defaults.staleTime, d.hydrateFreshMs)
+    hydrate(state: DehydratedState, o: HydrateOptions = {}) {
+      const freshUntil = Date.now() + Math.max(defaults.staleTime, o.freshMs ?? d.hydrateFreshMs)
       for (const { query, data, dataUpdatedAt } of state?.entries ?? [])
         get(query).dispatch({ type: 'hydrate', data, at: dataUpdatedAt, freshUntil })
+    },
+    onChange(listener: (change: CacheChange) => void) {
+      const once = (change: CacheChange) => listener(change) // one subscription per call, even of one function
+      changeListeners.add(once)
+      return () => void changeListeners.delete(once)
     },
     clear() {
       for (const e of entries.values()) ctx.remove(e)

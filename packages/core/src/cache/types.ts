@@ -170,6 +170,22 @@ export interface DehydratedState {
   entries: { query: CacheQuery; data: unknown; dataUpdatedAt: number }[]
 }
 
+export interface HydrateOptions {
+  /**
+   * Hydrated data counts as fresh this long (ms) at least, whatever `staleTime` says.
+   * @default CACHE_DEFAULTS.hydrateFreshMs (2 s): the hydrating render does not refetch it
+   */
+  freshMs?: number
+}
+
+/** An entry changed (`cache.onChange`): its query and its state now. */
+export interface CacheChange {
+  query: CacheQuery
+  status: CacheStatus
+  data: unknown
+  dataUpdatedAt: number
+}
+
 export interface ResourceCache {
   get<T = Resource>(query: ListQuery<T>, options?: GetOptions<ListData<T>>): ResourceEntry<ListSnapshot<T>>
   get<T = Resource>(query: ItemQuery<T>, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
@@ -195,7 +211,10 @@ export interface ResourceCache {
   /** Why a live binding cannot keep an entry live (its snapshot's `liveError`); null once it is live again. */
   setLiveError(query: CacheQuery, error: Error | null): void
   dehydrate(): DehydratedState
-  hydrate(state: DehydratedState): void
+  /** Puts dehydrated entries in (never over newer data). */
+  hydrate(state: DehydratedState, options?: HydrateOptions): void
+  /** Every change of every entry, as it happens (what the saved cache and tools build on). */
+  onChange(listener: (change: CacheChange) => void): Unsubscribe
   /** Drop every entry and timer (logout, end of a script). */
   clear(): void
 }

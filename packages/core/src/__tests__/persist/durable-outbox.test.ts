@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest'
+import { waitUntil } from '../../../../../test/utils/wait.js'
+import {
+  durableOutbox,
+  isOutboxFullError,
+  memoryStorage,
+  type DurableOutbox,
+  type OutboxEntry,
+  type PersistStorage,
+} from '../../entries/persist.js'
+import { isApiError, isValidationError, type Thread } from '../../index.js'
+import { setup } from '../helpers.js'
+import { startEmulator } from '@tandem/emulator'
+import { createClientOfStyle } from '../client-style.js'
+
+// A "reload" is a new client and a new outbox on the same storage; "offline" is a fetch that fails
+// as a browser's does when the network is gone (the emulator itself keeps running).
+
+const text = (i: number) => `write ${String(i).padStart(3, '0')}`
+
+function network() {
+  const state = { offline: false, sent: 0 }
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    if (state.offline) return Promise.reject(new TypeError('fetch failed'))
+    state.sent++
+    return globalThis.fetch(input, init)
+  }
+  return { state, fetch }
+}
+
+async function page(url: string, storage: PersistStorage, fetch: typeof globalThis.fetch, key = 'user:kim') {
+  const outbox = durableOutbox({ key, storage, random: () => 0, retry: { baseMs: 20, maxMs: 100 } })
+  const { client } = createClientOfStyle({
+    baseUrl: url,
+    auth: { url: `${url}/dev/token` },
+    fetch,
+    outbox,
+    retry: { limit: 0 },
+  })
+  await outbox.ready
+  return { outbox, client }
+}
+
+const collect = (outbox: DurableOutbox) => {
+  const seen = { queued: 0, applied: [] as OutboxEntry[], replayed: 0, restored: [] as number[] }
+  outbox.on('queued', () => seen.queued++)
+  outbox.on('applied', ({ entry }) => seen.applied.push(entry))
+  outbox.on('replay', () => seen.replayed++)
+  outbox.on('restore', ({ entries }) => seen.restored.push(entries.length))
+  return seen
+}
+
+async function threadTexts(url: string, conversation: string): Promise<string[]> {
+  const { client } = createClientOfStyle({ baseUrl: url, auth: { url: `${url}/dev/token` } })
+  const out: string[] = []
+  for await (const t of client.support.conversations.threads(conversation, { limit: 100 })) out.push((t as Thread).text)
+  return out
+}
+
+describe('durableOutbox (Node, in-memory storage)', () => {
+  it('100 writes made offline survive 3 reloads and are applied once each, in order, when back online', async () => {
+    const emu = await startEmulator()
+    try {
+      const storage = memoryStorage()
+      const net = network()
+      const first = await page(emu.url, storage, net.fetch)
+      const [conversation] = (await first.client.support.conversations.list({ limit: 1 })).data
+      const id = conversation!.id
+      const before = await threadTexts(emu.url, id)
+      net.state.offline = true
+      const seen = collect(first.outbox)
+      const calls = Array.from({ length: 100 }, (_, i) =>
+        first.client.support.conversations.reply(id, { text: text(i) }),
+      )
+      calls.forEach((p) => p.catch(() => undefined)) // their page goes away before they settle
+      await waitUntil(() => first.outbox.getSnapshot().entries.length === 100, { what: '100 held' })
+      expect(seen.queued).toBe(100)
+      expect(first.outbox.getSnapshot().status).not.toBe('idle')
+      first.outbox.stop()
+
+      let last = first
+      for (let reload = 0; reload < 3; reload++) {
+        const next = await page(emu.url, storage, net.fetch)
+        expect(next.outbox.getSnapshot().entries).toHaveLength(100)
+        last.outbox.stop()
+        last = next
+      }
+      const seenLast = collect(last.outbox)
+      net.state.offline = false
+      last.outbox.on('applied', () => undefined)
+      // The page would say it is online; here a retry after the backoff (random 0: at once) finds it.
+      await waitUntil(() => last.outbox.getSnapshot().entries.length === 0, { what: 'all applied', timeoutMs: 20_000 })
+      expect(seenLast.applied.map((e) => (e.kind === 'rest' ? (e.request.body as { text: string }).text : ''))).toEqual(
+        Array.from({ length: 100 }, (_, i) => text(i)),
+      )
+      const after = await threadTexts(emu.url, id)
+      expect(after.slice(before.length)).toEqual(Array.from({ length: 100 }, (_, i) => text(i)))
+      expect(last.outbox.getSnapshot().status).toBe('idle')
+      last.outbox.stop()
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('a write sent twice (the answer was lost) is applied once: the same idempotency key', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    let lose = true
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init)
+      if (lose && init?.method === 'POST') {
+        lose = false
+        throw new TypeError('connection reset') // the service applied it; the answer never came
+      }
+      return response
+    }
+    const { client, outbox } = await page(emu.url, storage, fetch)
+    const [conversation] = (await client.support.conversations.list({ limit: 1 })).data
+    const before = await threadTexts(emu.url, conversation!.id)
+    const thread = await client.support.conversations.reply(conversation!.id, { text: 'once' })
+    expect(thread.text).toBe('once')
+    const after = await threadTexts(emu.url, conversation!.id)
+    expect(after.slice(before.length)).toEqual(['once'])
+    outbox.stop()
+  })
+
+  it('a refused write rejects its caller with the typed error, is dropped, and the writes after it go on', async () => {
+    const { emu } = await setup()
+    const { client, outbox } = await page(emu.url, memoryStorage(), globalThis.fetch)
+    const refused: unknown[] = []
+    outbox.on('refused', ({ error }) => refused.push(error))
+    const bad = client.support.conversations.update('cnv_missing', { status: 'closed' })
+    const [conversation] = (await client.support.conversations.list({ limit: 1 })).data
+    const good = client.support.conversations.reply(conversation!.id, { text: 'after the refusal' })
+    const error = await bad.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(isApiError(error)).toBe(true)
+    expect(error).toMatchObject({ status: 404, requestId: expect.any(String) })
+    expect(refused).toEqual([error])
+    expect((await good).text).toBe('after the refusal')
+    expect(outbox.getSnapshot().entries).toEqual([])
+    outbox.stop()
+  })
+
+  it('refuses a write past maxEntries or maxBytes with an OutboxFullError, and sends nothing for it', async () => {
+    const { emu } = await setup()
+    const net = network()
+    const outbox = durableOutbox({ key: 'u', storage: memoryStorage(), maxEntries: 3, retry: { baseMs: 50 } })
+    const { client } = createClientOfStyle({
+      baseUrl: emu.url,
+      auth: { url: `${emu.url}/dev/token` },
+      fetch: net.fetch,
+      outbox,
+      retry: false,
+    })
+    net.state.offline = true
+    const held = [1, 2, 3].map((i) => client.support.conversations.reply('cnv_x', { text: `w${i}` }))
+    held.forEach((p) => p.catch(() => undefined))
+    await waitUntil(() => outbox.getSnapshot().entries.length === 3)
+    const full: unknown[] = []
+    outbox.on('full', (e) => full.push(e))
+    const error = await client.support.conversations.reply('cnv_x', { text: 'w4' }).catch((e: unknown) => e)
+    expect(isOutboxFullError(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'outbox_full', details: { entries: 3, maxEntries: 3 } })
+    expect(full).toEqual([error])
+    expect(outbox.getSnapshot().entries).toHaveLength(3)
+    outbox.stop()
+
+    const small = durableOutbox({ key: 'v', storage: memoryStorage(), maxBytes: 200 })
+    const c2 = createClientOfStyle({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, outbox: small }).client
+    const big = await c2.support.conversations.reply('cnv_x', { text: 'x'.repeat(500) }).catch((e: unknown) => e)
+    expect(isOutboxFullError(big)).toBe(true)
+    small.stop()
+  })
+
+  it('bad input is refused before anything is stored', async () => {
+    const { emu } = await setup()
+    const outbox = durableOutbox({ key: 'u', storage: memoryStorage() })
+    const { client } = createClientOfStyle({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, outbox })
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    const error = await client
+      .request({ service: 'support', method: 'POST', path: '/v1/resources', body: cyclic })
+      .catch((e: unknown) => e)
+    expect(isValidationError(error)).toBe(true)
+    expect(outbox.getSnapshot().entries).toEqual([])
+    outbox.stop()
+  })
+
+  it('storage that refuses writes: it goes on in memory and says so once', async () => {
+    const { emu } = await setup()
+    const failing: PersistStorage = {
+      get: () => Promise.resolve(undefined),
+      set: () => Promise.reject(Object.assign(new Error('quota'), { name: 'QuotaExceededError' })),
+      del: () => Promise.resolve(),
+    }
+    const outbox = durableOutbox({ key: 'u', storage: failing })
+    const fallbacks: unknown[] = []
+    outbox.on('fallback', (e) => fallbacks.push(e))
+    const { client } = createClientOfStyle({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, outbox })
+    const [conversation] = (await client.support.conversations.list({ limit: 1 })).data
+    await client.support.conversations.reply(conversation!.id, { text: 'one' })
+    await client.support.conversations.reply(conversation!.id, { text: 'two' })
+    expect(fallbacks).toHaveLength(1)
+    expect(fallbacks[0]).toMatchObject({ name: 'TandemError', code: 'storage_unavailable' })
+    expect(outbox.getSnapshot().mode).toBe('memory')
+    outbox.stop()
+  })
+
+  it('two tabs on one storage: a write held in one is sent once, and its caller learns the outcome', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const net = network()
+    const a = await page(emu.url, storage, net.fetch, 'tabs')
+    const b = await page(emu.url, storage, net.fetch, 'tabs')
+    const [conversation] = (await a.client.support.conversations.list({ limit: 1 })).data
+    const before = await threadTexts(emu.url, conversation!.id)
+    net.state.offline = true
+    const fromA = a.client.support.conversations.reply(conversation!.id, { text: 'from a' })
+    const fromB = b.client.support.conversations.reply(conversation!.id, { text: 'from b' })
+    await waitUntil(() => a.outbox.getSnapshot().entries.length === 2 && b.outbox.getSnapshot().entries.length === 2, {
+      what: 'both tabs see both writes',
+    })
+    net.state.offline = false
+    expect((await fromA).text).toBe('from a')
+    expect((await fromB).text).toBe('from b')
+    expect((await threadTexts(emu.url, conversation!.id)).slice(before.length)).toEqual(['from a', 'from b'])
+    a.outbox.stop()
+    b.outbox.stop()
+  })
+})

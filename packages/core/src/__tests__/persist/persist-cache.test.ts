@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest'
+import { waitUntil } from '../../../../../test/utils/wait.js'
+import { listQuery } from '../../entries/cache.js'
+import { clearPersisted, memoryStorage, persistCache, type PersistStorage } from '../../entries/persist.js'
+import type { TandemClient } from '../../index.js'
+import { createClientOfStyle } from '../client-style.js'
+import { setup } from '../helpers.js'
+
+// A "reload" is a new client on the same storage. Requests are counted on the emulator.
+
+const inbox = listQuery('support/conversations', { limit: 5 })
+
+function newClient(url: string): TandemClient {
+  return createClientOfStyle({ baseUrl: url, auth: { url: `${url}/dev/token` } }).client
+}
+
+describe('persistCache (Node, in-memory storage)', () => {
+  it('a reload restores the saved list before anything watches it; it shows at once, stale, then revalidates', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const first = newClient(emu.url)
+    const p1 = persistCache(first, { key: 'user:kim', storage, throttleMs: 10 })
+    expect((await p1.restored).reason).toBe('empty')
+    const fetched = await first.cache.fetch(inbox)
+    const saved: number[] = []
+    p1.on('save', ({ entries }) => saved.push(entries))
+    await waitUntil(() => saved.length > 0, { what: 'a save' })
+    p1.stop()
+
+    const second = newClient(emu.url)
+    const p2 = persistCache(second, { key: 'user:kim', storage })
+    expect(p2.getSnapshot().status).toBe('restoring')
+    expect(await p2.restored).toEqual({ entries: 1, reason: 'restored' })
+    expect(p2.getSnapshot()).toMatchObject({ status: 'restored', restore: { entries: 1 } })
+    const before = emu.stats.byService.support
+    const entry = second.cache.get(inbox)
+    const firstPaint = entry.getSnapshot()
+    expect(firstPaint.status).toBe('success')
+    expect(firstPaint.items.map((c) => c.id)).toEqual(fetched.items.map((c) => c.id))
+    expect(firstPaint.isStale).toBe(true)
+    const off = entry.subscribe(() => undefined)
+    await waitUntil(() => !entry.getSnapshot().isFetching && emu.stats.byService.support > before, {
+      what: 'revalidated',
+    })
+    expect(emu.stats.byService.support - before).toBe(1)
+    off()
+    p2.stop()
+  })
+
+  it('discards a cache saved under another buster, and data older than maxAgeMs', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const a = newClient(emu.url)
+    const p = persistCache(a, { key: 'k', storage, buster: 'v1' })
+    await a.cache.fetch(inbox)
+    await p.flush()
+    p.stop()
+    const busted = persistCache(newClient(emu.url), { key: 'k', storage, buster: 'v2' })
+    expect(await busted.restored).toEqual({ entries: 0, reason: 'busted' })
+    busted.stop()
+    expect(await storage.get('k:cache')).toBeUndefined() // dropped, not kept
+
+    const b = newClient(emu.url)
+    const p2 = persistCache(b, { key: 'k', storage })
+    await b.cache.fetch(inbox)
+    await p2.flush()
+    p2.stop()
+    const saved = (await storage.get('k:cache')) as { savedAt: number }
+    await storage.set('k:cache', { ...saved, savedAt: saved.savedAt - 10_000 })
+    const old = persistCache(newClient(emu.url), { key: 'k', storage, maxAgeMs: 5_000 })
+    expect(await old.restored).toEqual({ entries: 0, reason: 'expired' })
+    old.stop()
+  })
+
+  it('something unreadable in storage is discarded, never a crash', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    await storage.set('k:cache', { v: 99, garbage: true })
+    const p = persistCache(newClient(emu.url), { key: 'k', storage })
+    expect(await p.restored).toEqual({ entries: 0, reason: 'unreadable' })
+    p.stop()
+  })
+
+  it('two tabs of one key: an update in one reaches the other without a request', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const a = newClient(emu.url)
+    const b = newClient(emu.url)
+    const pa = persistCache(a, { key: 'tabs', storage })
+    const pb = persistCache(b, { key: 'tabs', storage })
+    await Promise.all([pa.restored, pb.restored])
+    const remote: number[] = []
+    pb.on('remote', ({ entries }) => remote.push(entries))
+    const fetched = await a.cache.fetch(inbox)
+    await waitUntil(() => b.cache.get(inbox).getSnapshot().status === 'success', { what: 'tab b has the list' })
+    const before = emu.stats.byService.support
+    a.cache.setData(inbox, (d) => ({ pages: [{ ...d!.pages[0]!, data: d!.pages[0]!.data.slice(1) }] }))
+    await waitUntil(() => b.cache.get(inbox).getSnapshot().items.length === fetched.items.length - 1, {
+      what: 'tab b sees tab a’s update',
+    })
+    expect(emu.stats.byService.support).toBe(before)
+    expect(remote.length).toBeGreaterThan(0)
+    // No echo: b applying a's update does not send it back.
+    const aChanges: unknown[] = []
+    const offA = a.cache.onChange((c) => aChanges.push(c))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(aChanges).toEqual([])
+    offA()
+    pa.stop()
+    pb.stop()
+  })
+
+  it('clearPersisted removes the saved cache and outbox of the key, and empties the other tabs’ caches', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const a = newClient(emu.url)
+    const b = newClient(emu.url)
+    const pa = persistCache(a, { key: 'out', storage })
+    const pb = persistCache(b, { key: 'out', storage })
+    await a.cache.fetch(inbox)
+    await pa.flush()
+    await storage.set('out:outbox', { v: 1, entries: [] })
+    await waitUntil(() => b.cache.get(inbox).getSnapshot().status === 'success')
+    const cleared: string[] = []
+    pb.on('cleared', () => cleared.push('b'))
+    await pa.clearPersisted()
+    expect(await storage.get('out:cache')).toBeUndefined()
+    expect(await storage.get('out:outbox')).toBeUndefined()
+    expect(a.cache.get(inbox).getSnapshot().status).toBe('pending')
+    await waitUntil(() => cleared.length === 1, { what: 'tab b told' })
+    expect(b.cache.get(inbox).getSnapshot().status).toBe('pending')
+    pa.stop()
+    pb.stop()
+    const standalone = memoryStorage()
+    await standalone.set('x:cache', 1)
+    await clearPersisted({ key: 'x', storage: standalone })
+    expect(await standalone.get('x:cache')).toBeUndefined()
+  })
+
+  it('storage that is full: it keeps working in memory and says so once', async () => {
+    const { emu } = await setup()
+    const full: PersistStorage = {
+      get: () => Promise.resolve(undefined),
+      set: () => Promise.reject(Object.assign(new Error('full'), { name: 'QuotaExceededError' })),
+      del: () => Promise.resolve(),
+    }
+    const a = newClient(emu.url)
+    const p = persistCache(a, { key: 'q', storage: full, throttleMs: 1 })
+    const fallbacks: unknown[] = []
+    p.on('fallback', (e) => fallbacks.push(e))
+    await a.cache.fetch(inbox)
+    await p.flush()
+    await a.cache.fetch(listQuery('support/conversations', { limit: 6 }))
+    await p.flush()
+    expect(fallbacks).toHaveLength(1)
+    expect(fallbacks[0]).toMatchObject({ code: 'storage_unavailable' })
+    expect(p.getSnapshot().mode).toBe('memory')
+    p.stop()
+  })
+})

@@ -1,0 +1,222 @@
+import { abortError } from '../backoff.js'
+import { OutboxFullError, TandemError, ValidationError } from '../errors.js'
+import { createEmitter } from '../events.js'
+import { randomId, type Http } from '../http.js'
+import { createStore } from '../store.js'
+import type { RequestOptions } from '../types.js'
+import { clearKeys, storageKeys } from './clear-persisted.js'
+import { PERSIST_DEFAULTS } from './defaults.js'
+import { createDrain } from './outbox-drain.js'
+import {
+  WRITES,
+  describe,
+  publishLane,
+  readEntries,
+  restLane,
+  restRequest,
+  toStored,
+  type NewEntry,
+} from './outbox-entries.js'
+import { fromWire, toWire } from './outbox-classify.js'
+import { watchOnline } from './page.js'
+import { safeStorage } from './storage.js'
+import { openTabChannel, type TabMessage } from './tab-channel.js'
+import type { DurableOutbox, DurableOutboxOptions, OutboxEntry, OutboxEvents, OutboxSnapshot } from './types.js'
+
+interface Waiter {
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * Writes that survive: REST writes and realtime publishes are stored (with their idempotency keys)
+ * before they are sent, and sent again after a failure for now, a reload or a crash, until the
+ * service applies or refuses them. Each is applied once (its key), in order per resource and per
+ * channel. Pass it as `createClient({ outbox })` and `createRealtime(source, { outbox })`.
+ *
+ * @example
+ * ```ts
+ * const outbox = durableOutbox({ key: `user:${userId}` })
+ * const client = createClient({ auth: { url: '/api/tandem-token' }, outbox })
+ * outbox.on('refused', ({ entry, error }) => toast(`Not saved: ${error.message}`))
+ * ```
+ */
+export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
+  const { key } = options ?? {}
+  if (typeof key !== 'string' || key === '')
+    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
+  const d = PERSIST_DEFAULTS
+  const { maxEntries = d.maxEntries, maxBytes = d.maxBytes } = options
+  const keys = storageKeys(key)
+  const events = createEmitter<OutboxEvents>()
+  const storage = safeStorage(options.storage, (error) => {
+    notify()
+    events.emit('fallback', error)
+  })
+  /** The stored entries as this tab last saw them (its own changes, and the other tabs' news). */
+  let entries: OutboxEntry[] = []
+  /** Callers in this tab waiting for their write's outcome, by entry id. */
+  const waiters = new Map<string, Waiter>()
+  let stopped = false
+  const snapshot = createStore<OutboxSnapshot>({ status: 'idle', mode: storage.mode(), entries })
+  const online = watchOnline(() => drain.retryNow())
+  const channel = openTabChannel(key, receive, options.BroadcastChannel)
+
+  function notify() {
+    const status = !entries.length ? 'idle' : drain.sending() ? 'sending' : online.isOnline() ? 'waiting' : 'offline'
+    const s = snapshot.getSnapshot()
+    if (s.status !== status || s.entries !== entries || s.mode !== storage.mode())
+      snapshot.set({ status, mode: storage.mode(), entries })
+  }
+
+  /** Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is now. */
+  async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
+    let next: OutboxEntry[] = entries
+    await storage.update(keys.outbox, (old) => toStored((next = fn(readEntries(old)))))
+    entries = next
+    notify()
+    channel.post({ t: 'outbox' })
+  }
+
+  async function reload(): Promise<void> {
+    entries = readEntries(await storage.get(keys.outbox))
+    notify()
+  }
+
+  function settle(id: string, outcome: { result?: unknown; error?: TandemError }) {
+    const waiter = waiters.get(id)
+    if (!waiter) return
+    waiters.delete(id)
+    if (outcome.error) waiter.reject(outcome.error)
+    else waiter.resolve(outcome.result)
+  }
+
+  function receive(message: TabMessage) {
+    if (stopped) return
+    if (message.t === 'outbox') void reload().then(() => drain.wake())
+    else if (message.t === 'outcome')
+      settle(message.id, message.error ? { error: fromWire(message.error) } : { result: message.result })
+    else if (message.t === 'cleared') wipe()
+  }
+
+  const drain = createDrain({
+    key,
+    locks: options.locks,
+    random: options.random,
+    retry: options.retry,
+    online: online.isOnline,
+    stopped: () => stopped,
+    entries: () => entries,
+    reload,
+    change,
+    notify,
+    events,
+    settle(entry, outcome) {
+      settle(entry.id, outcome)
+      channel.post(
+        outcome.error
+          ? { t: 'outcome', id: entry.id, error: toWire(outcome.error) }
+          : { t: 'outcome', id: entry.id, result: outcome.result },
+      )
+    },
+  })
+
+  function wipe() {
+    entries = []
+    for (const id of [...waiters.keys()])
+      settle(id, { error: new TandemError('The outbox was cleared (logout)', { code: 'outbox_cleared' }) })
+    notify()
+    events.emit('cleared')
+  }
+
+  async function submit(fields: NewEntry, signal?: AbortSignal): Promise<unknown> {
+    if (stopped) throw new TandemError('The outbox is stopped', { code: 'outbox_stopped' })
+    await ready
+    let bytes: number
+    try {
+      bytes = JSON.stringify(fields).length
+    } catch {
+      throw new ValidationError('body', process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
+    }
+    const held = entries.reduce((sum, e) => sum + e.bytes, 0)
+    if (entries.length >= maxEntries || held + bytes > maxBytes) {
+      const error = new OutboxFullError(
+        process.env.NODE_ENV !== 'production'
+          ? `The outbox is full (${entries.length} writes, ${held} bytes; at most ${maxEntries} and ${maxBytes}): ${describe({ ...fields, id: '', createdAt: 0, attempts: 0, bytes })} was not taken`
+          : 'outbox_full',
+        { code: 'outbox_full', details: { entries: entries.length, bytes: held, maxEntries, maxBytes } },
+      )
+      events.emit('full', error)
+      throw error
+    }
+    const entry = { ...fields, id: randomId(), createdAt: Date.now(), attempts: 0, bytes } as OutboxEntry
+    const outcome = new Promise<unknown>((resolve, reject) => waiters.set(entry.id, { resolve, reject }))
+    signal?.addEventListener('abort', () => {
+      void remove(entry.id)
+      settle(entry.id, { error: abortError(signal) })
+    })
+    await change((stored) => [...stored, entry])
+    events.emit('queued', entry)
+    drain.wake()
+    return outcome
+  }
+
+  async function remove(id: string): Promise<boolean> {
+    if (drain.inFlight(id) || !entries.some((e) => e.id === id)) return false
+    await change((stored) => stored.filter((e) => e.id !== id))
+    settle(id, { error: new TandemError('The write was removed from the outbox', { code: 'outbox_removed' }) })
+    return true
+  }
+
+  const ready = reload().then(
+    () => {
+      if (entries.length) events.emit('restore', { entries })
+      drain.wake()
+    },
+    () => undefined,
+  )
+
+  return {
+    ready,
+    getSnapshot: snapshot.getSnapshot,
+    subscribe: snapshot.subscribe,
+    on: events.on,
+    remove,
+    rest(http: Http): Http {
+      drain.run('rest', (e) =>
+        http({ ...(e.kind === 'rest' ? e.request : undefined)!, idempotencyKey: e.idempotencyKey }),
+      )
+      return <T>(req: RequestOptions): Promise<T> => {
+        if (!WRITES.has(req?.method)) return http(req)
+        const given = req.idempotencyKey ?? req.headers?.['idempotency-key'] ?? req.headers?.['Idempotency-Key']
+        return submit(
+          {
+            kind: 'rest',
+            lane: restLane(req.service, req.path),
+            idempotencyKey: given ?? randomId(),
+            request: restRequest(req),
+          },
+          req.signal,
+        ) as Promise<T>
+      }
+    },
+    realtime(send) {
+      drain.run('publish', (e) => send(e.kind === 'publish' ? e.publish : (undefined as never)))
+      return (publish) =>
+        submit({ kind: 'publish', lane: publishLane(publish.channel), idempotencyKey: publish.idempotencyKey, publish })
+    },
+    async clearPersisted() {
+      wipe()
+      await clearKeys(storage, keys)
+      channel.post({ t: 'cleared' })
+    },
+    stop() {
+      stopped = true
+      drain.stop()
+      online.stop()
+      channel.close()
+      for (const id of [...waiters.keys()])
+        settle(id, { error: new TandemError('The outbox is stopped', { code: 'outbox_stopped' }) })
+    },
+  }
+}

@@ -1,0 +1,64 @@
+import {
+  AbortError,
+  ApiError,
+  AuthError,
+  NetworkError,
+  RateLimitError,
+  RealtimeError,
+  TandemError,
+  TimeoutError,
+  ValidationError,
+  isTandemError,
+} from '../errors.js'
+import type { WireError } from './tab-channel.js'
+
+/**
+ * Whether a stored write that failed with `error` may go again: the network, a timeout, a rate
+ * limit, the service's 5xx, a token endpoint that is down, a realtime error the service calls
+ * temporary. Anything else is the service's (or the input's) refusal: the write is dropped.
+ */
+export function isRetryable(error: TandemError): boolean {
+  const { name, code, status } = error
+  if (name === 'NetworkError' || name === 'TimeoutError' || name === 'RateLimitError' || name === 'AbortError')
+    return true
+  if (name === 'AuthError') return code === 'token_endpoint_unavailable'
+  if (name === 'RealtimeError') return (error as RealtimeError).temporary
+  if (name === 'ApiError')
+    return status === undefined || status < 400 || status >= 500 || status === 408 || status === 429
+  return false
+}
+
+/** Anything thrown, as a TandemError (a bug's TypeError too: it says what happened, never a crash). */
+export function toTandemError(thrown: unknown): TandemError {
+  if (isTandemError(thrown)) return thrown
+  return new TandemError(`A stored write failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, {
+    code: 'outbox_failed',
+    cause: thrown,
+  })
+}
+
+export const toWire = ({ name, code, message, status, requestId }: TandemError): WireError => ({
+  name,
+  code,
+  message,
+  status,
+  requestId,
+})
+
+const CLASSES: Record<string, typeof TandemError> = {
+  ApiError,
+  AuthError,
+  NetworkError,
+  TimeoutError,
+  AbortError,
+  RealtimeError,
+}
+
+/** Another tab's failure, typed again by its name (the guards check `name`). */
+export function fromWire(e: WireError): TandemError {
+  const init = { code: e.code, status: e.status, requestId: e.requestId }
+  if (e.name === 'ValidationError') return new ValidationError('request', e.message)
+  if (e.name === 'RateLimitError') return new RateLimitError(e.message, { ...init, retryAfterMs: 0 })
+  const Class = CLASSES[e.name] ?? TandemError
+  return new Class(e.message, init)
+}

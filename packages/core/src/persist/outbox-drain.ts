@@ -1,0 +1,153 @@
+import type { SafeEmitter } from '../events.js'
+import type { TandemError } from '../errors.js'
+import { PERSIST_DEFAULTS } from './defaults.js'
+import { heads } from './outbox-entries.js'
+import { isRetryable, toTandemError } from './outbox-classify.js'
+import type { LockManagerLike, OutboxEntry, OutboxEvents } from './types.js'
+
+export interface DrainContext {
+  key: string
+  locks: LockManagerLike | undefined
+  random: (() => number) | undefined
+  retry: { baseMs?: number; maxMs?: number } | undefined
+  online: () => boolean
+  stopped: () => boolean
+  entries: () => OutboxEntry[]
+  reload: () => Promise<void>
+  change: (fn: (stored: OutboxEntry[]) => OutboxEntry[]) => Promise<void>
+  notify: () => void
+  events: SafeEmitter<OutboxEvents>
+  /** The write is done with: tell its caller here and in the other tabs. */
+  settle: (entry: OutboxEntry, outcome: { result?: unknown; error?: TandemError }) => void
+}
+
+export interface Drain {
+  /** Sends what may go (again); a call while sending makes the running pass look once more. */
+  wake: () => void
+  /** The page is back online: lanes waiting out a backoff go now. */
+  retryNow: () => void
+  /** How entries of `kind` are sent (each client gives its own). */
+  run: (kind: OutboxEntry['kind'], send: (entry: OutboxEntry) => Promise<unknown>) => void
+  sending: () => boolean
+  inFlight: (id: string) => boolean
+  stop: () => void
+}
+
+/**
+ * Sends the stored writes: the first of each lane, the next once it is settled. One tab at a time
+ * (a Web Lock per key), so the tabs of a key do not send the same write twice; the lock is let go
+ * whenever nothing can go, so a tab that waits (offline, a backoff) never holds up another.
+ */
+export function createDrain(ctx: DrainContext): Drain {
+  const d = PERSIST_DEFAULTS
+  const random = ctx.random ?? Math.random
+  const senders = new Map<OutboxEntry['kind'], (entry: OutboxEntry) => Promise<unknown>>()
+  const inFlight = new Set<string>()
+  /** A lane that failed for now waits until then (ms since epoch). */
+  const blocked = new Map<string, number>()
+  let running = false
+  let again = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const locks = ctx.locks ?? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? undefined
+
+  const runnable = (now: number) =>
+    heads(ctx.entries()).filter((e) => senders.has(e.kind) && !inFlight.has(e.id) && (blocked.get(e.lane) ?? 0) <= now)
+
+  async function send(entry: OutboxEntry): Promise<void> {
+    inFlight.add(entry.id)
+    ctx.notify()
+    if (entry.attempts > 0 || entry.createdAt < startedAt) ctx.events.emit('replay', entry)
+    try {
+      const result = await senders.get(entry.kind)!(entry)
+      await ctx.change((stored) => stored.filter((e) => e.id !== entry.id))
+      ctx.settle(entry, { result })
+      ctx.events.emit('applied', { entry, result })
+    } catch (thrown) {
+      const error = toTandemError(thrown)
+      if (isRetryable(error)) return await failedForNow(entry, error)
+      await ctx.change((stored) => stored.filter((e) => e.id !== entry.id))
+      ctx.settle(entry, { error })
+      ctx.events.emit('refused', { entry, error })
+    } finally {
+      inFlight.delete(entry.id)
+      ctx.notify()
+    }
+  }
+
+  async function failedForNow(entry: OutboxEntry, error: TandemError): Promise<void> {
+    const attempts = entry.attempts + 1
+    // Never less than half the step: a write failing at once (offline) must not spin.
+    const step = Math.min(
+      ctx.retry?.maxMs ?? d.retryMaxMs,
+      (ctx.retry?.baseMs ?? d.retryBaseMs) * 2 ** Math.min(attempts - 1, 16),
+    )
+    const delayMs = Math.round(step * (0.5 + random() / 2))
+    blocked.set(entry.lane, Date.now() + delayMs)
+    const lastError = { name: error.name, code: error.code, message: error.message }
+    await ctx.change((stored) => stored.map((e) => (e.id === entry.id ? { ...e, attempts, lastError } : e)))
+    ctx.events.emit('retry', { entry: { ...entry, attempts, lastError }, error, delayMs })
+  }
+
+  /** One lane, write after write, while its head may go. */
+  async function lane(first: OutboxEntry): Promise<void> {
+    for (let next: OutboxEntry | undefined = first; next && !ctx.stopped() && ctx.online();) {
+      await send(next)
+      next = runnable(Date.now()).find((e) => e.lane === first.lane)
+    }
+  }
+
+  async function pass(): Promise<void> {
+    do {
+      again = false
+      await ctx.reload() // within the lock, storage is the truth: another tab may have sent or added some
+      if (!ctx.online()) return
+      await Promise.all(runnable(Date.now()).map(lane))
+    } while (again && !ctx.stopped())
+  }
+
+  function schedule() {
+    clearTimeout(timer)
+    const now = Date.now()
+    const waits = ctx
+      .entries()
+      .map((e) => blocked.get(e.lane) ?? 0)
+      .filter((until) => until > now)
+    if (waits.length && !ctx.stopped()) timer = setTimeout(wake, Math.min(...waits) - now)
+  }
+
+  function wake() {
+    if (ctx.stopped() || !senders.size) return
+    if (running) {
+      again = true
+      return
+    }
+    running = true
+    const done = () => {
+      running = false
+      ctx.notify()
+      if (again && !ctx.stopped()) wake()
+      else schedule()
+    }
+    const work = () => pass().catch(() => undefined)
+    const held = locks ? locks.request(`tandem:outbox:${ctx.key}`, {}, work) : work()
+    void held.then(done, done)
+  }
+
+  const startedAt = Date.now()
+  return {
+    wake,
+    retryNow() {
+      blocked.clear()
+      wake()
+    },
+    run(kind, send) {
+      senders.set(kind, send)
+      wake()
+    },
+    sending: () => inFlight.size > 0,
+    inFlight: (id) => inFlight.has(id),
+    stop() {
+      clearTimeout(timer)
+    },
+  }
+}

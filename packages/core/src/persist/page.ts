@@ -1,0 +1,29 @@
+/** Calls `fn` when the page is hidden or goes away (a reload, a closed tab): the last chance to save. */
+export function watchPageHide(fn: () => void): () => void {
+  const w = globalThis as {
+    addEventListener?: typeof addEventListener
+    removeEventListener?: typeof removeEventListener
+    document?: Document
+  }
+  if (typeof w.addEventListener !== 'function' || !w.document) return () => {}
+  const onVisibility = () => w.document!.visibilityState === 'hidden' && fn()
+  w.addEventListener('pagehide', fn)
+  w.document.addEventListener('visibilitychange', onVisibility)
+  return () => {
+    w.removeEventListener!('pagehide', fn)
+    w.document!.removeEventListener('visibilitychange', onVisibility)
+  }
+}
+
+/** Calls `fn` when the page comes back online; `isOnline()` is false only when the platform says so. */
+export function watchOnline(fn: () => void): { isOnline: () => boolean; stop: () => void } {
+  const w = globalThis as {
+    addEventListener?: typeof addEventListener
+    removeEventListener?: typeof removeEventListener
+    navigator?: { onLine?: boolean }
+  }
+  const isOnline = () => w.navigator?.onLine !== false
+  if (typeof w.addEventListener !== 'function') return { isOnline, stop: () => {} }
+  w.addEventListener('online', fn)
+  return { isOnline, stop: () => w.removeEventListener!('online', fn) }
+}

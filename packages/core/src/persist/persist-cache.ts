@@ -1,0 +1,184 @@
+import type { Client } from '../base-client.js'
+import { getCache } from '../cache/get-cache.js'
+import { hashQuery } from '../cache/key.js'
+import type { CacheChange, DehydratedState } from '../cache/types.js'
+import { ValidationError } from '../errors.js'
+import { createEmitter } from '../events.js'
+import { createStore } from '../store.js'
+import { clearKeys, storageKeys } from './clear-persisted.js'
+import { PERSIST_DEFAULTS } from './defaults.js'
+import { watchPageHide } from './page.js'
+import { safeStorage } from './storage.js'
+import { openTabChannel, type TabMessage } from './tab-channel.js'
+import type {
+  CachePersister,
+  PersistCacheOptions,
+  PersistEvents,
+  PersistSnapshot,
+  RestoreReason,
+  RestoreResult,
+} from './types.js'
+
+/** What is saved under `<key>:cache`. `v` changes when this shape does: another one is discarded. */
+interface Saved {
+  v: 1
+  buster: string
+  savedAt: number
+  state: DehydratedState
+}
+
+const isSaved = (v: unknown): v is Saved =>
+  typeof v === 'object' &&
+  v !== null &&
+  (v as Saved).v === 1 &&
+  typeof (v as Saved).buster === 'string' &&
+  typeof (v as Saved).savedAt === 'number' &&
+  Array.isArray((v as Saved).state?.entries)
+
+/**
+ * Saves the client's cache (dehydrated, throttled) and restores it at once, so the first paint shows
+ * what the user saw last; restored data is stale, so whatever watches it revalidates. The tabs of one
+ * key see each other's cache updates within milliseconds, without a refetch.
+ *
+ * @example
+ * ```ts
+ * const persister = persistCache(client, { key: `user:${userId}`, buster: BUILD_ID })
+ * await persister.restored // then render
+ * // logout:
+ * await persister.clearPersisted()
+ * ```
+ */
+export function persistCache(client: Client, options: PersistCacheOptions): CachePersister {
+  const { key } = options ?? {}
+  if (typeof key !== 'string' || key === '')
+    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name whose cache this is')
+  const d = PERSIST_DEFAULTS
+  const { maxAgeMs = d.maxAgeMs, buster = '', throttleMs = d.throttleMs } = options
+  const cache = getCache(client)
+  const events = createEmitter<PersistEvents>()
+  const storage = safeStorage(options.storage, (error) => {
+    status.set((s) => ({ ...s, mode: 'memory' }))
+    events.emit('fallback', error)
+  })
+  const keys = storageKeys(key)
+  const status = createStore<PersistSnapshot>({ status: 'restoring', mode: storage.mode(), restore: undefined })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  /** Entries that changed since the last post to the other tabs, by hash. */
+  const outgoing = new Map<string, DehydratedState['entries'][number]>()
+  /** While another tab's entries land: their changes are not echoed back. */
+  let applyingRemote = false
+  /** While the cache is emptied for a logout: nothing of it is saved or posted. */
+  let clearing = false
+
+  const channel = openTabChannel(key, receive, options.BroadcastChannel)
+
+  function receive(message: TabMessage) {
+    if (stopped) return
+    if (message.t === 'cleared') {
+      wipe()
+      return events.emit('cleared')
+    }
+    if (message.t !== 'entries') return
+    applyingRemote = true
+    try {
+      // Fresh for this tab as for the sender: its `dataUpdatedAt` decides, no refetch.
+      cache.hydrate({ entries: message.entries }, { freshMs: 0 })
+    } finally {
+      applyingRemote = false
+    }
+    events.emit('remote', { entries: message.entries.length })
+  }
+
+  async function save(): Promise<void> {
+    clearTimeout(timer)
+    timer = undefined
+    if (stopped) return
+    const state = cache.dehydrate()
+    const saved: Saved = { v: 1, buster, savedAt: Date.now(), state }
+    await storage.set(keys.cache, saved)
+    events.emit('save', { entries: state.entries.length })
+  }
+
+  function changed(change: CacheChange) {
+    if (stopped || clearing || change.status !== 'success' || change.query.key !== undefined) return
+    if (!applyingRemote) {
+      if (!outgoing.size) queueMicrotask(post)
+      outgoing.set(hashQuery(change.query), {
+        query: change.query,
+        data: change.data,
+        dataUpdatedAt: change.dataUpdatedAt,
+      })
+    }
+    timer ??= setTimeout(() => void save(), throttleMs)
+  }
+
+  function post() {
+    if (!outgoing.size || stopped) return
+    channel.post({ t: 'entries', entries: [...outgoing.values()] })
+    outgoing.clear()
+  }
+
+  async function restore(): Promise<RestoreResult> {
+    const done = (entries: number, reason: RestoreReason): RestoreResult => ({ entries, reason })
+    const saved = await storage.get(keys.cache)
+    if (saved === undefined) return done(0, 'empty')
+    if (!isSaved(saved)) return (await storage.del(keys.cache), done(0, 'unreadable'))
+    if (saved.buster !== buster) return (await storage.del(keys.cache), done(0, 'busted'))
+    const oldest = Date.now() - maxAgeMs
+    if (saved.savedAt < oldest) return (await storage.del(keys.cache), done(0, 'expired'))
+    const entries = saved.state.entries.filter((e) => e.dataUpdatedAt >= oldest)
+    applyingRemote = true // what was saved is not news to the other tabs
+    try {
+      // Stale at once: what watches it shows it, then revalidates.
+      cache.hydrate({ entries }, { freshMs: 0 })
+    } finally {
+      applyingRemote = false
+    }
+    return done(entries.length, entries.length ? 'restored' : 'expired')
+  }
+
+  function wipe() {
+    clearTimeout(timer)
+    timer = undefined
+    outgoing.clear()
+    clearing = true
+    try {
+      cache.clear()
+    } finally {
+      clearing = false
+    }
+  }
+
+  const offChange = cache.onChange(changed)
+  const unwatchPage = watchPageHide(() => void save())
+  const restored = restore().then(
+    (result) => result,
+    (): RestoreResult => ({ entries: 0, reason: 'unreadable' }),
+  )
+  void restored.then((result) => {
+    status.set((s) => ({ ...s, status: 'restored', restore: result }))
+    events.emit('restore', result)
+  })
+
+  return {
+    restored,
+    getSnapshot: status.getSnapshot,
+    subscribe: status.subscribe,
+    on: events.on,
+    flush: save,
+    async clearPersisted() {
+      wipe()
+      await clearKeys(storage, keys)
+      channel.post({ t: 'cleared' })
+      events.emit('cleared')
+    },
+    stop() {
+      stopped = true
+      clearTimeout(timer)
+      offChange()
+      unwatchPage()
+      channel.close()
+    },
+  }
+}

@@ -1,0 +1,110 @@
+import { createStore, del, get, set, update } from 'idb-keyval'
+import { TandemError } from '../errors.js'
+import type { PersistStorage, StorageMode } from './types.js'
+
+/** Storage in this page's memory: what a Node process, a test or a refused IndexedDB gets. */
+export function memoryStorage(): PersistStorage {
+  const values = new Map<string, unknown>()
+  return {
+    get: (key) => Promise.resolve(values.get(key)),
+    set: (key, value) => Promise.resolve(void values.set(key, value)),
+    del: (key) => Promise.resolve(void values.delete(key)),
+    update: (key, updater) => Promise.resolve(void values.set(key, updater(values.get(key)))),
+  }
+}
+
+/** IndexedDB through idb-keyval, in a database of Tandem's own (`tandem`, store `persist`). */
+export function indexedDbStorage(): PersistStorage {
+  const store = createStore('tandem', 'persist')
+  return {
+    get: (key) => get(key, store),
+    set: (key, value) => set(key, value, store),
+    del: (key) => del(key, store),
+    update: (key, updater) => update(key, updater, store),
+  }
+}
+
+const hasIndexedDb = () => typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'object'
+
+export interface SafeStorage extends Required<PersistStorage> {
+  mode(): StorageMode
+}
+
+/**
+ * The storage, until it fails (full, refused: a private window, a quota): then memory, starting from
+ * what this tab last read or wrote, and `onFallback` is told once. A failed first read is an empty one.
+ */
+export function safeStorage(given: PersistStorage | undefined, onFallback: (error: TandemError) => void): SafeStorage {
+  let storage: PersistStorage = given ?? (hasIndexedDb() ? indexedDbStorage() : memoryStorage())
+  let mode: StorageMode = given || hasIndexedDb() ? 'storage' : 'memory'
+  const memory = memoryStorage()
+  /** What this tab last read or wrote per key: memory starts from it. */
+  const last = new Map<string, unknown>()
+  const seen = <T>(key: string, value: T): T => (last.set(key, value), value)
+  // Within the tab, one change at a time: a storage without `update` is then read-modify-written whole.
+  let queue: Promise<unknown> = Promise.resolve()
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  async function guard<T>(op: (s: PersistStorage) => Promise<T>, redo: (s: PersistStorage) => Promise<T>): Promise<T> {
+    if (mode === 'memory') return op(storage)
+    try {
+      return await op(storage)
+    } catch (cause) {
+      mode = 'memory'
+      storage = memory
+      for (const [key, value] of last) await memory.set(key, value)
+      const name = (cause as { name?: unknown } | null)?.name
+      onFallback(
+        new TandemError(
+          process.env.NODE_ENV !== 'production'
+            ? `Storage ${name === 'QuotaExceededError' ? 'is full' : 'refused a write'}: kept in memory from now on`
+            : 'storage_unavailable',
+          { code: 'storage_unavailable', cause },
+        ),
+      )
+      return redo(memory)
+    }
+  }
+
+  return {
+    mode: () => mode,
+    get: (key) =>
+      serial(() =>
+        guard(
+          (s) => s.get(key).then((v) => seen(key, v)),
+          (m) => m.get(key),
+        ),
+      ),
+    set: (key, value) =>
+      serial(() =>
+        guard(
+          (s) => s.set(key, value).then(() => void seen(key, value)),
+          (m) => m.set(key, value),
+        ),
+      ),
+    del: (key) =>
+      serial(() =>
+        guard(
+          (s) => s.del(key).then(() => void last.delete(key)),
+          (m) => m.del(key),
+        ),
+      ),
+    // `last` changes only once the storage has the value: a failed update is redone in memory on the old one.
+    update: (key, updater) =>
+      serial(() => {
+        let next: unknown
+        const compute = (old: unknown) => (next = updater(old))
+        return guard(
+          async (s) => {
+            await (s.update ? s.update(key, compute) : s.get(key).then((old) => s.set(key, compute(old))))
+            seen(key, next)
+          },
+          (m) => m.update!(key, (old) => seen(key, updater(old))),
+        )
+      }),
+  }
+}

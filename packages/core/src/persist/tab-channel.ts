@@ -1,0 +1,80 @@
+import type { DehydratedState } from '../cache/types.js'
+import type { BroadcastChannelConstructor } from './types.js'
+
+// What the tabs of one key say to each other (docs/persist.md, "Tabs agree"), on the platform's
+// BroadcastChannel: the tab-sharing transport the realtime connection's tabs also use. Each message
+// is checked by `parse` before anything reads it (another version's, or a stranger's, is ignored).
+
+/** A failure as it crosses tabs: what a typed error is rebuilt from. */
+export interface WireError {
+  name: string
+  code: string
+  message: string
+  status?: number | undefined
+  requestId?: string | undefined
+}
+
+export type TabMessage =
+  /** Cache entries that changed in the sender's cache. */
+  | { t: 'entries'; entries: DehydratedState['entries'] }
+  /** The stored outbox changed: read it again. */
+  | { t: 'outbox' }
+  /** A stored write was settled by the sender. */
+  | { t: 'outcome'; id: string; result?: unknown; error?: WireError }
+  /** Logout: everything stored for the key is gone. */
+  | { t: 'cleared' }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
+export function parse(data: unknown): TabMessage | undefined {
+  if (!isObject(data)) return undefined
+  switch (data.t) {
+    case 'entries':
+      return Array.isArray(data.entries) && data.entries.every((e) => isObject(e) && isObject(e.query))
+        ? (data as TabMessage)
+        : undefined
+    case 'outbox':
+    case 'cleared':
+      return { t: data.t }
+    case 'outcome': {
+      const e = data.error
+      if (typeof data.id !== 'string') return undefined
+      if (e === undefined) return { t: 'outcome', id: data.id, result: data.result }
+      return isObject(e) && typeof e.name === 'string' && typeof e.code === 'string' && typeof e.message === 'string'
+        ? { t: 'outcome', id: data.id, error: e as unknown as WireError }
+        : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+export interface TabChannel {
+  post(message: TabMessage): void
+  close(): void
+}
+
+/** The key's channel, or a silent one where the platform has none. */
+export function openTabChannel(
+  key: string,
+  onMessage: (message: TabMessage) => void,
+  Channel: BroadcastChannelConstructor | undefined = (globalThis as { BroadcastChannel?: BroadcastChannelConstructor })
+    .BroadcastChannel,
+): TabChannel {
+  if (!Channel) return { post() {}, close() {} }
+  const channel = new Channel(`tandem:persist:${key}`)
+  channel.onmessage = (event) => {
+    const message = parse(event.data)
+    if (message) onMessage(message)
+  }
+  return {
+    post(message) {
+      try {
+        channel.postMessage(message)
+      } catch {
+        // Data that cannot be cloned (a class instance in the cache) stays in this tab.
+      }
+    },
+    close: () => channel.close(),
+  }
+}

@@ -1,0 +1,210 @@
+import type { TandemError } from '../errors.js'
+import type { OutboxLink, OutboxPublish } from '../outbox-link.js'
+import type { HttpMethod, Query, ServiceName, Unsubscribe } from '../types.js'
+
+/**
+ * Where things are saved: the shape of `idb-keyval` (`import * as idb from 'idb-keyval'` is one).
+ * `update`, when there, changes a value atomically (idb-keyval's runs in one IndexedDB transaction),
+ * so two tabs changing the outbox at once never lose each other's writes.
+ */
+export interface PersistStorage {
+  get(key: string): Promise<unknown>
+  set(key: string, value: unknown): Promise<void>
+  del(key: string): Promise<void>
+  update?(key: string, updater: (old: unknown) => unknown): Promise<void>
+}
+
+/** The two browser APIs tabs agree through (stand-ins in tests and other runtimes). */
+export interface BroadcastChannelLike {
+  postMessage(message: unknown): void
+  close(): void
+  onmessage: ((event: { data: unknown }) => void) | null
+}
+export type BroadcastChannelConstructor = new (name: string) => BroadcastChannelLike
+export interface LockManagerLike {
+  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>
+}
+
+export interface PersistOptions {
+  /**
+   * What is saved is saved under this key, and the tabs with the same key agree. Put the signed-in
+   * user's id in it: two users must never share one.
+   */
+  key: string
+  /**
+   * @default IndexedDB through idb-keyval (database `tandem`); in memory where there is none (Node)
+   */
+  storage?: PersistStorage
+  /** @default globalThis.BroadcastChannel (without one, tabs do not hear each other) */
+  BroadcastChannel?: BroadcastChannelConstructor
+}
+
+/** `storage`: saving works; `memory`: storage is full or refused (a private window), kept in memory only. */
+export type StorageMode = 'storage' | 'memory'
+
+// ---- The saved cache ------------------------------------------------------------
+
+export interface PersistCacheOptions extends PersistOptions {
+  /**
+   * Saved data older than this (ms) is not restored.
+   * @default PERSIST_DEFAULTS.maxAgeMs (24 h)
+   */
+  maxAgeMs?: number
+  /**
+   * Your app's version (a build id): a cache saved under another buster is discarded.
+   * @default ''
+   */
+  buster?: string
+  /**
+   * The cache is saved at most once per this many ms after a change (and at once when the page is hidden).
+   * @default PERSIST_DEFAULTS.throttleMs (1 s)
+   */
+  throttleMs?: number
+}
+
+/** Why nothing (or less) was restored. */
+export type RestoreReason = 'restored' | 'empty' | 'expired' | 'busted' | 'unreadable'
+
+export interface RestoreResult {
+  /** Entries put in the cache. */
+  entries: number
+  reason: RestoreReason
+}
+
+export type PersistStatus = 'restoring' | 'restored'
+
+export interface PersistSnapshot {
+  status: PersistStatus
+  mode: StorageMode
+  /** What the restore found (undefined while restoring). */
+  restore: RestoreResult | undefined
+}
+
+export interface PersistEvents {
+  /** The saved cache is in the client's cache (or there was none). */
+  restore: (result: RestoreResult) => void
+  save: (saved: { entries: number }) => void
+  /** Storage is full or refused: from now on everything is kept in memory only. Said once. */
+  fallback: (error: TandemError) => void
+  /** Another tab's cache update landed here. */
+  remote: (update: { entries: number }) => void
+  /** `clearPersisted()`, here or in another tab of the key. */
+  cleared: () => void
+}
+
+export interface CachePersister {
+  /** Resolves once the saved cache is in the client's cache; never rejects. Render after it. */
+  readonly restored: Promise<RestoreResult>
+  /** For `useSyncExternalStore`. The same object until something changes. */
+  getSnapshot(): PersistSnapshot
+  subscribe(listener: () => void): Unsubscribe
+  on<E extends keyof PersistEvents>(event: E, callback: PersistEvents[E]): Unsubscribe
+  /** Saves now what the throttle would save later. */
+  flush(): Promise<void>
+  /** Logout: removes everything saved for the key (cache and outbox), here and in the other tabs. */
+  clearPersisted(): Promise<void>
+  /** Stops saving and listening to other tabs (what is saved stays). */
+  stop(): void
+}
+
+// ---- The durable outbox ---------------------------------------------------------
+
+export interface DurableOutboxOptions extends PersistOptions {
+  /**
+   * The most writes held; one more is refused with an `OutboxFullError`.
+   * @default PERSIST_DEFAULTS.maxEntries (1000)
+   */
+  maxEntries?: number
+  /**
+   * The most bytes (their JSON) held.
+   * @default PERSIST_DEFAULTS.maxBytes (5 MB)
+   */
+  maxBytes?: number
+  /** @default navigator.locks: one tab at a time sends what is stored */
+  locks?: LockManagerLike
+  /**
+   * The wait before a write that failed for now goes again: between half and all of
+   * `min(maxMs, baseMs · 2^(attempts - 1))` (and at once when the page comes back online).
+   * @default { baseMs: 1_000, maxMs: 30_000 } (PERSIST_DEFAULTS.retryBaseMs, retryMaxMs)
+   */
+  retry?: { baseMs?: number; maxMs?: number }
+  /** Randomness for the backoff (tests). @default Math.random */
+  random?: () => number
+}
+
+/** A REST write as stored: never a token (the pipeline adds it per attempt). */
+export interface OutboxRequest {
+  service: ServiceName
+  method: HttpMethod
+  path: string
+  query?: Query
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+interface EntryBase {
+  /** The outbox's id for it. */
+  id: string
+  /**
+   * Writes of one lane are applied one after the other, in order: one per resource
+   * (`support /v1/conversations/c_1`) and one per channel (`realtime chat:lobby`).
+   */
+  lane: string
+  idempotencyKey: string
+  /** When it was made (ms since epoch). */
+  createdAt: number
+  /** Attempts that failed for now. */
+  attempts: number
+  /** Its size as counted against `maxBytes` (its JSON). */
+  bytes: number
+  /** Why the last attempt failed, while it waits to go again. */
+  lastError?: { name: string; code: string; message: string }
+}
+
+export type OutboxEntry =
+  (EntryBase & { kind: 'rest'; request: OutboxRequest }) | (EntryBase & { kind: 'publish'; publish: OutboxPublish })
+
+/**
+ * `idle`: nothing held; `sending`: some are being sent; `waiting`: held until a backoff ends or
+ * another tab sends them; `offline`: held until the page is online.
+ */
+export type OutboxStatus = 'idle' | 'sending' | 'waiting' | 'offline'
+
+export interface OutboxSnapshot {
+  status: OutboxStatus
+  mode: StorageMode
+  /** Every write held (this tab's and the other tabs'), oldest first. */
+  entries: readonly OutboxEntry[]
+}
+
+export interface OutboxEvents {
+  /** Writes found in storage when the outbox started (made before a reload, a crash). */
+  restore: (restored: { entries: readonly OutboxEntry[] }) => void
+  queued: (entry: OutboxEntry) => void
+  /** A stored write goes again (after a reload, or after it failed for now). */
+  replay: (entry: OutboxEntry) => void
+  /** The service applied it (`result`: its answer, or the publish's ack). */
+  applied: (applied: { entry: OutboxEntry; result: unknown }) => void
+  /** The service refused it: it is dropped, and what it showed should be rolled back. */
+  refused: (refused: { entry: OutboxEntry; error: TandemError }) => void
+  /** It failed for now; it goes again in `delayMs` (or when the page is back online). */
+  retry: (retry: { entry: OutboxEntry; error: TandemError; delayMs: number }) => void
+  full: (error: TandemError) => void
+  fallback: (error: TandemError) => void
+  cleared: () => void
+}
+
+/** Pass it as `createClient({ outbox })` and `createRealtime(source, { outbox })`. */
+export interface DurableOutbox extends OutboxLink {
+  /** Resolves once what was stored is loaded (and sending has started). Never rejects. */
+  readonly ready: Promise<void>
+  getSnapshot(): OutboxSnapshot
+  subscribe(listener: () => void): Unsubscribe
+  on<E extends keyof OutboxEvents>(event: E, callback: OutboxEvents[E]): Unsubscribe
+  /** Drops a held write that is not being sent (its caller, if waiting, gets an AbortError); false if it could not. */
+  remove(id: string): Promise<boolean>
+  /** Logout: removes everything stored for the key (outbox and cache), here and in the other tabs. */
+  clearPersisted(): Promise<void>
+  /** Stops sending and listening (what is stored stays, for the next page). */
+  stop(): void
+}
