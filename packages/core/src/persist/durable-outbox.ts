@@ -131,6 +131,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
 
   async function submit(fields: NewEntry, signal?: AbortSignal): Promise<unknown> {
     if (stopped) throw new TandemError('The outbox is stopped', { code: 'outbox_stopped' })
+    if (signal?.aborted) throw abortError(signal)
     await ready
     let bytes: number
     try {

@@ -45,7 +45,12 @@ export function createDrain(ctx: DrainContext): Drain {
   const inFlight = new Set<string>()
   /** A lane that failed for now waits until then (ms since epoch). */
   const blocked = new Map<string, number>()
+  /** Lane loops running, by lane. */
+  const lanes = new Map<string, Promise<void>>()
   let running = false
+  /** The lock is ours (a pass runs). */
+  let holding = false
+  /** Woken while waiting for the lock: nothing to do but keep going. */
   let again = false
   let timer: ReturnType<typeof setTimeout> | undefined
   const locks = ctx.locks ?? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? undefined
@@ -96,13 +101,25 @@ export function createDrain(ctx: DrainContext): Drain {
     }
   }
 
+  /** Starts a loop for each lane whose head may go and that has none running. */
+  function startLanes(): void {
+    if (!ctx.online() || ctx.stopped()) return
+    for (const head of runnable(Date.now())) {
+      if (lanes.has(head.lane)) continue
+      const done = lane(head).finally(() => lanes.delete(head.lane))
+      lanes.set(head.lane, done)
+    }
+  }
+
+  /** Holding the lock: runs lanes until none can go; a wake meanwhile starts the new ones at once. */
   async function pass(): Promise<void> {
-    do {
-      again = false
-      await ctx.reload() // within the lock, storage is the truth: another tab may have sent or added some
-      if (!ctx.online()) return
-      await Promise.all(runnable(Date.now()).map(lane))
-    } while (again && !ctx.stopped())
+    await ctx.reload() // within the lock, storage is the truth: another tab may have sent or added some
+    holding = true
+    try {
+      for (startLanes(); lanes.size; startLanes()) await Promise.race(lanes.values())
+    } finally {
+      holding = false
+    }
   }
 
   function schedule() {
@@ -118,10 +135,13 @@ export function createDrain(ctx: DrainContext): Drain {
   function wake() {
     if (ctx.stopped() || !senders.size) return
     if (running) {
-      again = true
+      // Holding the lock: new heads start now. Waiting for it: the pass will read everything.
+      if (holding) startLanes()
+      else again = true
       return
     }
     running = true
+    again = false
     const done = () => {
       running = false
       ctx.notify()

@@ -7,6 +7,7 @@ import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'
 import { clearKeys, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
+import { followOutbox } from './follow-outbox.js'
 import { watchPageHide } from './page.js'
 import { safeStorage } from './storage.js'
 import { openTabChannel, type TabMessage } from './tab-channel.js'
@@ -66,6 +67,8 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   let stopped = false
   /** Entries that changed since the last post to the other tabs, by hash. */
   const outgoing = new Map<string, DehydratedState['entries'][number]>()
+  /** Each entry's data as last saved or told, by hash: what is not new is neither. */
+  const known = new Map<string, { data: unknown; at: number }>()
   /** While another tab's entries land: their changes are not echoed back. */
   let applyingRemote = false
   /** While the cache is emptied for a logout: nothing of it is saved or posted. */
@@ -102,14 +105,14 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
 
   function changed(change: CacheChange) {
     if (stopped || clearing || change.status !== 'success' || change.query.key !== undefined) return
-    if (!applyingRemote) {
-      if (!outgoing.size) queueMicrotask(post)
-      outgoing.set(hashQuery(change.query), {
-        query: change.query,
-        data: change.data,
-        dataUpdatedAt: change.dataUpdatedAt,
-      })
-    }
+    // Only new data counts: a fetch starting or cancelled changes nothing worth saving or telling.
+    const hash = hashQuery(change.query)
+    const seen = known.get(hash)
+    if (seen && seen.data === change.data && seen.at === change.dataUpdatedAt) return
+    known.set(hash, { data: change.data, at: change.dataUpdatedAt })
+    if (applyingRemote) return // the sender saves it, and the other tabs have it
+    if (!outgoing.size) queueMicrotask(post)
+    outgoing.set(hash, { query: change.query, data: change.data, dataUpdatedAt: change.dataUpdatedAt })
     timer ??= setTimeout(() => void save(), throttleMs)
   }
 
@@ -142,6 +145,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     clearTimeout(timer)
     timer = undefined
     outgoing.clear()
+    known.clear()
     clearing = true
     try {
       cache.clear()
@@ -151,6 +155,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   }
 
   const offChange = cache.onChange(changed)
+  const unfollow = options.outbox ? followOutbox(cache, options.outbox) : () => {}
   const unwatchPage = watchPageHide(() => void save())
   const restored = restore().then(
     (result) => result,
@@ -177,6 +182,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
       stopped = true
       clearTimeout(timer)
       offChange()
+      unfollow()
       unwatchPage()
       channel.close()
     },

@@ -60,6 +60,12 @@ export interface PersistCacheOptions extends PersistOptions {
    * @default PERSIST_DEFAULTS.throttleMs (1 s)
    */
   throttleMs?: number
+  /**
+   * The app's durable outbox: once the last held write of a collection is applied or refused, the
+   * collection's entries are invalidated, so they show the service's truth (a refused write's
+   * optimistic change is rolled back, also after a reload).
+   */
+  outbox?: DurableOutbox
 }
 
 /** Why nothing (or less) was restored. */

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { waitUntil } from '../../../../../test/utils/wait.js'
 import { listQuery } from '../../entries/cache.js'
-import { clearPersisted, memoryStorage, persistCache, type PersistStorage } from '../../entries/persist.js'
+import {
+  clearPersisted,
+  durableOutbox,
+  memoryStorage,
+  persistCache,
+  type PersistStorage,
+} from '../../entries/persist.js'
 import type { TandemClient } from '../../index.js'
 import { createClientOfStyle } from '../client-style.js'
 import { setup } from '../helpers.js'
@@ -156,5 +162,26 @@ describe('persistCache (Node, in-memory storage)', () => {
     expect(fallbacks[0]).toMatchObject({ code: 'storage_unavailable' })
     expect(p.getSnapshot().mode).toBe('memory')
     p.stop()
+  })
+
+  it('with the outbox: a refused write’s optimistic change is rolled back once its collection has nothing held', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const outbox = durableOutbox({ key: 'rb', storage })
+    const client = createClientOfStyle({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, outbox }).client
+    const p = persistCache(client, { key: 'rb', storage, outbox })
+    const entry = client.cache.get(inbox)
+    const off = entry.subscribe(() => undefined)
+    await waitUntil(() => entry.getSnapshot().status === 'success' && !entry.getSnapshot().isFetching)
+    const truth = entry.getSnapshot().items.map((c) => c.id)
+    // What an optimistic close would show (no caller left to roll it back: as after a reload).
+    client.cache.setData(inbox, (d) => ({ pages: [{ ...d!.pages[0]!, data: d!.pages[0]!.data.slice(1) }] }))
+    expect(entry.getSnapshot().items).toHaveLength(truth.length - 1)
+    await client.support.conversations.update('cnv_missing', { status: 'closed' }).catch(() => undefined)
+    await waitUntil(() => entry.getSnapshot().items.length === truth.length, { what: 'rolled back by a refetch' })
+    expect(entry.getSnapshot().items.map((c) => c.id)).toEqual(truth)
+    off()
+    p.stop()
+    outbox.stop()
   })
 })

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ApiError,
+  AuthError,
+  NetworkError,
+  RateLimitError,
+  RealtimeError,
+  TandemError,
+  TimeoutError,
+  ValidationError,
+} from '../../errors.js'
+import { fromWire, isRetryable, toWire } from '../../persist/outbox-classify.js'
+import { heads, readEntries, restLane } from '../../persist/outbox-entries.js'
+
+// What a stored write does after each failure: goes again (the network, the service's bad moment)
+// or is dropped as refused (the service said no). One row per kind of failure.
+const CASES: [string, TandemError, boolean][] = [
+  ['network', new NetworkError('x', { code: 'network_error' }), true],
+  ['timeout', new TimeoutError('x', { code: 'timeout' }), true],
+  ['429', new RateLimitError('x', { code: 'rate_limited', status: 429, retryAfterMs: 1000 }), true],
+  ['503', new ApiError('x', { code: 'unavailable', status: 503 }), true],
+  ['408', new ApiError('x', { code: 'timeout', status: 408 }), true],
+  ['a captive portal’s 200 page', new ApiError('x', { code: 'invalid_response', status: 200 }), true],
+  ['token endpoint down', new AuthError('x', { code: 'token_endpoint_unavailable' }), true],
+  ['temporary realtime error', new RealtimeError('x', { code: 'queue_timeout', temporary: true }), true],
+  ['404', new ApiError('x', { code: 'not_found', status: 404 }), false],
+  ['409 idempotency mismatch', new ApiError('x', { code: 'idempotency_mismatch', status: 409 }), false],
+  ['422', new ApiError('x', { code: 'invalid_transition', status: 422 }), false],
+  ['403', new AuthError('x', { code: 'forbidden', status: 403 }), false],
+  ['token refused', new AuthError('x', { code: 'token_refused', status: 401 }), false],
+  ['forbidden channel', new RealtimeError('x', { code: 'forbidden', temporary: false }), false],
+  ['bad input', new ValidationError('text', 'too long'), false],
+  ['anything else', new TandemError('x', { code: 'outbox_failed' }), false],
+]
+
+describe('outbox: which failures a stored write survives', () => {
+  it.each(CASES)('%s → retryable %s', (_, error, retryable) => {
+    expect(isRetryable(error)).toBe(retryable)
+    // Across tabs the error keeps its type, code, status and request id.
+    const again = fromWire(toWire(error))
+    expect(again.name).toBe(error.name)
+    expect(again.code).toBe(error.code)
+    expect(again.status).toBe(error.status)
+  })
+})
+
+describe('outbox entries', () => {
+  it('a lane is the resource a write changes', () => {
+    expect(restLane('support', '/v1/conversations/c_1/reply')).toBe('support /v1/conversations/c_1')
+    expect(restLane('support', '/v1/conversations/c_1')).toBe('support /v1/conversations/c_1')
+    expect(restLane('maps', '/v1/resources')).toBe('maps /v1/resources')
+  })
+
+  it('reads back only well-formed entries, and the head of each lane in order', () => {
+    const e = (id: string, lane: string) => ({
+      id,
+      lane,
+      kind: 'rest',
+      idempotencyKey: `k-${id}`,
+      createdAt: 1,
+      attempts: 0,
+      bytes: 10,
+      request: { service: 'support', method: 'POST', path: '/v1/x' },
+    })
+    const stored = { v: 1, entries: [e('1', 'a'), { id: 'broken' }, e('2', 'b'), e('3', 'a'), null] }
+    const entries = readEntries(stored)
+    expect(entries.map((x) => x.id)).toEqual(['1', '2', '3'])
+    expect(heads(entries).map((x) => x.id)).toEqual(['1', '2'])
+    expect(readEntries({ v: 2, entries: [e('1', 'a')] })).toEqual([])
+    expect(readEntries('garbage')).toEqual([])
+  })
+})
