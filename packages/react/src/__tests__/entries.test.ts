@@ -20,11 +20,39 @@ async function inputsOf(entry: string): Promise<string[]> {
   return Object.keys(result.metafile.inputs)
 }
 
+/** What each module adds to the entry's minified bundle (a module only imported from is 0). */
+async function bytesOf(entry: string): Promise<[string, number][]> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
+    bundle: true,
+    write: false,
+    minify: true,
+    outdir: 'out',
+    metafile: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['@tandem/source'],
+    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    logLevel: 'silent',
+  })
+  return Object.values(result.metafile.outputs).flatMap((o) =>
+    Object.entries(o.inputs).map(([p, i]): [string, number] => [p, i.bytesInOutput]),
+  )
+}
+
 describe('entry points', () => {
   it('the main entry needs no @tandem/realtime (nor partysocket): only core and React', async () => {
     const inputs = await inputsOf('index.ts')
     expect(inputs.some((p) => p.includes('packages/core/src/'))).toBe(true)
     expect(inputs.filter((p) => p.includes('packages/realtime/') || p.includes('partysocket'))).toEqual([])
+  })
+
+  it('@tandem/react/persist is bindings only: neither it nor the main entry ships persistence (idb-keyval)', async () => {
+    const persisting = ([p, bytes]: [string, number]) =>
+      bytes > 0 && (p.includes('packages/core/src/persist/') || p.includes('idb-keyval'))
+    expect((await bytesOf('persist.ts')).filter(persisting)).toEqual([])
+    expect((await bytesOf('index.ts')).filter(persisting)).toEqual([])
+    expect((await bytesOf('persist.ts')).some(([p, bytes]) => p.endsWith('persist-gate.tsx') && bytes > 0)).toBe(true)
   })
 
   it('@tandem/react/realtime brings the realtime client', async () => {
