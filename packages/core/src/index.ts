@@ -23,6 +23,8 @@ export type { RateLimitSnapshot, RateLimitStore } from './rate-limit-store.js'
 export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
 export type { Http } from './http.js'
 export type { OutboxLink, OutboxPublish } from './outbox-link.js'
+// The browser APIs tabs agree through, declared once: @tandem/realtime/tabs runs on them too.
+export type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from './persist/types.js'
 export type { ClientHooks, Hook, HookContext } from './hooks.js'
 export { collection, createCollection, createPagePromise } from './collection.js'
 export { logTo } from './logger.js'

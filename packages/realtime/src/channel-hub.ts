@@ -4,9 +4,12 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError } from './core.js'
 import type { HeldBudget } from './held.js'
-import type { ClientFrame, FrameOf } from './protocol.js'
+import type { Ack, ClientFrame, FrameOf } from './protocol.js'
 import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
+
+/** A publish as sent: what a durable outbox stores, and its type. */
+export type PublishFrame = { type: 'publish'; channel: string; event: string; data: unknown; idempotencyKey: string }
 
 /** What a channel needs from the connection. */
 export interface Hub {
@@ -16,6 +19,8 @@ export interface Hub {
     timing?: Partial<Timing>,
     ready?: () => boolean,
   ) => Promise<ReplyTo<T>>
+  /** `request` for a publish; with a durable outbox (the `outbox` option), stored before it is sent. */
+  publish: (frame: PublishFrame, timing: Partial<Timing>) => Promise<Ack>
   /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */
   changed: () => void
   error: (error: RealtimeError) => void

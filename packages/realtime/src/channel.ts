@@ -1,10 +1,10 @@
-import { HISTORY_MAX, MAX_EVENT_NAME } from '@tandem/contract'
+import { HISTORY_MAX, IDEMPOTENCY_KEY_RULE, MAX_EVENT_NAME, isIdempotencyKey } from '@tandem/contract'
 import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from './defaults.js'
 import type { ChannelInternals, Hub } from './channel-hub.js'
-import { bad, isMessage, toError, type FrameOf, type SubscribeResult } from './protocol.js'
+import { bad, isMessage, toAck, toError, type FrameOf, type SubscribeResult } from './protocol.js'
 import type { Channel, ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
 
 export type { Hub } from './channel-hub.js'
@@ -248,15 +248,17 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     },
     on: events.on,
     async publish(event, data, options = {}) {
+      // One key per publish, reused on every resend: the service stores it once.
+      const { idempotencyKey = randomKey(), ...timing } = options
       if (!(typeof event === 'string' && event !== '' && event.length <= MAX_EVENT_NAME))
         throw new ValidationError(
           'event',
           process.env.NODE_ENV !== 'production' && `must be 1 to ${MAX_EVENT_NAME} characters`,
         )
-      // One key per publish, reused on every resend: the service stores it once.
-      const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey: randomKey() }
-      const r = await hub.request(frame, { ...options, timeoutMs: options.timeoutMs ?? PUBLISH_TIMEOUT_MS })
-      return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }
+      if (!isIdempotencyKey(idempotencyKey))
+        throw new ValidationError('idempotencyKey', process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE)
+      const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey }
+      return toAck(await hub.publish(frame, { ...timing, timeoutMs: timing.timeoutMs ?? PUBLISH_TIMEOUT_MS }))
     },
     suspend() {
       hold()

@@ -1,4 +1,4 @@
-import type { AuthOptions, TokenProvider, Unsubscribe } from '@tandem/core'
+import type { AuthOptions, OutboxLink, TokenProvider, Unsubscribe } from '@tandem/core'
 import type { BackoffOptions } from './backoff.js'
 import type { DebugLog } from './log.js'
 import type { RealtimeError } from './core.js'
@@ -66,6 +66,15 @@ export interface RealtimeOptions {
    * @default undefined (a socket per tab)
    */
   tabs?: TabsFactory
+  /**
+   * Publishes that survive a reload: `durableOutbox({ key })` from '@tandem/core/persist' (the one
+   * given to `createClient({ outbox })`, so REST writes and publishes share it). Each publish is
+   * stored with its idempotency key before it is sent, sent again after a failure for now or a
+   * reload until the service applies or refuses it, once, in order per channel; those an earlier
+   * page stored are sent as soon as this client exists.
+   * @default undefined (publishes wait in this page's memory: `maxQueued`, `queueTimeoutMs`)
+   */
+  outbox?: OutboxLink
   /**
    * Randomness for the backoff (tests).
    * @default `Math.random`

@@ -26,6 +26,7 @@ import { createHeldBudget } from './held.js'
 import { DEBUG_LOG, silent, type DebugLog } from './log.js'
 import type { Saved } from './positions.js'
 import { isSince, parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
+import { viaOutbox } from './outbox-publish.js'
 import { createRequests } from './requests.js'
 import { createSubscriptions } from './subscriptions.js'
 import { createTokenRefresh } from './token-refresh.js'
@@ -254,6 +255,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       )
     return requests.request(...args)
   }
+  const publish = options.outbox ? viaOutbox(options.outbox, request, requests.check) : request
 
   return {
     get state() {
@@ -270,7 +272,10 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
         throw new ValidationError('channel', process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
-        channels.set(name, (ch = createChannel(name, { request, changed, error, held, retryDelay }, seeds.get(name))))
+        channels.set(
+          name,
+          (ch = createChannel(name, { request, publish, changed, error, held, retryDelay }, seeds.get(name))),
+        )
         seeds.delete(name)
       }
       return ch

@@ -40,6 +40,8 @@ export interface Requests {
     timing?: Partial<Timing>,
     ready?: () => boolean,
   ) => Promise<ReplyTo<T>>
+  /** Why an app request cannot go (data that is not JSON, a bad deadline, over the size limit); checked at the call. */
+  check: (frame: ClientFrame, timing?: Partial<Timing>) => ValidationError | RealtimeError | undefined
   /** Routes a reply by its id; false when nothing waits for it. */
   reply: (frame: Reply) => boolean
   /** Sends what the outbox may send now (after the handshake and the resubscribe). */
@@ -121,17 +123,8 @@ export function createRequests(o: RequestsOptions): Requests {
     },
     request(frame, timing = {}, ready) {
       return new Promise((resolve, reject) => {
-        let text: string
-        try {
-          text = JSON.stringify(frame)
-        } catch {
-          return reject(
-            new ValidationError('data', process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable'),
-          )
-        }
-        const big =
-          checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)
-        if (big) return reject(big)
+        const bad = self.check(frame, timing)
+        if (bad) return reject(bad)
         // settle() resolves only with the reply type REPLY names for this request.
         outbox.add(
           { frame, resolve: resolve as (reply: Reply) => void, reject, ready },
@@ -139,6 +132,15 @@ export function createRequests(o: RequestsOptions): Requests {
         )
         self.flush()
       })
+    },
+    check(frame, timing = {}) {
+      let text: string
+      try {
+        text = JSON.stringify(frame)
+      } catch {
+        return new ValidationError('data', process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable')
+      }
+      return checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)
     },
     reply(frame) {
       const entry = pending.get(frame.id)

@@ -84,6 +84,17 @@ export interface RequestOptions {
   queueTimeoutMs?: number
 }
 
+/** A publish's deadlines, and its idempotency key. */
+export interface PublishOptions extends RequestOptions {
+  /**
+   * The service stores a publish once per key: a publish sent again with the same key (a retry of
+   * yours, after a reload) is acknowledged with `duplicate: true`, not delivered twice. 1 to 255
+   * printable ASCII characters, no space.
+   * @default a random key per publish
+   */
+  idempotencyKey?: string
+}
+
 export interface HistoryOptions extends RequestOptions {
   since?: Position
   limit?: number
@@ -127,5 +138,10 @@ export interface Channel {
     <T = unknown>(event: string, listener: Listener<T>): Unsubscribe
   }
   on: <E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]) => Unsubscribe
-  publish: (event: string, data?: unknown, options?: RequestOptions) => Promise<PublishAck>
+  /**
+   * With the client's `outbox`, the publish is stored before it is sent and the promise settles with
+   * its outcome, however long that takes (`timeoutMs` and `queueTimeoutMs` are checked, not applied:
+   * each attempt has the client's deadlines).
+   */
+  publish: (event: string, data?: unknown, options?: PublishOptions) => Promise<PublishAck>
 }

@@ -28,6 +28,7 @@ function setup(history?: (frame: Frame) => Promise<Frame>, retryDelay = () => 0)
       if (history && frame.type === 'history') return history(frame)
       return { type: 'ok' }
     }) as unknown as Hub['request'],
+    publish: vi.fn() as unknown as Hub['publish'],
     changed: vi.fn(),
     error: vi.fn(),
     held: createHeldBudget(HELD.max, HELD.maxBytes),
