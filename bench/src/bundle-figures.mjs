@@ -78,6 +78,21 @@ export const RENDER = {
   /** Each public entry point alone: everything it exports, the other Tandem packages and React external. */
   'bundle-entries': (f) =>
     `${entries(f)}\n\nEach entry point with everything it exports; the other \`@tandem\` packages and React external. ${measured(f)}`,
+  /** docs/persist.md: what persisting costs an app, and what not persisting costs (nothing). */
+  'bundle-persist': (f) => {
+    const app = f.useCases.find((u) => u.id === 'persist')
+    const rows = f.entries.filter((e) => e.entry.endsWith('/persist'))
+    return (
+      table(
+        ['what', 'min', 'min+gzip', 'budget'],
+        [
+          [`${app.label} (${app.imports})`, kb(app.min), `**${kb(app.gzip)}**`, kb(app.budget)],
+          ...rows.map((e) => [`\`${e.entry}\` alone`, kb(e.min), `**${kb(e.gzip)}**`, kb(e.budget)]),
+        ],
+      ) +
+      `\n\nAn app that does not import \`@tandem/core/persist\` ships none of its modules, nor idb-keyval (\`npm test\` checks every other use case). ${measured(f)}`
+    )
+  },
   /** The biggest modules of each use case (minified kB before gzip): where the bytes are. */
   'bundle-modules': (f) => `${modules(f)}\n\nMinified kB before gzip, from \`${f.command}\` (${f.date}).`,
   /** bench/RESULTS.md: every figure. */
