@@ -4,7 +4,7 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError } from './core.js'
 import type { HeldBudget } from './held.js'
-import type { Ack, ClientFrame, FrameOf } from './protocol.js'
+import type { ClientFrame, FrameOf } from './protocol.js'
 import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
 
@@ -20,7 +20,7 @@ export interface Hub {
     ready?: () => boolean,
   ) => Promise<ReplyTo<T>>
   /** `request` for a publish; with a durable outbox (the `outbox` option), stored before it is sent. */
-  publish: (frame: PublishFrame, timing: Partial<Timing>) => Promise<Ack>
+  publish: (frame: PublishFrame, timing: Partial<Timing>) => Promise<FrameOf<'ack'>>
   /** The channel's lease count went from 0 to 1 or back: (un)subscribe in the next batch. */
   changed: () => void
   error: (error: RealtimeError) => void

@@ -4,7 +4,7 @@ import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from './defaults.js'
 import type { ChannelInternals, Hub } from './channel-hub.js'
-import { bad, isMessage, toAck, toError, type FrameOf, type SubscribeResult } from './protocol.js'
+import { bad, isMessage, toError, type FrameOf, type SubscribeResult } from './protocol.js'
 import type { Channel, ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
 
 export type { Hub } from './channel-hub.js'
@@ -258,7 +258,8 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       if (!isIdempotencyKey(idempotencyKey))
         throw new ValidationError('idempotencyKey', process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE)
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey }
-      return toAck(await hub.publish(frame, { ...timing, timeoutMs: timing.timeoutMs ?? PUBLISH_TIMEOUT_MS }))
+      const r = await hub.publish(frame, { ...timing, timeoutMs: timing.timeoutMs ?? PUBLISH_TIMEOUT_MS })
+      return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }
     },
     suspend() {
       hold()

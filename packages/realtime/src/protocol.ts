@@ -10,7 +10,7 @@ import {
 } from '@tandem/contract'
 import { RealtimeError } from './core.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'
-import type { Message, Position, PublishAck } from './types.js'
+import type { Message, Position } from './types.js'
 
 // The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
 // each checked before anything reads it), and what a close asks of the client.
@@ -50,17 +50,6 @@ export const isSince = (p: unknown): p is Position =>
 
 export const rtError = (code: string, message: string, temporary = false, cause?: unknown): RealtimeError =>
   new RealtimeError(message, { code, temporary, cause })
-
-/** What a publish's ack carries for the app: the frame's fields, or the ack a durable outbox kept. */
-export type Ack = Pick<FrameOf<'ack'>, 'offset' | 'epoch' | 'messageId' | 'duplicate'>
-
-/** A publish's ack as the app sees it. */
-export const toAck = (r: Ack): PublishAck => ({
-  offset: r.offset,
-  epoch: r.epoch,
-  messageId: r.messageId,
-  duplicate: r.duplicate === true,
-})
 
 /** A frame (or a part of one) we cannot use. */
 export const bad = (code = 'bad_frame') => rtError(code, 'Unreadable frame')

@@ -1,6 +1,6 @@
 import { CHANNEL_NAME_RULE, isChannelName } from '@tandem/contract'
 import { createBackoff } from './backoff.js'
-import { createChannel, type ChannelImpl } from './channel.js'
+import { createChannel, type ChannelImpl, type Hub } from './channel.js'
 import { createConnection } from './connection.js'
 import {
   ValidationError,
@@ -19,6 +19,7 @@ import {
   MAX_INBOUND_CHARS,
   MAX_MESSAGE_BYTES,
   MAX_QUEUED,
+  PUBLISH_TIMEOUT_MS,
   QUEUE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
@@ -26,7 +27,6 @@ import { createHeldBudget } from './held.js'
 import { DEBUG_LOG, silent, type DebugLog } from './log.js'
 import type { Saved } from './positions.js'
 import { isSince, parseFrame, rtError, toError, type ClientFrame } from './protocol.js'
-import { viaOutbox } from './outbox-publish.js'
 import { createRequests } from './requests.js'
 import { createSubscriptions } from './subscriptions.js'
 import { createTokenRefresh } from './token-refresh.js'
@@ -255,7 +255,10 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       )
     return requests.request(...args)
   }
-  const publish = options.outbox ? viaOutbox(options.outbox, request, requests.check) : request
+  // With a durable outbox, each publish is stored first and sent through `request` (again after a
+  // reload); created now, so what an earlier page stored goes as soon as this client exists.
+  const stored = options.outbox?.realtime((p) => request({ type: 'publish', ...p }, { timeoutMs: PUBLISH_TIMEOUT_MS }))
+  const publish = (stored ?? request) as Hub['publish']
 
   return {
     get state() {

@@ -40,8 +40,6 @@ export interface Requests {
     timing?: Partial<Timing>,
     ready?: () => boolean,
   ) => Promise<ReplyTo<T>>
-  /** Why an app request cannot go (data that is not JSON, a bad deadline, over the size limit); checked at the call. */
-  check: (frame: ClientFrame, timing?: Partial<Timing>) => ValidationError | RealtimeError | undefined
   /** Routes a reply by its id; false when nothing waits for it. */
   reply: (frame: Reply) => boolean
   /** Sends what the outbox may send now (after the handshake and the resubscribe). */
@@ -123,8 +121,17 @@ export function createRequests(o: RequestsOptions): Requests {
     },
     request(frame, timing = {}, ready) {
       return new Promise((resolve, reject) => {
-        const bad = self.check(frame, timing)
-        if (bad) return reject(bad)
+        let text: string
+        try {
+          text = JSON.stringify(frame)
+        } catch {
+          return reject(
+            new ValidationError('data', process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable'),
+          )
+        }
+        const big =
+          checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)
+        if (big) return reject(big)
         // settle() resolves only with the reply type REPLY names for this request.
         outbox.add(
           { frame, resolve: resolve as (reply: Reply) => void, reject, ready },
@@ -132,15 +139,6 @@ export function createRequests(o: RequestsOptions): Requests {
         )
         self.flush()
       })
-    },
-    check(frame, timing = {}) {
-      let text: string
-      try {
-        text = JSON.stringify(frame)
-      } catch {
-        return new ValidationError('data', process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable')
-      }
-      return checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)
     },
     reply(frame) {
       const entry = pending.get(frame.id)

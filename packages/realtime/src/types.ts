@@ -140,8 +140,9 @@ export interface Channel {
   on: <E extends keyof ChannelEvents>(event: E, callback: ChannelEvents[E]) => Unsubscribe
   /**
    * With the client's `outbox`, the publish is stored before it is sent and the promise settles with
-   * its outcome, however long that takes (`timeoutMs` and `queueTimeoutMs` are checked, not applied:
-   * each attempt has the client's deadlines).
+   * its outcome, however long that takes: `timeoutMs` and `queueTimeoutMs` do not apply (each attempt
+   * has the client's deadlines), and a publish over the connection's size limit is refused when it
+   * would be sent.
    */
   publish: (event: string, data?: unknown, options?: PublishOptions) => Promise<PublishAck>
 }

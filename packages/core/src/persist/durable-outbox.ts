@@ -2,6 +2,7 @@ import { abortError } from '../backoff.js'
 import { OutboxFullError, TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { randomId, type Http } from '../http.js'
+import type { OutboxPublish } from '../outbox-link.js'
 import { createStore } from '../store.js'
 import type { RequestOptions } from '../types.js'
 import { clearKeys, storageKeys } from './clear-persisted.js'
@@ -137,7 +138,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     try {
       bytes = JSON.stringify(fields).length
     } catch {
-      throw new ValidationError('body', process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
+      const field = fields.kind === 'rest' ? 'body' : 'data'
+      throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
     }
     const held = entries.reduce((sum, e) => sum + e.bytes, 0)
     if (entries.length >= maxEntries || held + bytes > maxBytes) {
@@ -202,9 +204,18 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
       }
     },
     realtime(send) {
-      drain.run('publish', (e) => send(e.kind === 'publish' ? e.publish : (undefined as never)))
-      return (publish) =>
-        submit({ kind: 'publish', lane: publishLane(publish.channel), idempotencyKey: publish.idempotencyKey, publish })
+      // Field by field: a stored publish may carry more (another version wrote it); nothing else is sent.
+      const pick = ({ channel, event, data, idempotencyKey }: OutboxPublish): OutboxPublish => ({
+        channel,
+        event,
+        data,
+        idempotencyKey,
+      })
+      drain.run('publish', (e) => send(pick((e as Extract<OutboxEntry, { kind: 'publish' }>).publish)))
+      return (publish) => {
+        const p = pick(publish)
+        return submit({ kind: 'publish', lane: publishLane(p.channel), idempotencyKey: p.idempotencyKey, publish: p })
+      }
     },
     async clearPersisted() {
       wipe()

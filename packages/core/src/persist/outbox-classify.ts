@@ -15,14 +15,15 @@ import type { WireError } from './tab-channel.js'
 /**
  * Whether a stored write that failed with `error` may go again: the network, a timeout, a rate
  * limit, the service's 5xx, a token endpoint that is down, a realtime error the service calls
- * temporary. Anything else is the service's (or the input's) refusal: the write is dropped.
+ * temporary, a realtime client the app closed. Anything else is the service's (or the input's) refusal: the write is dropped.
  */
 export function isRetryable(error: TandemError): boolean {
   const { name, code, status } = error
   if (name === 'NetworkError' || name === 'TimeoutError' || name === 'RateLimitError' || name === 'AbortError')
     return true
   if (name === 'AuthError') return code === 'token_endpoint_unavailable'
-  if (name === 'RealtimeError') return (error as RealtimeError).temporary
+  // `closed`: the app closed its realtime client (an unmount); the publish waits for a connect().
+  if (name === 'RealtimeError') return (error as RealtimeError).temporary || code === 'closed'
   if (name === 'ApiError')
     return status === undefined || status < 400 || status >= 500 || status === 408 || status === 429
   return false

@@ -23,6 +23,7 @@ const CASES: [string, TandemError, boolean][] = [
   ['a captive portal’s 200 page', new ApiError('x', { code: 'invalid_response', status: 200 }), true],
   ['token endpoint down', new AuthError('x', { code: 'token_endpoint_unavailable' }), true],
   ['temporary realtime error', new RealtimeError('x', { code: 'queue_timeout', temporary: true }), true],
+  ['realtime client closed by the app', new RealtimeError('x', { code: 'closed' }), true],
   ['404', new ApiError('x', { code: 'not_found', status: 404 }), false],
   ['409 idempotency mismatch', new ApiError('x', { code: 'idempotency_mismatch', status: 409 }), false],
   ['422', new ApiError('x', { code: 'invalid_transition', status: 422 }), false],
