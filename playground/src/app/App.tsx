@@ -7,6 +7,7 @@ import type { Session } from '../lib/session.js'
 import { MapsPanel } from '../maps/MapsPanel.js'
 import { SupportPanel } from '../support/SupportPanel.js'
 import { EventLogPanel } from './EventLogPanel.js'
+import { LogOutButton, OutboxStatus, StorageNotice } from './PersistStatus.js'
 import { UserNotice } from './UserNotice.js'
 
 const TABS = [
@@ -90,6 +91,7 @@ export function App({ session }: { session: Session }) {
               signed in as <strong data-testid="user">{session.user}</strong>
             </span>
             <ConnectionBadge />
+            <OutboxStatus />
             <a className="small" href={`/vanilla.html?user=${encodeURIComponent(session.user)}`}>
               Vanilla page
             </a>
@@ -103,9 +105,11 @@ export function App({ session }: { session: Session }) {
             <a className="small" href="/asyncapi.json" title="The realtime socket's contract (AsyncAPI 3)">
               Socket contract
             </a>
+            <LogOutButton />
           </header>
           <main className="content">
             <UserNotice rejected={session.rejectedUser} user={session.user} />
+            <StorageNotice />
             {/* Panels stay mounted (hidden), so the chat keeps its history and the lists their pages. */}
             {TABS.map((t) => (
               <div

@@ -4,7 +4,7 @@ import { time } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import './event-log.css'
 
-const KINDS: LogKind[] = ['request', 'retry', 'rate-limit', 'token', 'realtime', 'error', 'app']
+const KINDS: LogKind[] = ['request', 'retry', 'rate-limit', 'token', 'realtime', 'persist', 'error', 'app']
 
 /** SDK debug events: requests (with request ids and timings), retries, rate-limit waits, tokens (never shown), realtime states. */
 export function EventLogPanel() {

@@ -3,7 +3,7 @@ import { redact } from '@tandem/core/internal' // the SDK's own token redaction,
 import type { Realtime } from '@tandem/realtime'
 import type { TabShare } from '@tandem/realtime/tabs'
 
-export type LogKind = 'request' | 'retry' | 'rate-limit' | 'token' | 'realtime' | 'error' | 'app'
+export type LogKind = 'request' | 'retry' | 'rate-limit' | 'token' | 'realtime' | 'persist' | 'error' | 'app'
 
 export interface LogEntry {
   id: number

@@ -1,8 +1,16 @@
 import { createClient, type TandemClient } from '@tandem/core'
+import { durableOutbox, persistCache, type CachePersister, type DurableOutbox } from '@tandem/core/persist'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime, type Realtime } from '@tandem/realtime'
 import { shareAcrossTabs, type TabShare } from '@tandem/realtime/tabs'
 import { createEventLog, type EventLog } from './event-log.js'
+import { attachPersistLog } from './persist-log.js'
+
+/**
+ * The saved cache's buster: bump it when a release changes what the cached lists hold, and every
+ * browser drops the cache it saved before (the outbox's writes are kept: they are the user's work).
+ */
+export const CACHE_BUSTER = 'playground-30'
 
 const NAMES = [
   'ada',
@@ -53,6 +61,10 @@ export interface Session {
   realtime: Realtime
   /** This tab's part in the one connection all of the user's tabs share. */
   tabs: TabShare
+  /** Writes stored before they are sent: they survive offline, a reload, a crash. */
+  outbox: DurableOutbox
+  /** The saved cache: the first paint shows what this user saw last. */
+  persister: CachePersister
   log: EventLog
 }
 
@@ -61,17 +73,30 @@ export interface Session {
  * holds it), sharing one token provider, wired to the event log.
  */
 export function createSession({ user, rejected }: TabUser = tabUser()): Session {
+  // One key per user for everything saved and shared: two users never see each other's.
+  const key = `user:${user}`
+  // Every write is stored (with its idempotency key) before it is sent; offline it waits, and a
+  // reload sends it again. Short backoffs: a demo should recover in seconds, not half a minute.
+  const outbox = durableOutbox({ key, retry: { baseMs: 500, maxMs: 5_000 } })
   // The browser never sees a key: it asks our own backend (here the Vite dev server) for tokens.
   const client = createClient({
     baseUrl: location.origin,
     auth: { url: `/api/tandem-token?user=${encodeURIComponent(user)}` },
+    outbox,
   })
+  // `outbox`: once a conversation's last held reply is applied (or refused), its lists are fetched again.
+  const persister = persistCache(client, { key, buster: CACHE_BUSTER, outbox })
   // Tabs of one user share one socket (keyed by user: tabs of two users never share), and a
   // reload resumes the chat where this tab left it (`?user=` may change in a tab).
-  const tabs = shareAcrossTabs({ key: `user:${user}` })
-  const realtime = createRealtime({ client }, { tabs, positions: sessionPositions({ key: `tandem:realtime:${user}` }) })
+  const tabs = shareAcrossTabs({ key })
+  // Chat messages go through the same outbox: written offline, they are sent once the socket is back.
+  const realtime = createRealtime(
+    { client },
+    { tabs, outbox, positions: sessionPositions({ key: `tandem:realtime:${user}` }) },
+  )
   const log = createEventLog()
   log.attach(client, realtime)
   log.attachTabs(tabs)
-  return { user, rejectedUser: rejected, client, realtime, tabs, log }
+  attachPersistLog(log, client, persister, outbox)
+  return { user, rejectedUser: rejected, client, realtime, tabs, outbox, persister, log }
 }

@@ -1,6 +1,6 @@
-import { CONVERSATION_STATUSES, PAGE_MAX } from '@tandem/contract'
-import type { ConversationStatus, ListData, Thread } from '@tandem/core'
-import { useMutation, useResource, useResources, useTandem } from '@tandem/react'
+import { CONVERSATION_STATUSES } from '@tandem/contract'
+import type { ConversationStatus } from '@tandem/core'
+import { useMutation, useResource, useResources } from '@tandem/react'
 import { useResourcePresence } from '@tandem/react/resource-presence'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
@@ -8,8 +8,7 @@ import { dateTime, errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import { ConversationPresence, LockButton, agentName } from './ConversationPresence.js'
 import type { SupportStrings } from './strings.js'
-
-const THREAD_PARAMS = { limit: PAGE_MAX }
+import { THREAD_PARAMS, useHeldReplies } from './use-held-replies.js'
 
 interface Props {
   id: string
@@ -21,7 +20,6 @@ interface Props {
 }
 
 export function ConversationView({ id, agentNames, mailboxNames, strings, onClose }: Props) {
-  const { client } = useTandem()
   const { user } = useSession()
   const threadsPath = `conversations/${id}/threads` as const
   // Live: a reply or status change made elsewhere patches this item through `support:conversations`.
@@ -35,9 +33,13 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   const count = c?.threadCount
   const loaded = threads.items.length
   const { refetch, isFetching } = threads
+  // Not while replies of ours wait: each raises the count as it is applied, and lands in the list
+  // then (useHeldReplies); a refetch per reply was 100 lists for 100 replies sent after a reload.
+  const held = useHeldReplies(id)
+  const waiting = held.length > 0
   useEffect(() => {
-    if (count !== undefined && threads.status === 'success' && !isFetching && count > loaded) void refetch()
-  }, [count, loaded, isFetching, refetch, threads.status])
+    if (count !== undefined && threads.status === 'success' && !isFetching && !waiting && count > loaded) void refetch()
+  }, [count, loaded, isFetching, refetch, threads.status, waiting])
 
   // Opened: focus goes to its title, so the status buttons and the reply box are the next Tabs.
   const heading = useRef<HTMLHeadingElement>(null)
@@ -50,32 +52,13 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   const [text, setText] = useState('')
   const [replyStatus, setReplyStatus] = useState<'' | ConversationStatus>('')
 
+  // No optimistic write into the cache: the reply waits in the durable outbox (offline too, across a
+  // reload) and shows from there as "sending…" (useHeldReplies); the mutation settles when it is
+  // applied or refused, and the next reply can be written meanwhile. The applied reply goes into the
+  // threads list without a refetch (useHeldReplies); the conversation's status may have changed with it.
   const reply = useMutation(
     (v: { text: string; status?: ConversationStatus }, client) => client.support.conversations.reply(id, v),
-    {
-      // Optimistic: the reply shows at once (marked "sending"); the rollback runs if the call fails.
-      onMutate: (v) =>
-        client.cache.setData<Thread>(
-          { service: 'support', collection: threadsPath, params: THREAD_PARAMS },
-          (prev: ListData<Thread> | undefined) => {
-            const pending: Thread = {
-              id: `tmp_${Date.now()}`,
-              conversationId: id,
-              type: 'reply',
-              text: v.text,
-              createdAt: new Date().toISOString(),
-              author: { type: 'agent', id: user, name: user, email: null },
-            }
-            const pages = prev?.pages ?? [{ data: [], nextCursor: null }]
-            const last = pages[pages.length - 1]!
-            return { pages: [...pages.slice(0, -1), { ...last, data: [...last.data, pending] }] }
-          },
-        ),
-      invalidate: [
-        { service: 'support', collection: threadsPath },
-        { service: 'support', collection: 'conversations', id },
-      ],
-    },
+    { invalidate: { service: 'support', collection: 'conversations', id } },
   )
   const update = useMutation(
     (status: ConversationStatus, client) => client.support.conversations.update(id, { status }),
@@ -159,22 +142,32 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
 
       <ol className="threads" data-testid="threads">
         {threads.items.map((t) => (
-          <li
-            key={t.id}
-            className={`thread thread-${t.type} ${t.id.startsWith('tmp_') ? 'sending' : ''}`}
-            data-testid="thread"
-          >
+          <li key={t.id} className={`thread thread-${t.type}`} data-testid="thread">
             <div className="thread-head small">
               <strong>{t.author.name ?? t.author.email ?? t.author.id ?? 'someone'}</strong>
               <span className="muted">
                 {' '}
                 · {t.type === 'customer' ? 'customer' : t.type}
                 {' · '}
-                {t.id.startsWith('tmp_') ? 'sending…' : dateTime(t.createdAt)}
+                {dateTime(t.createdAt)}
               </span>
             </div>
             <div className="thread-text" dir="auto">
               {t.text}
+            </div>
+          </li>
+        ))}
+        {held.map((h) => (
+          <li key={h.id} className="thread thread-reply sending" data-testid="thread" data-held={h.id}>
+            <div className="thread-head small">
+              <strong>{user}</strong>
+              <span className="muted" title={h.lastError ? strings.heldBecause(h.lastError) : undefined}>
+                {' '}
+                · reply · {strings.sending}
+              </span>
+            </div>
+            <div className="thread-text" dir="auto">
+              {h.text}
             </div>
           </li>
         ))}
@@ -194,6 +187,12 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           onChange={(e) => {
             setText(e.target.value)
             here.setTyping(e.target.value !== '')
+          }}
+          // Ctrl+Enter (⌘+Enter) sends and keeps focus here: replies in a row from the keyboard.
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey)) return
+            e.preventDefault()
+            e.currentTarget.form?.requestSubmit()
           }}
           dir="auto"
           aria-invalid={replyRefused || undefined}
@@ -219,7 +218,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           )}
           <LockButton here={here} strings={strings} />
           <button type="submit" className="primary" disabled={!text.trim()}>
-            {reply.status === 'pending' ? 'Sending…' : 'Send reply'}
+            Send reply
           </button>
         </div>
       </form>

@@ -25,6 +25,9 @@ export const SUPPORT_STRINGS = {
   lockTitle: 'An advisory lock: the other agents see that you are replying (it lapses after a minute unless renewed)',
   /** Under the reply box while another agent holds the lock: a warning, not a block. */
   lockedWarning: (name: string) => `${name} holds the lock on this conversation: you can still reply.`,
+  /** A reply waiting in the outbox (offline, or not applied yet): it goes when the service answers. */
+  sending: 'sending…',
+  heldBecause: (code: string) => `Waiting to be sent (last attempt: ${code}); it goes again by itself`,
   /** The list row's badge. */
   viewers: (n: number) => `👁 ${n}`,
   viewersLabel: (names: string) => `Viewed by ${names}`,

@@ -1,0 +1,71 @@
+import { PAGE_MAX } from '@tandem/contract'
+import type { ListData, Thread } from '@tandem/core'
+import type { OutboxEntry } from '@tandem/core/persist'
+import { useOutbox } from '@tandem/react/persist'
+import { useEffect, useMemo } from 'react'
+import { useSession } from '../lib/session-context.js'
+
+/** The threads list the conversation view watches (one page: the service's largest). */
+export const THREAD_PARAMS = { limit: PAGE_MAX }
+
+/** A reply not applied yet: shown under the threads, marked "sending…". */
+export interface HeldReply {
+  /** The outbox entry's id. */
+  id: string
+  text: string
+  createdAt: number
+  /** Why its last attempt failed (it goes again), when one did. */
+  lastError?: string
+}
+
+const replyPath = (id: string) => `/v1/conversations/${id}/reply`
+const isReply = (e: OutboxEntry, path: string): e is Extract<OutboxEntry, { kind: 'rest' }> =>
+  e.kind === 'rest' && e.request.service === 'support' && e.request.method === 'POST' && e.request.path === path
+
+/**
+ * The replies to conversation `id` waiting in the durable outbox: this tab's, the other tabs' and
+ * those stored before a reload, in the order they will be applied. Shown from the outbox, not
+ * written into the cache: a refetch while they wait (another reply applied, a live update) then
+ * never hides them. Once one is applied here, the service's thread goes into the cached list, so it
+ * does not blink out between leaving the outbox and the list's refetch (the other tabs get it too).
+ */
+export function useHeldReplies(id: string): HeldReply[] {
+  const { outbox, client } = useSession()
+  const { entries } = useOutbox(outbox)
+  const path = replyPath(id)
+
+  useEffect(
+    () =>
+      outbox.on('applied', ({ entry, result }) => {
+        const thread = result as Thread | undefined
+        if (!isReply(entry, path) || typeof thread?.id !== 'string') return
+        client.cache.setData<Thread>(
+          { service: 'support', collection: `conversations/${id}/threads`, params: THREAD_PARAMS },
+          (prev: ListData<Thread> | undefined) => {
+            const pages = prev?.pages ?? [{ data: [], nextCursor: null }]
+            if (pages.some((p) => p.data.some((t) => t.id === thread.id))) return prev!
+            const last = pages[pages.length - 1]!
+            return { pages: [...pages.slice(0, -1), { ...last, data: [...last.data, thread] }] }
+          },
+        )
+      }),
+    [outbox, client, id, path],
+  )
+
+  return useMemo(
+    () =>
+      entries
+        .filter((e) => isReply(e, path))
+        .map((e) => {
+          const body = e.request.body as { text?: unknown } | undefined
+          const held: HeldReply = {
+            id: e.id,
+            text: typeof body?.text === 'string' ? body.text : '',
+            createdAt: e.createdAt,
+          }
+          if (e.lastError) held.lastError = e.lastError.code
+          return held
+        }),
+    [entries, path],
+  )
+}
