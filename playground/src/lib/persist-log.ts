@@ -60,7 +60,12 @@ export function attachPersistLog(
       add(`held: ${describeEntry(entry)} (${failure(error)}), again in ${(delayMs / 1000).toFixed(1)} s`),
     ),
     outbox.on('replay', (entry) => add(`replaying ${describeEntry(entry)} (attempt ${entry.attempts + 1})`)),
-    outbox.on('applied', ({ entry }) => add(`applied ${describeEntry(entry)}`)),
+    outbox.on('applied', ({ entry, result }) => {
+      // What the service made of it, when it names it (a reply's thread id, a publish's offset).
+      const made = (result as { id?: unknown; offset?: unknown } | null | undefined) ?? {}
+      const id = typeof made.id === 'string' ? made.id : typeof made.offset === 'number' ? `offset ${made.offset}` : ''
+      add(`applied ${describeEntry(entry)}${id ? ` → ${id}` : ''}`)
+    }),
     outbox.on('refused', ({ entry, error }) =>
       log.add('error', `refused ${describeEntry(entry)} → ${failure(error)}: ${error.message} (dropped)`, {
         ok: false,
