@@ -22,6 +22,17 @@ export const isIdempotencyKey = (value: unknown): value is string =>
   typeof value === 'string' && IDEMPOTENCY_KEY.test(value)
 
 /**
+ * The POSTs that change nothing: questions with a body (a geocode, a route, an address check), as
+ * `<service> <path under the service>`. A durable outbox does not keep them (asked offline, they
+ * fail as any read does). The OpenAPI document marks each with `x-tandem-query`; a test holds the two equal.
+ */
+export const QUERY_POSTS: ReadonlySet<string> = new Set([
+  'maps /v1/geocode',
+  'maps /v1/routes:compute',
+  'maps /v1/addresses:validate',
+])
+
+/**
  * Query parameters that carry a credential. None may appear in a URL the SDK is given (a base
  * URL, the token endpoint, the realtime URL): a key or token in a URL is written to access logs,
  * browser history and Referer headers, and a raw key in a browser is exactly what tokens are for.

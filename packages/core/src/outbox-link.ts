@@ -23,5 +23,5 @@ export interface OutboxLink {
    * Realtime publishes: `send` publishes one (its idempotency key given); the function returned
    * publishes through the outbox and resolves with the ack.
    */
-  realtime(send: (publish: OutboxPublish) => Promise<unknown>): (publish: OutboxPublish) => Promise<unknown>
+  realtime<A>(send: (publish: OutboxPublish) => Promise<A>): (publish: OutboxPublish) => Promise<A>
 }

@@ -258,7 +258,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   // With a durable outbox, each publish is stored first and sent through `request` (again after a
   // reload); created now, so what an earlier page stored goes as soon as this client exists.
   const stored = options.outbox?.realtime((p) => request({ type: 'publish', ...p }, { timeoutMs: PUBLISH_TIMEOUT_MS }))
-  const publish = (stored ?? request) as Hub['publish']
+  const publish: Hub['publish'] = stored ?? request
 
   return {
     get state() {

@@ -6,6 +6,7 @@ import {
   IDEMPOTENCY_KEY,
   LIMITS,
   PLANS,
+  QUERY_POSTS,
   closeClass,
   closeName,
   isChannelName,
@@ -20,6 +21,20 @@ type Property = { properties: Record<string, { pattern?: string }> }
 type Parameters = { components: { parameters: Record<string, { schema: { pattern?: string; maxLength?: number } }> } }
 
 describe('wire rules', () => {
+  it('the POSTs that change nothing are the operations the OpenAPI document marks x-tandem-query', () => {
+    const marked: string[] = []
+    for (const [path, ops] of Object.entries(
+      (openapi as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths,
+    ))
+      for (const [method, op] of Object.entries(ops))
+        if (op['x-tandem-query']) {
+          expect(method).toBe('post')
+          const [, service, ...rest] = path.split('/')
+          marked.push(`${service} /${rest.join('/')}`)
+        }
+    expect(marked.sort()).toEqual([...QUERY_POSTS].sort())
+  })
+
   it('channel names: 1–200 of [A-Za-z0-9_:.@-], never . or ..', () => {
     for (const ok of ['chat:lobby', 'a', 'user@x.y', 'support:conversations', 'x'.repeat(200), '...'])
       expect(isChannelName(ok), ok).toBe(true)

@@ -85,6 +85,7 @@ export const openapi: Schema = {
       post: op('geocode', 'maps', 'Forward or reverse geocoding', {
         body: 'GeocodeRequest',
         write: true,
+        query: true,
         answers: { 200: 'GeocodeResponse' },
       }),
     },
@@ -92,6 +93,7 @@ export const openapi: Schema = {
       post: op('computeRoute', 'maps', 'A route through the stops', {
         body: 'RouteRequest',
         write: true,
+        query: true,
         answers: { 200: 'Route' },
       }),
     },
@@ -119,6 +121,7 @@ export const openapi: Schema = {
       post: op('validateAddress', 'maps', 'Validate an address', {
         body: 'AddressRequest',
         write: true,
+        query: true,
         answers: { 200: 'AddressValidation' },
       }),
     },

@@ -41,6 +41,8 @@ interface Operation {
   body?: string
   /** Takes an `Idempotency-Key`. */
   write?: boolean
+  /** A POST that changes nothing (`x-tandem-query`; QUERY_POSTS lists them). */
+  query?: boolean
   description?: string
 }
 
@@ -48,7 +50,7 @@ export function op(
   operationId: string,
   tag: string,
   summary: string,
-  { answers, parameters = [], body, write = false, description }: Operation,
+  { answers, parameters = [], body, write = false, query = false, description }: Operation,
 ): Schema {
   const responses: Record<string, Schema> = {}
   for (const [status, schema] of Object.entries(answers)) {
@@ -60,6 +62,7 @@ export function op(
     tags: [tag],
     summary,
     ...(description ? { description } : {}),
+    ...(query ? { 'x-tandem-query': true } : {}),
     parameters: [...parameters, ...(write ? [{ $ref: '#/components/parameters/idempotencyKey' }] : [])],
     ...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
     responses: { ...responses, ...ERROR_RESPONSES },

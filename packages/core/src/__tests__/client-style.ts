@@ -4,6 +4,7 @@
 import type { ClientOptions, TandemClient } from '../client.js'
 import { createClient as createFull } from '../client.js'
 import { getCache } from '../entries/cache.js'
+import { shareCache } from '../cache/get-cache.js'
 import { collection, createClient as createModular, logTo, type Client } from '../entries/client.js'
 import { maps } from '../entries/maps.js'
 import { realtimeRest } from '../entries/realtime-rest.js'
@@ -29,5 +30,7 @@ export function createClientOfStyle(options: ClientOptions): { client: TandemCli
     realtime: realtimeRest(base),
     cache: getCache(base),
   }
+  // As withServices does: what is handed the composed object (persistCache, getCache) finds the modular client's cache.
+  shareCache(client, base)
   return { client, base }
 }

@@ -163,7 +163,8 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       }
     },
     hydrate(state: DehydratedState, o: HydrateOptions = {}) {
-      const freshUntil = Date.now() + Math.max(defaults.staleTime, o.freshMs ?? d.hydrateFreshMs)
+      // `freshMs` given (a saved cache, another tab): that long, then `staleTime` from the data's own time.
+      const freshUntil = Date.now() + (o.freshMs ?? Math.max(defaults.staleTime, d.hydrateFreshMs))
       for (const { query, data, dataUpdatedAt } of state?.entries ?? [])
         get(query).dispatch({ type: 'hydrate', data, at: dataUpdatedAt, freshUntil })
     },

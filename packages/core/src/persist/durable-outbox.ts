@@ -1,3 +1,4 @@
+import { QUERY_POSTS } from '@tandem/contract'
 import { abortError } from '../backoff.js'
 import { OutboxFullError, TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
@@ -27,6 +28,8 @@ import type { DurableOutbox, DurableOutboxOptions, OutboxEntry, OutboxEvents, Ou
 interface Waiter {
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
+  /** Lets go of the caller's signal. */
+  done: () => void
 }
 
 /**
@@ -59,6 +62,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   /** Callers in this tab waiting for their write's outcome, by entry id. */
   const waiters = new Map<string, Waiter>()
   let stopped = false
+  /** Bumped by a logout (here or in another tab): a change or a send begun before it keeps nothing. */
+  let generation = 0
   const snapshot = createStore<OutboxSnapshot>({ status: 'idle', mode: storage.mode(), entries })
   const online = watchOnline(() => drain.retryNow())
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
@@ -72,15 +77,20 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
 
   /** Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is now. */
   async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
+    const before = generation
     let next: OutboxEntry[] = entries
     await storage.update(keys.outbox, (old) => toStored((next = fn(readEntries(old)))))
+    if (generation !== before) return // logged out meanwhile: what it read is gone
     entries = next
     notify()
     channel.post({ t: 'outbox' })
   }
 
   async function reload(): Promise<void> {
-    entries = readEntries(await storage.get(keys.outbox))
+    const before = generation
+    const stored = readEntries(await storage.get(keys.outbox))
+    if (generation !== before) return
+    entries = stored
     notify()
   }
 
@@ -88,6 +98,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     const waiter = waiters.get(id)
     if (!waiter) return
     waiters.delete(id)
+    waiter.done()
     if (outcome.error) waiter.reject(outcome.error)
     else waiter.resolve(outcome.result)
   }
@@ -97,7 +108,19 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     if (message.t === 'outbox') void reload().then(() => drain.wake())
     else if (message.t === 'outcome')
       settle(message.id, message.error ? { error: fromWire(message.error) } : { result: message.result })
-    else if (message.t === 'cleared') wipe()
+    else if (message.t === 'cleared') {
+      wipe()
+      // After any change of ours still on its way to storage, which would put the list back.
+      void clearKeys(storage, keys)
+    }
+  }
+
+  /** A write is done with: its caller here, and in the tab that made it. */
+  function finish(id: string, outcome: { result?: unknown; error?: TandemError }) {
+    settle(id, outcome)
+    channel.post(
+      outcome.error ? { t: 'outcome', id, error: toWire(outcome.error) } : { t: 'outcome', id, result: outcome.result },
+    )
   }
 
   const drain = createDrain({
@@ -112,17 +135,11 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     change,
     notify,
     events,
-    settle(entry, outcome) {
-      settle(entry.id, outcome)
-      channel.post(
-        outcome.error
-          ? { t: 'outcome', id: entry.id, error: toWire(outcome.error) }
-          : { t: 'outcome', id: entry.id, result: outcome.result },
-      )
-    },
+    settle: (entry, outcome) => finish(entry.id, outcome),
   })
 
   function wipe() {
+    generation++
     entries = []
     for (const id of [...waiters.keys()])
       settle(id, { error: new TandemError('The outbox was cleared (logout)', { code: 'outbox_cleared' }) })
@@ -134,13 +151,15 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     if (stopped) throw new TandemError('The outbox is stopped', { code: 'outbox_stopped' })
     if (signal?.aborted) throw abortError(signal)
     await ready
-    let bytes: number
+    if (signal?.aborted) throw abortError(signal)
+    let json: string
     try {
-      bytes = JSON.stringify(fields).length
+      json = JSON.stringify(fields)
     } catch {
       const field = fields.kind === 'rest' ? 'body' : 'data'
       throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
     }
+    const bytes = json.length
     const held = entries.reduce((sum, e) => sum + e.bytes, 0)
     if (entries.length >= maxEntries || held + bytes > maxBytes) {
       const error = new OutboxFullError(
@@ -152,22 +171,35 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
       events.emit('full', error)
       throw error
     }
-    const entry = { ...fields, id: randomId(), createdAt: Date.now(), attempts: 0, bytes } as OutboxEntry
-    const outcome = new Promise<unknown>((resolve, reject) => waiters.set(entry.id, { resolve, reject }))
-    signal?.addEventListener('abort', () => {
-      void remove(entry.id)
-      settle(entry.id, { error: abortError(signal) })
-    })
-    await change((stored) => [...stored, entry])
-    events.emit('queued', entry)
-    drain.wake()
+    // Stored as the JSON it was measured as: plain data, which any storage can clone (a function
+    // or a class instance in a body would otherwise fail the write, not the storage).
+    const entry = { ...(JSON.parse(json) as NewEntry), id: randomId(), createdAt: Date.now(), attempts: 0, bytes }
+    let stored = false
+    let abortedEarly = false
+    const onAbort = () => {
+      settle(entry.id, { error: abortError(signal!) })
+      if (stored) void remove(entry.id)
+      else abortedEarly = true
+    }
+    const outcome = new Promise<unknown>((resolve, reject) =>
+      waiters.set(entry.id, { resolve, reject, done: () => signal?.removeEventListener('abort', onAbort) }),
+    )
+    outcome.catch(() => undefined) // it may settle (stop, logout, abort) before the caller holds it
+    signal?.addEventListener('abort', onAbort, { once: true })
+    await change((list) => [...list, entry])
+    stored = true
+    if (abortedEarly) await remove(entry.id)
+    else {
+      events.emit('queued', entry)
+      drain.wake()
+    }
     return outcome
   }
 
   async function remove(id: string): Promise<boolean> {
     if (drain.inFlight(id) || !entries.some((e) => e.id === id)) return false
-    await change((stored) => stored.filter((e) => e.id !== id))
-    settle(id, { error: new TandemError('The write was removed from the outbox', { code: 'outbox_removed' }) })
+    await change((list) => list.filter((e) => e.id !== id))
+    finish(id, { error: new TandemError('The write was removed from the outbox', { code: 'outbox_removed' }) })
     return true
   }
 
@@ -190,7 +222,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
         http({ ...(e.kind === 'rest' ? e.request : undefined)!, idempotencyKey: e.idempotencyKey }),
       )
       return <T>(req: RequestOptions): Promise<T> => {
-        if (!WRITES.has(req?.method)) return http(req)
+        // Reads, and the POSTs that only ask (a geocode): not kept, they fail offline as reads do.
+        if (!WRITES.has(req?.method) || QUERY_POSTS.has(`${req.service} ${req.path}`)) return http(req)
         const given = req.idempotencyKey ?? req.headers?.['idempotency-key'] ?? req.headers?.['Idempotency-Key']
         return submit(
           {
@@ -214,7 +247,12 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
       drain.run('publish', (e) => send(pick((e as Extract<OutboxEntry, { kind: 'publish' }>).publish)))
       return (publish) => {
         const p = pick(publish)
-        return submit({ kind: 'publish', lane: publishLane(p.channel), idempotencyKey: p.idempotencyKey, publish: p })
+        return submit({
+          kind: 'publish',
+          lane: publishLane(p.channel),
+          idempotencyKey: p.idempotencyKey,
+          publish: p,
+        }) as Promise<Awaited<ReturnType<typeof send>>>
       }
     },
     async clearPersisted() {

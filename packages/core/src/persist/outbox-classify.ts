@@ -15,12 +15,15 @@ import type { WireError } from './tab-channel.js'
 /**
  * Whether a stored write that failed with `error` may go again: the network, a timeout, a rate
  * limit, the service's 5xx, a token endpoint that is down, a realtime error the service calls
- * temporary, a realtime client the app closed. Anything else is the service's (or the input's) refusal: the write is dropped.
+ * temporary, a realtime client the app closed, a session that ended (the token endpoint refuses). Anything else is the service's (or the input's) refusal: the write is dropped.
  */
 export function isRetryable(error: TandemError): boolean {
   const { name, code, status } = error
   if (name === 'NetworkError' || name === 'TimeoutError' || name === 'RateLimitError' || name === 'AbortError')
     return true
+  // The app's session ended (its token endpoint refuses): the writes wait for the user to sign in
+  // again, or for `clearPersisted()` at logout; dropping hours of offline work would be worse.
+  if (code === 'token_refused') return true
   if (name === 'AuthError') return code === 'token_endpoint_unavailable'
   // `closed`: the app closed its realtime client (an unmount); the publish waits for a connect().
   if (name === 'RealtimeError') return (error as RealtimeError).temporary || code === 'closed'

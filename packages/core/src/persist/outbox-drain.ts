@@ -125,6 +125,8 @@ export function createDrain(ctx: DrainContext): Drain {
   function schedule() {
     clearTimeout(timer)
     const now = Date.now()
+    const held = new Set(ctx.entries().map((e) => e.lane))
+    for (const lane of blocked.keys()) if (!held.has(lane)) blocked.delete(lane)
     const waits = ctx
       .entries()
       .map((e) => blocked.get(e.lane) ?? 0)
@@ -148,7 +150,13 @@ export function createDrain(ctx: DrainContext): Drain {
       if (again && !ctx.stopped()) wake()
       else schedule()
     }
-    const work = () => pass().catch(() => undefined)
+    // A throw here is a bug of ours, not a write's failure: said where the page's errors go, never swallowed.
+    const work = () =>
+      pass().catch((error: unknown) =>
+        queueMicrotask(() => {
+          throw error
+        }),
+      )
     const held = locks ? locks.request(`tandem:outbox:${ctx.key}`, {}, work) : work()
     void held.then(done, done)
   }

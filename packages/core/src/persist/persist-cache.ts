@@ -1,7 +1,7 @@
 import type { Client } from '../base-client.js'
 import { getCache } from '../cache/get-cache.js'
 import { hashQuery } from '../cache/key.js'
-import type { CacheChange, DehydratedState } from '../cache/types.js'
+import type { CacheChange, DehydratedState, ListQuery } from '../cache/types.js'
 import { ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'
@@ -10,7 +10,7 @@ import { PERSIST_DEFAULTS } from './defaults.js'
 import { followOutbox } from './follow-outbox.js'
 import { watchPageHide } from './page.js'
 import { safeStorage } from './storage.js'
-import { openTabChannel, type TabMessage } from './tab-channel.js'
+import { isDehydratedEntry, isObject, openTabChannel, type TabMessage } from './tab-channel.js'
 import type {
   CachePersister,
   PersistCacheOptions,
@@ -67,8 +67,15 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   let stopped = false
   /** Entries that changed since the last post to the other tabs, by hash. */
   const outgoing = new Map<string, DehydratedState['entries'][number]>()
-  /** Each entry's data as last saved or told, by hash: what is not new is neither. */
-  const known = new Map<string, { data: unknown; at: number }>()
+  /**
+   * What is new: each entry's count of data changes and time, by hash, and the count each data
+   * object was last seen at (weak). Data that is the entry's latest at the same time is no news
+   * (a fetch starting); an older object coming back (a rollback) is.
+   */
+  const versions = new Map<string, { n: number; at: number }>()
+  const seenAs = new WeakMap<object, number>()
+  /** Data this tab shows because another tab told it (weak: collected entries are not held). */
+  const fromRemote = new WeakSet<object>()
   /** While another tab's entries land: their changes are not echoed back. */
   let applyingRemote = false
   /** While the cache is emptied for a logout: nothing of it is saved or posted. */
@@ -80,24 +87,38 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     if (stopped) return
     if (message.t === 'cleared') {
       wipe()
+      void clearKeys(storage, keys) // after a save of ours still on its way, which would put it back
       return events.emit('cleared')
     }
     if (message.t !== 'entries') return
+    // What this tab shows because the sender told it follows the sender even back in time (a
+    // rollback restores older data); what this tab fetched itself is replaced only by newer.
+    const entries = message.entries.map((e) => {
+      const { data, dataUpdatedAt } = cache.get(e.query as ListQuery<unknown>).getSnapshot()
+      return isObject(data) && fromRemote.has(data)
+        ? { ...e, dataUpdatedAt: Math.max(e.dataUpdatedAt, dataUpdatedAt) }
+        : e
+    })
     applyingRemote = true
     try {
       // Fresh for this tab as for the sender: its `dataUpdatedAt` decides, no refetch.
-      cache.hydrate({ entries: message.entries }, { freshMs: 0 })
+      cache.hydrate({ entries }, { freshMs: 0 })
     } finally {
       applyingRemote = false
     }
-    events.emit('remote', { entries: message.entries.length })
+    for (const e of entries) {
+      const { data } = cache.get(e.query as ListQuery<unknown>).getSnapshot()
+      if (isObject(data)) fromRemote.add(data)
+    }
+    events.emit('remote', { entries: entries.length })
   }
 
   async function save(): Promise<void> {
     clearTimeout(timer)
     timer = undefined
     if (stopped) return
-    const state = cache.dehydrate()
+    // As JSON: plain data any storage can clone (a class instance in the cache would fail the save).
+    const state = JSON.parse(JSON.stringify(cache.dehydrate())) as DehydratedState
     const saved: Saved = { v: 1, buster, savedAt: Date.now(), state }
     await storage.set(keys.cache, saved)
     events.emit('save', { entries: state.entries.length })
@@ -106,13 +127,16 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   function changed(change: CacheChange) {
     if (stopped || clearing || change.status !== 'success' || change.query.key !== undefined) return
     // Only new data counts: a fetch starting or cancelled changes nothing worth saving or telling.
+    const { data, dataUpdatedAt } = change
     const hash = hashQuery(change.query)
-    const seen = known.get(hash)
-    if (seen && seen.data === change.data && seen.at === change.dataUpdatedAt) return
-    known.set(hash, { data: change.data, at: change.dataUpdatedAt })
+    const last = versions.get(hash)
+    if (last && last.at === dataUpdatedAt && isObject(data) && seenAs.get(data) === last.n) return
+    const n = (last?.n ?? 0) + 1
+    versions.set(hash, { n, at: dataUpdatedAt })
+    if (isObject(data)) seenAs.set(data, n)
     if (applyingRemote) return // the sender saves it, and the other tabs have it
     if (!outgoing.size) queueMicrotask(post)
-    outgoing.set(hash, { query: change.query, data: change.data, dataUpdatedAt: change.dataUpdatedAt })
+    outgoing.set(hash, { query: change.query, data, dataUpdatedAt })
     timer ??= setTimeout(() => void save(), throttleMs)
   }
 
@@ -130,7 +154,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     if (saved.buster !== buster) return (await storage.del(keys.cache), done(0, 'busted'))
     const oldest = Date.now() - maxAgeMs
     if (saved.savedAt < oldest) return (await storage.del(keys.cache), done(0, 'expired'))
-    const entries = saved.state.entries.filter((e) => e.dataUpdatedAt >= oldest)
+    const entries = saved.state.entries.filter((e) => isDehydratedEntry(e) && e.dataUpdatedAt >= oldest)
     applyingRemote = true // what was saved is not news to the other tabs
     try {
       // Stale at once: what watches it shows it, then revalidates.
@@ -145,7 +169,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     clearTimeout(timer)
     timer = undefined
     outgoing.clear()
-    known.clear()
+    versions.clear()
     clearing = true
     try {
       cache.clear()

@@ -24,15 +24,25 @@ export type TabMessage =
   /** Logout: everything stored for the key is gone. */
   | { t: 'cleared' }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
+/** A saved or told cache entry: a list's or an item's query (calls never travel) and its time. */
+export function isDehydratedEntry(e: unknown): e is DehydratedState['entries'][number] {
+  if (!isObject(e) || typeof e.dataUpdatedAt !== 'number' || !isObject(e.query)) return false
+  const { service, collection, id, key } = e.query
+  return (
+    key === undefined &&
+    typeof service === 'string' &&
+    typeof collection === 'string' &&
+    (id === undefined || typeof id === 'string')
+  )
+}
 
 export function parse(data: unknown): TabMessage | undefined {
   if (!isObject(data)) return undefined
   switch (data.t) {
     case 'entries':
-      return Array.isArray(data.entries) && data.entries.every((e) => isObject(e) && isObject(e.query))
-        ? (data as TabMessage)
-        : undefined
+      return Array.isArray(data.entries) && data.entries.every(isDehydratedEntry) ? (data as TabMessage) : undefined
     case 'outbox':
     case 'cleared':
       return { t: data.t }
@@ -72,7 +82,9 @@ export function openTabChannel(
       try {
         channel.postMessage(message)
       } catch {
-        // Data that cannot be cloned (a class instance in the cache) stays in this tab.
+        // Data that cannot be cloned (a class instance) stays in this tab; a caller waiting in another
+        // tab still hears that its write was applied.
+        if (message.t === 'outcome' && !message.error) channel.postMessage({ t: 'outcome', id: message.id })
       }
     },
     close: () => channel.close(),

@@ -175,6 +175,17 @@ describe('durableOutbox (Node, in-memory storage)', () => {
     small.stop()
   })
 
+  it('a question asked by POST (a geocode) is not kept: offline it fails as a read does', async () => {
+    const { emu } = await setup()
+    const net = network()
+    const { client, outbox } = await page(emu.url, memoryStorage(), net.fetch, 'maps')
+    expect((await client.maps.geocode({ query: 'Porto' })).results.length).toBeGreaterThan(0)
+    net.state.offline = true
+    await expect(client.maps.geocode({ query: 'Lisbon' })).rejects.toMatchObject({ name: 'NetworkError' })
+    expect(outbox.getSnapshot().entries).toEqual([])
+    outbox.stop()
+  })
+
   it('bad input is refused before anything is stored', async () => {
     const { emu } = await setup()
     const outbox = durableOutbox({ key: 'u', storage: memoryStorage() })
@@ -230,4 +241,97 @@ describe('durableOutbox (Node, in-memory storage)', () => {
     a.outbox.stop()
     b.outbox.stop()
   })
+
+  it('an abort before the write is sent removes it: never applied, in any tab; a remove in another tab settles the caller', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const net = network()
+    const a = await page(emu.url, storage, net.fetch, 'abort')
+    const b = await page(emu.url, storage, net.fetch, 'abort')
+    const [conversation] = (await a.client.support.conversations.list({ limit: 1 })).data
+    const before = await threadTexts(emu.url, conversation!.id)
+    net.state.offline = true
+    // Aborted at once, while it is being stored.
+    const ctrl = new AbortController()
+    const aborted = a.client.support.conversations.reply(conversation!.id, { text: 'aborted' }, { signal: ctrl.signal })
+    ctrl.abort()
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' })
+    const held = a.client.support.conversations.reply(conversation!.id, { text: 'removed elsewhere' })
+    await waitUntil(() =>
+      b.outbox
+        .getSnapshot()
+        .entries.some((e) => e.kind === 'rest' && (e.request.body as { text: string }).text === 'removed elsewhere'),
+    )
+    const id = b.outbox
+      .getSnapshot()
+      .entries.find((e) => e.kind === 'rest' && (e.request.body as { text: string }).text === 'removed elsewhere')!.id
+    // false while a tab is sending it (here both tabs try, and fail offline): again until it is not.
+    for (let tries = 0; !(await b.outbox.remove(id)); tries++) {
+      expect(tries).toBeLessThan(200)
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    await expect(held).rejects.toMatchObject({ code: 'outbox_removed' })
+    const kept = a.client.support.conversations.reply(conversation!.id, { text: 'kept' })
+    net.state.offline = false
+    expect((await kept).text).toBe('kept')
+    expect((await threadTexts(emu.url, conversation!.id)).slice(before.length)).toEqual(['kept'])
+    a.outbox.stop()
+    b.outbox.stop()
+  })
+
+  it('a logout while a write is being sent: the writes after it are never sent, and nothing is stored again', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((r) => (release = r))
+    let posts = 0
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      // The first reply is in flight at the logout (the token endpoint's POSTs go by).
+      if (init?.method === 'POST' && String(input).includes('/support/') && posts++ === 0) await gate
+      return globalThis.fetch(input, init)
+    }
+    const { client, outbox } = await page(emu.url, storage, fetch, 'logout')
+    const [conversation] = (await client.support.conversations.list({ limit: 1 })).data
+    const before = await threadTexts(emu.url, conversation!.id)
+    const first = client.support.conversations.reply(conversation!.id, { text: 'in flight' })
+    const second = client.support.conversations.reply(conversation!.id, { text: 'after logout' })
+    first.catch(() => undefined)
+    await waitUntil(() => posts === 1 && outbox.getSnapshot().entries.length === 2, { what: 'one in flight, one held' })
+    await outbox.clearPersisted()
+    await expect(second).rejects.toMatchObject({ code: 'outbox_cleared' })
+    release()
+    await waitUntil(() => outbox.getSnapshot().status === 'idle')
+    await new Promise((r) => setTimeout(r, 50)) // a lane that went on would send now
+    expect((await threadTexts(emu.url, conversation!.id)).slice(before.length)).toEqual(['in flight'])
+    expect(readHeld(await storage.get('logout:outbox'))).toEqual([])
+    outbox.stop()
+  })
+
+  it('a body that JSON drops parts of (a function) is stored as the JSON sent: no storage failure', async () => {
+    const { emu } = await setup()
+    const outbox = durableOutbox({ key: 'clone', storage: cloningStorage() })
+    const fallbacks: unknown[] = []
+    outbox.on('fallback', (e) => fallbacks.push(e))
+    const { client } = createClientOfStyle({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, outbox })
+    const [conversation] = (await client.support.conversations.list({ limit: 1 })).data
+    const odd = { text: 'with a function', toString: () => 'x' } as unknown as { text: string }
+    expect((await client.support.conversations.reply(conversation!.id, odd)).text).toBe('with a function')
+    expect(fallbacks).toEqual([])
+    outbox.stop()
+  })
 })
+
+/** What the stored outbox holds (its entries), or [] for nothing. */
+function readHeld(stored: unknown): unknown[] {
+  return (stored as { entries?: unknown[] } | undefined)?.entries ?? []
+}
+
+/** A storage that clones what it keeps as IndexedDB does (a function cannot be cloned). */
+function cloningStorage(): PersistStorage {
+  const values = new Map<string, unknown>()
+  return {
+    get: (key) => Promise.resolve(values.get(key)),
+    set: (key, value) => Promise.resolve(void values.set(key, structuredClone(value))),
+    del: (key) => Promise.resolve(void values.delete(key)),
+  }
+}

@@ -184,4 +184,47 @@ describe('persistCache (Node, in-memory storage)', () => {
     p.stop()
     outbox.stop()
   })
+
+  it('restored data is stale whatever staleTime says, so it revalidates', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const a = newClient(emu.url)
+    const p = persistCache(a, { key: 'st', storage })
+    await a.cache.fetch(inbox)
+    await p.flush()
+    p.stop()
+    const b = createClientOfStyle({
+      baseUrl: emu.url,
+      auth: { url: `${emu.url}/dev/token` },
+      cache: { staleTime: 60_000 },
+    }).client
+    const saved = (await storage.get('st:cache')) as { state: { entries: { dataUpdatedAt: number }[] } }
+    saved.state.entries[0]!.dataUpdatedAt -= 3_600_000 // an hour old
+    await storage.set('st:cache', saved)
+    const p2 = persistCache(b, { key: 'st', storage })
+    await p2.restored
+    expect(b.cache.get(inbox).getSnapshot().isStale).toBe(true)
+    p2.stop()
+  })
+
+  it('a rollback in one tab reaches the other, which showed the optimistic data it was told', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const a = newClient(emu.url)
+    const b = newClient(emu.url)
+    const pa = persistCache(a, { key: 'rb2', storage })
+    const pb = persistCache(b, { key: 'rb2', storage })
+    await Promise.all([pa.restored, pb.restored])
+    const fetched = await a.cache.fetch(inbox)
+    const n = fetched.items.length
+    await waitUntil(() => b.cache.get(inbox).getSnapshot().items.length === n)
+    const rollback = a.cache.setData(inbox, (d) => ({ pages: [{ ...d!.pages[0]!, data: d!.pages[0]!.data.slice(1) }] }))
+    await waitUntil(() => b.cache.get(inbox).getSnapshot().items.length === n - 1, {
+      what: 'b sees the optimistic change',
+    })
+    rollback()
+    await waitUntil(() => b.cache.get(inbox).getSnapshot().items.length === n, { what: 'b sees the rollback' })
+    pa.stop()
+    pb.stop()
+  })
 })
