@@ -64,6 +64,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   let stopped = false
   /** Bumped by a logout (here or in another tab): a change or a send begun before it keeps nothing. */
   let generation = 0
+  /** A read of the stored list, asked by another tab's change, is on its way. */
+  let reloading = false
   const snapshot = createStore<OutboxSnapshot>({ status: 'idle', mode: storage.mode(), entries })
   const online = watchOnline(() => drain.retryNow())
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
@@ -105,8 +107,15 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
 
   function receive(message: TabMessage) {
     if (stopped) return
-    if (message.t === 'outbox') void reload().then(() => drain.wake())
-    else if (message.t === 'outcome')
+    if (message.t === 'outbox') {
+      // Many changes in a burst (another tab sending 100 writes): one read of the list for them all.
+      if (reloading) return
+      reloading = true
+      setTimeout(() => {
+        reloading = false
+        void reload().then(() => drain.wake())
+      }, 0)
+    } else if (message.t === 'outcome')
       settle(message.id, message.error ? { error: fromWire(message.error) } : { result: message.result })
     else if (message.t === 'cleared') {
       wipe()

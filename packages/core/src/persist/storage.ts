@@ -35,7 +35,8 @@ export interface SafeStorage extends Required<PersistStorage> {
  * what this tab last read or wrote, and `onFallback` is told once. A failed first read is an empty one.
  */
 export function safeStorage(given: PersistStorage | undefined, onFallback: (error: TandemError) => void): SafeStorage {
-  let storage: PersistStorage = given ?? (hasIndexedDb() ? indexedDbStorage() : memoryStorage())
+  const original: PersistStorage = given ?? (hasIndexedDb() ? indexedDbStorage() : memoryStorage())
+  let storage = original
   let mode: StorageMode = given || hasIndexedDb() ? 'storage' : 'memory'
   const memory = memoryStorage()
   /** What this tab last read or wrote per key: memory starts from it. */
@@ -86,10 +87,14 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
           (m) => m.set(key, value),
         ),
       ),
+    // In memory, a delete (a logout) still reaches the storage: what it holds must not come back.
     del: (key) =>
       serial(() =>
         guard(
-          (s) => s.del(key).then(() => void last.delete(key)),
+          (s) =>
+            Promise.all([s.del(key), s === original ? undefined : original.del(key).catch(() => undefined)]).then(
+              () => void last.delete(key),
+            ),
           (m) => m.del(key),
         ),
       ),

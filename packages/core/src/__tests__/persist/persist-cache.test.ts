@@ -145,10 +145,11 @@ describe('persistCache (Node, in-memory storage)', () => {
 
   it('storage that is full: it keeps working in memory and says so once', async () => {
     const { emu } = await setup()
+    const deleted: string[] = []
     const full: PersistStorage = {
       get: () => Promise.resolve(undefined),
       set: () => Promise.reject(Object.assign(new Error('full'), { name: 'QuotaExceededError' })),
-      del: () => Promise.resolve(),
+      del: (key) => Promise.resolve(void deleted.push(key)),
     }
     const a = newClient(emu.url)
     const p = persistCache(a, { key: 'q', storage: full, throttleMs: 1 })
@@ -161,6 +162,9 @@ describe('persistCache (Node, in-memory storage)', () => {
     expect(fallbacks).toHaveLength(1)
     expect(fallbacks[0]).toMatchObject({ code: 'storage_unavailable' })
     expect(p.getSnapshot().mode).toBe('memory')
+    // A logout in memory mode still deletes from the storage: what an earlier page saved must not come back.
+    await p.clearPersisted()
+    expect(deleted.sort()).toEqual(['q:cache', 'q:outbox'])
     p.stop()
   })
 
