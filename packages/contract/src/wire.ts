@@ -26,11 +26,11 @@ export const isIdempotencyKey = (value: unknown): value is string =>
  * `<service> <path under the service>`. A durable outbox does not keep them (asked offline, they
  * fail as any read does). The OpenAPI document marks each with `x-tandem-query`; a test holds the two equal.
  */
-export const QUERY_POSTS: ReadonlySet<string> = new Set([
+export const QUERY_POSTS: readonly string[] = [
   'maps /v1/geocode',
   'maps /v1/routes:compute',
   'maps /v1/addresses:validate',
-])
+] // an array literal, not a Set: a bundler drops it where unused
 
 /**
  * Query parameters that carry a credential. None may appear in a URL the SDK is given (a base

@@ -232,7 +232,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
       )
       return <T>(req: RequestOptions): Promise<T> => {
         // Reads, and the POSTs that only ask (a geocode): not kept, they fail offline as reads do.
-        if (!WRITES.has(req?.method) || QUERY_POSTS.has(`${req.service} ${req.path}`)) return http(req)
+        if (!WRITES.has(req?.method) || QUERY_POSTS.includes(`${req.service} ${req.path}`)) return http(req)
         const given = req.idempotencyKey ?? req.headers?.['idempotency-key'] ?? req.headers?.['Idempotency-Key']
         return submit(
           {
