@@ -78,14 +78,14 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   }
 
   /** Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is now. */
-  async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
+  async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[], added?: OutboxEntry): Promise<void> {
     const before = generation
     let next: OutboxEntry[] = entries
     await storage.update(keys.outbox, (old) => toStored((next = fn(readEntries(old)))))
     if (generation !== before) return // logged out meanwhile: what it read is gone
     entries = next
     notify()
-    channel.post({ t: 'outbox' })
+    channel.post({ t: 'outbox', added })
   }
 
   async function reload(): Promise<void> {
@@ -108,6 +108,12 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   function receive(message: TabMessage) {
     if (stopped) return
     if (message.t === 'outbox') {
+      // A new write shows at once (the other tab's store is done); the read below makes the list exact.
+      const { added } = message
+      if (added && !entries.some((e) => e.id === added.id)) {
+        entries = [...entries, added]
+        notify()
+      }
       // Many changes in a burst (another tab sending 100 writes): one read of the list for them all.
       if (reloading) return
       reloading = true
@@ -195,7 +201,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     )
     outcome.catch(() => undefined) // it may settle (stop, logout, abort) before the caller holds it
     signal?.addEventListener('abort', onAbort, { once: true })
-    await change((list) => [...list, entry])
+    await change((list) => [...list, entry], entry)
     stored = true
     if (abortedEarly) await remove(entry.id)
     else {

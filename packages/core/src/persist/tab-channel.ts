@@ -1,5 +1,6 @@
 import type { DehydratedState } from '../cache/types.js'
-import type { BroadcastChannelConstructor } from './types.js'
+import { readEntries } from './outbox-entries.js'
+import type { BroadcastChannelConstructor, OutboxEntry } from './types.js'
 
 // What the tabs of one key say to each other (docs/persist.md, "Tabs agree"), on the platform's
 // BroadcastChannel: the tab-sharing transport the realtime connection's tabs also use. Each message
@@ -17,8 +18,8 @@ export interface WireError {
 export type TabMessage =
   /** Cache entries that changed in the sender's cache. */
   | { t: 'entries'; entries: DehydratedState['entries'] }
-  /** The stored outbox changed: read it again. */
-  | { t: 'outbox' }
+  /** The stored outbox changed: read it again. `added`: the write just stored (shown before the read). */
+  | { t: 'outbox'; added?: OutboxEntry | undefined }
   /** A stored write was settled by the sender. */
   | { t: 'outcome'; id: string; result?: unknown; error?: WireError }
   /** Logout: everything stored for the key is gone. */
@@ -44,8 +45,9 @@ export function parse(data: unknown): TabMessage | undefined {
     case 'entries':
       return Array.isArray(data.entries) && data.entries.every(isDehydratedEntry) ? (data as TabMessage) : undefined
     case 'outbox':
+      return { t: 'outbox', added: readEntries({ v: 1, entries: [data.added] })[0] }
     case 'cleared':
-      return { t: data.t }
+      return { t: 'cleared' }
     case 'outcome': {
       const e = data.error
       if (typeof data.id !== 'string') return undefined
