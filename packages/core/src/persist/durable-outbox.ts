@@ -1,24 +1,13 @@
-import { QUERY_POSTS } from '@tandem/contract'
 import { abortError } from '../backoff.js'
 import { OutboxFullError, TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
-import { randomId, type Http } from '../http.js'
-import type { OutboxPublish } from '../outbox-link.js'
+import { randomId } from '../http.js'
 import { createStore } from '../store.js'
-import type { RequestOptions } from '../types.js'
 import { clearKeys, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
 import { createDrain } from './outbox-drain.js'
-import {
-  WRITES,
-  describe,
-  publishLane,
-  readEntries,
-  restLane,
-  restRequest,
-  toStored,
-  type NewEntry,
-} from './outbox-entries.js'
+import { realtimeLink, restLink } from './outbox-links.js'
+import { describe, readEntries, toStored, type NewEntry } from './outbox-entries.js'
 import { fromWire, toWire } from './outbox-classify.js'
 import { watchOnline } from './page.js'
 import { safeStorage } from './storage.js'
@@ -66,6 +55,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   let generation = 0
   /** A read of the stored list, asked by another tab's change, is on its way. */
   let reloading = false
+  /** Writes another tab announced and is storing: shown, not sent from this tab until read back. */
+  const unconfirmed = new Set<string>()
   const snapshot = createStore<OutboxSnapshot>({ status: 'idle', mode: storage.mode(), entries })
   const online = watchOnline(() => drain.retryNow())
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
@@ -78,21 +69,28 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   }
 
   /** Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is now. */
-  async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[], added?: OutboxEntry): Promise<void> {
+  async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
     const before = generation
     let next: OutboxEntry[] = entries
     await storage.update(keys.outbox, (old) => toStored((next = fn(readEntries(old)))))
     if (generation !== before) return // logged out meanwhile: what it read is gone
-    entries = next
+    entries = withAnnounced(next)
     notify()
-    channel.post({ t: 'outbox', added })
+    channel.post({ t: 'outbox' })
+  }
+
+  /** The stored list, and the writes other tabs announced that it does not have yet. */
+  function withAnnounced(stored: OutboxEntry[]): OutboxEntry[] {
+    if (!unconfirmed.size) return stored
+    for (const e of stored) unconfirmed.delete(e.id)
+    return [...stored, ...entries.filter((e) => unconfirmed.has(e.id))]
   }
 
   async function reload(): Promise<void> {
     const before = generation
     const stored = readEntries(await storage.get(keys.outbox))
     if (generation !== before) return
-    entries = stored
+    entries = withAnnounced(stored)
     notify()
   }
 
@@ -108,11 +106,16 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   function receive(message: TabMessage) {
     if (stopped) return
     if (message.t === 'outbox') {
-      // A new write shows at once (the other tab's store is done); the read below makes the list exact.
+      // A new write shows at once, while the other tab stores it; it is sent from here only once
+      // the read after that store has it (so never twice by two tabs).
       const { added } = message
-      if (added && !entries.some((e) => e.id === added.id)) {
-        entries = [...entries, added]
-        notify()
+      if (added) {
+        if (!entries.some((e) => e.id === added.id)) {
+          entries = [...entries, added]
+          unconfirmed.add(added.id)
+          notify()
+        }
+        return
       }
       // Many changes in a burst (another tab sending 100 writes): one read of the list for them all.
       if (reloading) return
@@ -121,9 +124,14 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
         reloading = false
         void reload().then(() => drain.wake())
       }, 0)
-    } else if (message.t === 'outcome')
+    } else if (message.t === 'outcome') {
+      // Settled by another tab: gone from the list (an announced one never stored here included).
+      if (unconfirmed.delete(message.id)) {
+        entries = entries.filter((e) => e.id !== message.id)
+        notify()
+      }
       settle(message.id, message.error ? { error: fromWire(message.error) } : { result: message.result })
-    else if (message.t === 'cleared') {
+    } else if (message.t === 'cleared') {
       wipe()
       // After any change of ours still on its way to storage, which would put the list back.
       void clearKeys(storage, keys)
@@ -145,7 +153,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     retry: options.retry,
     online: online.isOnline,
     stopped: () => stopped,
-    entries: () => entries,
+    entries: () => (unconfirmed.size ? entries.filter((e) => !unconfirmed.has(e.id)) : entries),
     reload,
     change,
     notify,
@@ -201,7 +209,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     )
     outcome.catch(() => undefined) // it may settle (stop, logout, abort) before the caller holds it
     signal?.addEventListener('abort', onAbort, { once: true })
-    await change((list) => [...list, entry], entry)
+    channel.post({ t: 'outbox', added: entry }) // the other tabs show it now; the store takes a while
+    await change((list) => [...list, entry])
     stored = true
     if (abortedEarly) await remove(entry.id)
     else {
@@ -212,7 +221,10 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   }
 
   async function remove(id: string): Promise<boolean> {
-    if (drain.inFlight(id) || !entries.some((e) => e.id === id)) return false
+    // Being sent, not (yet) stored (another tab announced it and is storing it), or not held: not now.
+    if (drain.inFlight(id) || unconfirmed.has(id) || !entries.some((e) => e.id === id)) {
+      return false
+    }
     await change((list) => list.filter((e) => e.id !== id))
     finish(id, { error: new TandemError('The write was removed from the outbox', { code: 'outbox_removed' }) })
     return true
@@ -232,44 +244,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     subscribe: snapshot.subscribe,
     on: events.on,
     remove,
-    rest(http: Http): Http {
-      drain.run('rest', (e) =>
-        http({ ...(e.kind === 'rest' ? e.request : undefined)!, idempotencyKey: e.idempotencyKey }),
-      )
-      return <T>(req: RequestOptions): Promise<T> => {
-        // Reads, and the POSTs that only ask (a geocode): not kept, they fail offline as reads do.
-        if (!WRITES.has(req?.method) || QUERY_POSTS.includes(`${req.service} ${req.path}`)) return http(req)
-        const given = req.idempotencyKey ?? req.headers?.['idempotency-key'] ?? req.headers?.['Idempotency-Key']
-        return submit(
-          {
-            kind: 'rest',
-            lane: restLane(req.service, req.path),
-            idempotencyKey: given ?? randomId(),
-            request: restRequest(req),
-          },
-          req.signal,
-        ) as Promise<T>
-      }
-    },
-    realtime(send) {
-      // Field by field: a stored publish may carry more (another version wrote it); nothing else is sent.
-      const pick = ({ channel, event, data, idempotencyKey }: OutboxPublish): OutboxPublish => ({
-        channel,
-        event,
-        data,
-        idempotencyKey,
-      })
-      drain.run('publish', (e) => send(pick((e as Extract<OutboxEntry, { kind: 'publish' }>).publish)))
-      return (publish) => {
-        const p = pick(publish)
-        return submit({
-          kind: 'publish',
-          lane: publishLane(p.channel),
-          idempotencyKey: p.idempotencyKey,
-          publish: p,
-        }) as Promise<Awaited<ReturnType<typeof send>>>
-      }
-    },
+    rest: (http) => restLink(http, drain, submit),
+    realtime: (send) => realtimeLink(send, drain, submit),
     async clearPersisted() {
       wipe()
       await clearKeys(storage, keys)
