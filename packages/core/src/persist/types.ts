@@ -1,6 +1,6 @@
 import type { TandemError } from '../errors.js'
 import type { OutboxLink, OutboxPublish } from '../outbox-link.js'
-import type { HttpMethod, Query, ServiceName, Unsubscribe } from '../types.js'
+import type { RequestOptions, Unsubscribe } from '../types.js'
 
 /**
  * Where things are saved: the shape of `idb-keyval` (`import * as idb from 'idb-keyval'` is one).
@@ -138,15 +138,8 @@ export interface DurableOutboxOptions extends PersistOptions {
   random?: () => number
 }
 
-/** A REST write as stored: never a token (the pipeline adds it per attempt). */
-export interface OutboxRequest {
-  service: ServiceName
-  method: HttpMethod
-  path: string
-  query?: Query
-  body?: unknown
-  headers?: Record<string, string>
-}
+/** A REST write as stored: never a token (the pipeline adds it per attempt), never its signal. */
+export type OutboxRequest = Pick<RequestOptions, 'service' | 'method' | 'path' | 'query' | 'body' | 'headers'>
 
 interface EntryBase {
   /** The outbox's id for it. */

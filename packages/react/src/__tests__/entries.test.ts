@@ -4,29 +4,13 @@ import { build } from 'esbuild'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-/** Every module the entry pulls in, bundled as an app would (React itself left out). */
-async function inputsOf(entry: string): Promise<string[]> {
-  const result = await build({
+/** The entry bundled as an app would (React itself left out), minified or not. */
+function bundle(entry: string, minify: boolean) {
+  return build({
     entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
     bundle: true,
     write: false,
-    metafile: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@tandem/source'],
-    external: ['react', 'react-dom', 'react/jsx-runtime'],
-    logLevel: 'silent',
-  })
-  return Object.keys(result.metafile.inputs)
-}
-
-/** What each module adds to the entry's minified bundle (a module only imported from is 0). */
-async function bytesOf(entry: string): Promise<[string, number][]> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
-    bundle: true,
-    write: false,
-    minify: true,
+    minify,
     outdir: 'out',
     metafile: true,
     format: 'esm',
@@ -35,6 +19,16 @@ async function bytesOf(entry: string): Promise<[string, number][]> {
     external: ['react', 'react-dom', 'react/jsx-runtime'],
     logLevel: 'silent',
   })
+}
+
+/** Every module the entry pulls in. */
+async function inputsOf(entry: string): Promise<string[]> {
+  return Object.keys((await bundle(entry, false)).metafile.inputs)
+}
+
+/** What each module adds to the entry's minified bundle (a module only imported from is 0). */
+async function bytesOf(entry: string): Promise<[string, number][]> {
+  const result = await bundle(entry, true)
   return Object.values(result.metafile.outputs).flatMap((o) =>
     Object.entries(o.inputs).map(([p, i]): [string, number] => [p, i.bytesInOutput]),
   )
