@@ -14,6 +14,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 /** One request as the pipeline carries it from attempt to attempt. */
 export interface Call {
+  /** This call's `callId` in the events (see `RequestEvent.callId`). */
+  readonly callId: number
   readonly service: ServiceName
   readonly method: HttpMethod
   /** The service's base URL, and the path under it (what logs and errors name; never the query). */
@@ -46,6 +48,8 @@ export interface PrepareContext {
   timeoutMs: number | undefined
   idempotency: boolean
   randomId: () => string
+  /** Calls prepared so far: the last `callId` given (one counter per client). */
+  calls: number
 }
 
 export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
@@ -88,6 +92,7 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
     signal: req.signal,
     timeoutMs: req.timeoutMs ?? ctx.timeoutMs,
     maxQueueWaitMs: checkWait(req.maxQueueWaitMs, 'maxQueueWaitMs'),
+    callId: ++ctx.calls, // last: a call refused above takes no id
     attempt: 0,
     replayedAfter401: false,
   }

@@ -78,7 +78,13 @@ export function createHttp(options: HttpOptions): Http {
     const reason = call.limiter && call.limiter.pausedMs() > 0 ? 'retry-after' : 'bucket'
     const waited = call.limiter ? await call.limiter.acquire(signal, Math.min(deadline.remaining(), maxQueueWait)) : 0
     if (waited === 0) return token
-    emitter.emit('rateLimitWait', { service: call.service, waitMs: waited, queued: call.limiter!.queued, reason })
+    emitter.emit('rateLimitWait', {
+      callId: call.callId,
+      service: call.service,
+      waitMs: waited,
+      queued: call.limiter!.queued,
+      reason,
+    })
     log?.('debug', `rate limit: waited ${waited} ms`, { service: call.service })
     return auth.getToken({ signal }) // cached, unless the wait outlived a refresh
   }
@@ -141,11 +147,11 @@ export function createHttp(options: HttpOptions): Http {
 
   /** Reports what an attempt ended with: a `request` event and a log line (path only, never the query). */
   function report(call: Call, outcome: Outcome): void {
-    const { service, method, path, attempt } = call
+    const { callId, service, method, path, attempt } = call
     const { durationMs } = outcome
     if (outcome.error) {
       if (emitter.has('request'))
-        emitter.emit('request', { service, method, path, attempt, durationMs, errorCode: outcome.error.code })
+        emitter.emit('request', { callId, service, method, path, attempt, durationMs, errorCode: outcome.error.code })
       return
     }
     const { status, headers } = outcome.response
@@ -154,13 +160,13 @@ export function createHttp(options: HttpOptions): Http {
     // Built only for a listener or a logger: this runs once per attempt.
     if (!emitter.has('request') && !log?.enabled(level)) return
     const requestId = headers.get('x-request-id') ?? undefined
-    emitter.emit('request', { service, method, path, attempt, status, durationMs, requestId })
+    emitter.emit('request', { callId, service, method, path, attempt, status, durationMs, requestId })
     log?.(level, `${method} ${path} ${status} ${durationMs}ms`, { service, status, durationMs, requestId, attempt })
   }
 
   /** The wait before the next attempt; one that would outlast the call's deadline fails at once instead. */
   async function backoff(call: Call, step: RetryStep, durationMs: number, deadline: Deadline): Promise<void> {
-    const { service, method, path, attempt } = call
+    const { callId, service, method, path, attempt } = call
     const { delayMs, reason, status, requestId, error } = step
     if (delayMs >= deadline.remaining()) {
       if (error instanceof RateLimitError) throw error
@@ -172,7 +178,7 @@ export function createHttp(options: HttpOptions): Http {
         details: { waitMs: delayMs },
       })
     }
-    emitter.emit('retry', { service, method, path, attempt, delayMs, reason, durationMs, status, requestId })
+    emitter.emit('retry', { callId, service, method, path, attempt, delayMs, reason, durationMs, status, requestId })
     log?.('warn', `${method} ${path} retry in ${delayMs} ms (${reason})`, { service, attempt })
     // After a 429 the limiter is paused for this same wait: the retry waits in its queue, where
     // `rateLimit` events (and `useRateLimit`) show it, instead of in a sleep no one can see.
@@ -201,7 +207,7 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
-  const context = { ...options, baseUrls, randomId } // made once: prepare() runs per request
+  const context = { ...options, baseUrls, randomId, calls: 0 } // made once: prepare() runs per request
   return async function request<T>(req: RequestOptions): Promise<T> {
     const call = prepare(req, context)
     const deadline = createDeadline(call.signal, call.timeoutMs)

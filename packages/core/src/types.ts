@@ -89,6 +89,12 @@ export interface RequestOptions extends WriteOptions {
 // ---- Events ------------------------------------------------------------------
 
 export interface RequestEvent {
+  /**
+   * The call this attempt belongs to: one id per `client.request` (a counter per client, from 1),
+   * the same on every attempt's `request` event and every `retry` event of that call, so a tool can
+   * show a call's attempts and why each was retried as one row.
+   */
+  callId: number
   service: ServiceName
   method: HttpMethod
   /** Path only: never the query string. */
@@ -106,6 +112,8 @@ export interface RetryEvent extends RequestEvent {
 }
 
 export interface RateLimitWaitEvent {
+  /** The call that waited (its `request` and `retry` events carry the same `callId`). */
+  callId: number
   service: ServiceName
   waitMs: number
   queued: number

@@ -27,6 +27,8 @@ export interface Entry extends ResourceEntry<AnySnapshot> {
   /** The one way an entry's state changes (entry-actions.ts); notifies subscribers when it did. */
   dispatch(action: EntryAction): void
   active(): boolean
+  /** Its subscribers now. */
+  observers(): number
   settings(): Settings
   isStale(staleTime?: number): boolean
   /** Refetch all pages; `force` cancels a fetch in flight instead of joining it. */
@@ -149,6 +151,7 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
     state: () => state,
     dispatch,
     active: () => subs.size > 0,
+    observers: () => subs.size,
     settings,
     isStale,
     fetch: (force) => start(false, force),

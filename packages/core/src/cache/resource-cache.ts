@@ -2,10 +2,12 @@ import type { Collection } from '../collection.js'
 import { CACHE_DEFAULTS } from './defaults.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
 import { createEntry, mergeSettings, type Entry, type EntryContext } from './entry.js'
+import { INITIAL } from './entry-actions.js'
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
 import { createFocusManager, createOnlineManager } from './triggers.js'
 import type {
   CacheChange,
+  CacheEntryInfo,
   CacheEvent,
   CacheFilter,
   CacheOptions,
@@ -153,6 +155,30 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       for (const e of matching(filter))
         if (e.query.key === undefined) e.dispatch({ type: 'live', event, id: e.query.id })
     },
+    inspect: (): CacheEntryInfo[] =>
+      [...entries.values()].map((e) => {
+        const { status, isFetching, isStale, dataUpdatedAt, error, liveError } = e.getSnapshot()
+        return {
+          hash: e.hash,
+          query: e.query,
+          status,
+          isFetching,
+          isStale,
+          observers: e.observers(),
+          dataUpdatedAt,
+          error,
+          liveError,
+          refetch: e.refetch,
+          invalidate: () => invalidateEntry(e),
+          remove() {
+            if (!e.active()) return ctx.remove(e)
+            // Watched: back to its first state, where its subscribers see it (a rollback keeps what
+            // fetches and the live error, the binding's), then a forced fetch (it drops one in flight).
+            e.dispatch({ type: 'rollback', to: INITIAL })
+            void e.fetch(true)
+          },
+        }
+      }),
     dehydrate(): DehydratedState {
       return {
         entries: [...entries.values()].flatMap((e) => {

@@ -186,6 +186,27 @@ export interface CacheChange {
   dataUpdatedAt: number
 }
 
+/** One entry as `cache.inspect()` shows it (devtools): its state now, and what a tool may do with it. */
+export interface CacheEntryInfo {
+  /** The entry's key as a stable string (what the cache hashes the query to). */
+  hash: string
+  query: CacheQuery
+  status: CacheStatus
+  isFetching: boolean
+  isStale: boolean
+  /** Subscribers now (components, watchers, live bindings). */
+  observers: number
+  dataUpdatedAt: number
+  error: Error | null
+  liveError: Error | null
+  /** Refetch every loaded page now (as `entry.refetch()`). */
+  refetch(): Promise<void>
+  /** This entry only: mark it stale, refetch it if it has subscribers. */
+  invalidate(): Promise<void>
+  /** Drop its data: an entry nobody watches is removed; a watched one starts over (pending, then fetched). */
+  remove(): void
+}
+
 export interface ResourceCache {
   get<T = Resource>(query: ListQuery<T>, options?: GetOptions<ListData<T>>): ResourceEntry<ListSnapshot<T>>
   get<T = Resource>(query: ItemQuery<T>, options?: GetOptions<T>): ResourceEntry<ItemSnapshot<T>>
@@ -213,6 +234,12 @@ export interface ResourceCache {
   dehydrate(): DehydratedState
   /** Puts dehydrated entries in (never over newer data). */
   hydrate(state: DehydratedState, options?: HydrateOptions): void
+  /**
+   * Every entry now, in insertion order: a copy, read when asked (a tool polls it; nothing is kept
+   * for it). A change of an entry's data or status reaches `onChange`; a change of its observer
+   * count alone reaches no listener, so a panel that shows it reads `inspect()` again (on a tick).
+   */
+  inspect(): CacheEntryInfo[]
   /** Every change of every entry, as it happens (what the saved cache and tools build on). */
   onChange(listener: (change: CacheChange) => void): Unsubscribe
   /** Drop every entry and timer (logout, end of a script). */
