@@ -7,6 +7,7 @@ import type { HeldBudget } from './held.js'
 import type { ClientFrame, FrameOf } from './protocol.js'
 import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
+import type { Member } from './types.js'
 
 /** A publish as sent: what a durable outbox stores, and its type. */
 export type PublishFrame = { type: 'publish'; channel: string; event: string; data: unknown; idempotencyKey: string }
@@ -46,6 +47,8 @@ export interface AttachedPresence {
   readonly entered: { data: unknown } | undefined
   reenter: () => Promise<void> | undefined
   event: (frame: FrameOf<'presence.event'>) => void
+  /** The member tables of the presence stores tracking the channel now (what `rt.channels()` shows). */
+  readonly known: Set<() => Member[]>
 }
 
 /** The internal side of a channel: presence and history are entries of their own, attached here on first use. */

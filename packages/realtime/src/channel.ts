@@ -11,6 +11,8 @@ export type { Hub } from './channel-hub.js'
 
 export interface ChannelImpl extends Channel, ChannelInternals {
   readonly leases: number
+  /** Message listeners now (`subscribe` calls not yet undone). */
+  readonly subscribers: number
   /** The connection is gone: hold messages until the resubscribe answers. */
   suspend: () => void
   /** This channel's result in a `subscribed` reply (or `{ error }`). */
@@ -31,6 +33,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   const listeners = createEmitter<Record<`:${string}` | '*', Listener>>()
   let state: ChannelState = 'unsubscribed'
   let leases = 0
+  let subscribers = 0
   let pos: Position | undefined = since
   // Live messages held while (re)subscribing or filling a gap, delivered in order afterwards.
   // Bounded (hub.held): past it the rest are dropped (`dropped`: the last), and history is read
@@ -234,6 +237,9 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     get leases() {
       return leases
     },
+    get subscribers() {
+      return subscribers
+    },
     host: { name, lease, ready: () => leases === 0 || state === 'subscribed', request: hub.request },
     subscribe<T>(a: string | Listener<T>, b?: Listener<T>): Unsubscribe {
       const listener = (typeof a === 'function' ? a : b) as Listener
@@ -241,7 +247,11 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
         throw new ValidationError('listener', process.env.NODE_ENV !== 'production' && 'must be a function')
       const off = listeners.on(typeof a === 'string' ? `:${a}` : '*', listener)
       const done = lease()
+      subscribers++
+      let live = true
       return () => {
+        if (live) subscribers--
+        live = false
         off()
         done()
       }

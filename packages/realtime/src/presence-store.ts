@@ -1,7 +1,7 @@
 import type { Unsubscribe } from '@tandem/core'
 import { createEmitter } from './core.js'
 import { PRESENCE_RETRY_CAP_MS } from './defaults.js'
-import { presence } from './presence.js'
+import { presence, type PresenceImpl } from './presence.js'
 import { applyEvent, sameList, tableOf, type MemberTable } from './presence-table.js'
 import { nextFrame, type Schedule, type Store } from './stores.js'
 import type { Channel, Member, PresenceEvent } from './types.js'
@@ -25,7 +25,7 @@ export function presenceStore(
   channel: Channel,
   { schedule = nextFrame }: PresenceStoreOptions = {},
 ): Store<readonly Member[]> {
-  const present = presence(channel)
+  const present = presence(channel) as PresenceImpl
   const emitter = createEmitter<{ change: () => void }>()
   let table: MemberTable = new Map()
   let members: readonly Member[] = []
@@ -74,6 +74,8 @@ export function presenceStore(
       },
     )
   }
+  /** The members as this store knows them, for `rt.channels()` while it tracks the channel. */
+  const known = () => [...table.values()]
   const onEvent = (e: PresenceEvent) => {
     if (pending) pending.push(e)
     else if (synced && applyEvent(table, e)) changed()
@@ -82,12 +84,14 @@ export function presenceStore(
     subscribe(listener) {
       const off = emitter.on('change', listener)
       if (listeners++ === 0) {
+        present.known.add(known)
         offs = [present.subscribe(onEvent), channel.on('state', ({ current }) => current === 'subscribed' && sync())]
         if (channel.state === 'subscribed') sync() // otherwise the 'subscribed' state change will
       }
       return () => {
         off()
         if (--listeners > 0) return
+        present.known.delete(known)
         offs.forEach((o) => o())
         clearTimeout(retry)
         cancel?.()

@@ -71,6 +71,7 @@ function createPresence(host: ChannelHost): PresenceImpl {
       }
     },
     reenter: () => (entered && acked ? send('presence.enter', entered.data) : undefined),
+    known: new Set(),
     event(frame) {
       if (isMember(frame.member)) emitter.emit('p', frame)
     },

@@ -3,7 +3,7 @@ import type { BackoffOptions } from './backoff.js'
 import type { DebugLog } from './log.js'
 import type { RealtimeError } from './core.js'
 import type { PositionsFactory } from './positions.js'
-import type { Channel, ConnectionState, RealtimeEvents } from './types.js'
+import type { Channel, ChannelInfo, ConnectionState, RealtimeEvents } from './types.js'
 
 export interface RealtimeOptions {
   /**
@@ -108,6 +108,11 @@ export interface Realtime {
   readonly lastError: RealtimeError | undefined
   /** The channel of that name (one object per name); it subscribes while it has listeners. */
   channel: (name: string) => Channel
+  /**
+   * The channels this client holds now (every `channel(name)` made), each read when called: a tool
+   * polls it. A channel's state changes reach `channel.on('state')`; its counts reach no listener.
+   */
+  channels: () => ChannelInfo[]
   connect: () => void
   /** Closes the socket and rejects waiting requests; `connect()` opens it again. */
   close: () => void

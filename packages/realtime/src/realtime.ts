@@ -1,6 +1,7 @@
 import { CHANNEL_NAME_RULE, isChannelName } from '@tandem/contract'
 import { createBackoff } from './backoff.js'
 import { createChannel, type ChannelImpl, type Hub } from './channel.js'
+import { channelInfo } from './channel-info.js'
 import { createConnection } from './connection.js'
 import {
   ValidationError,
@@ -23,6 +24,7 @@ import {
   QUEUE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
+import { frameTeller } from './frame-event.js'
 import { createHeldBudget } from './held.js'
 import { DEBUG_LOG, silent, type DebugLog } from './log.js'
 import type { Saved } from './positions.js'
@@ -70,6 +72,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const shared = options.tabs?.({ url, auth: own, WebSocket: options.WebSocket })
   const auth = shared?.auth ?? own
   const events = createEmitter<RealtimeEvents>()
+  const tell = frameTeller(events)
   const backoffOptions = { ...BACKOFF, ...options.backoff }
   const channels = new Map<string, ChannelImpl>()
   const held = createHeldBudget(options.maxHeld ?? HELD.max, options.maxHeldBytes ?? HELD.maxBytes)
@@ -128,7 +131,11 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     failed: (e) => requests.clear(e),
   })
   const requests = createRequests({
-    write: (text) => conn.send(text),
+    write(text) {
+      const sent = conn.send(text)
+      if (sent) tell('out', text)
+      return sent
+    },
     dead: (reason) => conn.dispatch({ type: 'drop', reason }),
     // App requests wait for the handshake and the resubscribe (the machine's `resyncing`).
     ready: () => conn.machine.name === 'connected',
@@ -199,6 +206,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   function message(data: unknown) {
     watchdog.seen()
     const frame = parseFrame(data, MAX_INBOUND_CHARS)
+    tell('in', data, !(frame instanceof Error))
     if (frame instanceof Error) return error(frame)
     log(`<- ${frame.type}`)
     if (frame.id !== undefined && requests.reply(frame)) return
@@ -283,6 +291,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       }
       return ch
     },
+    channels: () => [...channels.values()].map(channelInfo),
     connect() {
       positions?.attach()
       conn.connect()

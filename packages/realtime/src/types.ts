@@ -106,9 +106,52 @@ export interface HistoryPage extends Position {
   complete: boolean
 }
 
+/**
+ * A frame this client wrote to its link or read from it (its own socket, or, in a tab that shares
+ * the connection, its link to the leader's hub), for a listener of `frame` only: nothing is built
+ * for it otherwise.
+ */
+export interface FrameEvent {
+  direction: 'in' | 'out'
+  /** The frame's `type` (`publish`, `message`, `presence.event`, `auth`, …); `unparsed` for one that failed to parse. */
+  type: string
+  /** Its channel, when it names one. */
+  channel?: string
+  /** Its length on the wire, in characters. */
+  size: number
+  /**
+   * The frame, parsed (a copy of its own: the listener may keep it), with every token-bearing field
+   * (`token`, or any field named like a credential) replaced by '[redacted]' and token-shaped
+   * strings scrubbed by `redact`; empty for an unparsed frame.
+   */
+  frame: { [field: string]: unknown }
+  /** ms since epoch. */
+  at: number
+}
+
 export interface RealtimeEvents {
   state: (change: StateChange) => void
   error: (error: RealtimeError) => void
+  /**
+   * Every frame written or read (devtools, logging). Each costs a parse and a scrub while someone
+   * listens, and nothing when nobody does.
+   */
+  frame: (event: FrameEvent) => void
+}
+
+/** A channel as `rt.channels()` shows it: read when asked, nothing kept for it. */
+export interface ChannelInfo {
+  name: string
+  state: ChannelState
+  /** The last delivered position (offset and epoch), as `channel.position`. */
+  position: Position | undefined
+  /** Message listeners now (`channel.subscribe` calls not yet undone). */
+  subscribers: number
+  /**
+   * The members this client knows (its presence table) when it tracks presence on the channel (a
+   * `presenceStore`, `usePresence`, resource presence), else undefined.
+   */
+  presence: Member[] | undefined
 }
 
 export interface ChannelEvents {

@@ -52,6 +52,8 @@ export interface TabShare {
   (context: TabsContext): TabsLink | undefined
   /** This tab's id (random, per page). */
   readonly tabId: string
+  /** The key it was made with: which shared connection this tab is in (devtools show it). */
+  readonly key: string
   readonly role: TabRole
   readonly leader: string | undefined
   on(event: 'role', callback: (change: RoleChange) => void): Unsubscribe
@@ -156,6 +158,7 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
 
   Object.defineProperties(share, {
     tabId: { value: tabId },
+    key: { value: key },
     role: { get: () => state.role },
     leader: { get: () => state.leader },
   })
