@@ -1,5 +1,5 @@
 // @tandem/realtime/debug: createRealtime's debug lines, an entry of its own so an app that does not
-// ask for them ships no logger and no redaction. `createRealtime(source, { debug: debugLog() })`.
+// ask for them ships no logger. `createRealtime(source, { debug: debugLog() })`.
 import type { Logger } from '@tandem/core'
 import { redact } from './core.js'
 import { DEBUG_LOG, type DebugLog } from './log.js'
