@@ -1,10 +1,13 @@
-// @tandem/realtime/debug: createRealtime's debug lines, an entry of its own so an app that does not
-// ask for them ships no logger. `createRealtime(source, { debug: debugLog() })`.
+// @tandem/realtime/debug: createRealtime's debug lines and its frames, an entry of its own so an app
+// that does not ask for them ships no logger, no frame parsing and no redaction.
+// `createRealtime(source, { debug: debugLog() })`, `watchFrames(rt, listener)`.
 import type { Logger } from '@tandem/core'
 import { redact } from './core.js'
 import { DEBUG_LOG, type DebugLog } from './log.js'
 
 export type { DebugLog } from './log.js'
+export { watchFrames } from './watch-frames.js'
+export type { FrameEvent } from './types.js'
 
 /**
  * Debug lines (states, frames by type, errors) with the connection id, to `sink.debug` (the

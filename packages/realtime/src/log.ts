@@ -1,5 +1,5 @@
-// The debug log's types. The lines themselves come from `debugLog()` in @tandem/realtime/debug
-// (debug.ts), only in an app that asks for them.
+// The debug log's types. The lines themselves (and the redaction they go through) come from
+// `debugLog()` in @tandem/realtime/debug (debug.ts), only in an app that asks for them.
 
 export type Log = (message: string) => void
 

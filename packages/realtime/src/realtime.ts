@@ -24,7 +24,7 @@ import {
   QUEUE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
 } from './defaults.js'
-import { frameTeller } from './frame-event.js'
+import { frameTaps, type FrameTap } from './frame-tap.js'
 import { createHeldBudget } from './held.js'
 import { DEBUG_LOG, silent, type DebugLog } from './log.js'
 import type { Saved } from './positions.js'
@@ -72,7 +72,8 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const shared = options.tabs?.({ url, auth: own, WebSocket: options.WebSocket })
   const auth = shared?.auth ?? own
   const events = createEmitter<RealtimeEvents>()
-  const tell = frameTeller(events)
+  // Set by watchFrames (@tandem/realtime/debug) only: no public event hands out a raw frame.
+  let tap: FrameTap | undefined
   const backoffOptions = { ...BACKOFF, ...options.backoff }
   const channels = new Map<string, ChannelImpl>()
   const held = createHeldBudget(options.maxHeld ?? HELD.max, options.maxHeldBytes ?? HELD.maxBytes)
@@ -133,7 +134,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const requests = createRequests({
     write(text) {
       const sent = conn.send(text)
-      if (sent) tell('out', text)
+      if (sent) tap?.('out', text)
       return sent
     },
     dead: (reason) => conn.dispatch({ type: 'drop', reason }),
@@ -206,7 +207,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   function message(data: unknown) {
     watchdog.seen()
     const frame = parseFrame(data, MAX_INBOUND_CHARS)
-    tell('in', data, !(frame instanceof Error))
+    tap?.('in', data, frame instanceof Error)
     if (frame instanceof Error) return error(frame)
     log(`<- ${frame.type}`)
     if (frame.id !== undefined && requests.reply(frame)) return
@@ -268,7 +269,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   const stored = options.outbox?.realtime((p) => request({ type: 'publish', ...p }, { timeoutMs: PUBLISH_TIMEOUT_MS }))
   const publish: Hub['publish'] = stored ?? request
 
-  return {
+  const rt: Realtime = {
     get state() {
       return conn.state
     },
@@ -306,4 +307,6 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     },
     on: events.on,
   }
+  frameTaps.set(rt, (t) => (tap = t))
+  return rt
 }

@@ -108,8 +108,8 @@ export interface HistoryPage extends Position {
 
 /**
  * A frame this client wrote to its link or read from it (its own socket, or, in a tab that shares
- * the connection, its link to the leader's hub), for a listener of `frame` only: nothing is built
- * for it otherwise.
+ * the connection, its link to the leader's hub), as `watchFrames` (@tandem/realtime/debug) tells
+ * it: nothing is built for it otherwise.
  */
 export interface FrameEvent {
   direction: 'in' | 'out'
@@ -132,11 +132,6 @@ export interface FrameEvent {
 export interface RealtimeEvents {
   state: (change: StateChange) => void
   error: (error: RealtimeError) => void
-  /**
-   * Every frame written or read (devtools, logging). Each costs a parse and a scrub while someone
-   * listens, and nothing when nobody does.
-   */
-  frame: (event: FrameEvent) => void
 }
 
 /** A channel as `rt.channels()` shows it: read when asked, nothing kept for it. */

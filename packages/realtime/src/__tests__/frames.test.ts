@@ -1,21 +1,27 @@
-import { describe, expect, it } from 'vitest'
-import { until, waitUntil } from '../../../../test/utils/wait.js'
-import type { FrameEvent } from '../types.js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { waitUntil } from '../../../../test/utils/wait.js'
+import { ValidationError } from '../core.js'
+import { watchFrames, type FrameEvent } from '../debug.js'
+import type { Realtime } from '../index.js'
 import { client, untilState, untilSubscribed, useEmulator } from './helpers.js'
 import { connected, hostileClient, hostileServer } from './hostile-server.js'
 
-// The `frame` event (what the devtools' frames view reads): every frame in and out, with no token.
+// watchFrames (@tandem/realtime/debug, what the devtools' frames view reads): every frame in and
+// out, with no token.
 
 const emu = useEmulator()
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
 
-/** Every frame event of `rt` from now on. */
-function frames(rt: { on: (e: 'frame', cb: (event: FrameEvent) => void) => () => void }) {
+/** Every frame of `rt` from now on. */
+function frames(rt: Realtime) {
   const seen: FrameEvent[] = []
-  const off = rt.on('frame', (e) => seen.push(e))
+  const off = watchFrames(rt, (e) => seen.push(e))
   return { seen, off }
 }
 
-describe('frame events', () => {
+describe('watchFrames', () => {
   it('a publish goes out and its ack comes in, each with its channel and size', async () => {
     const rt = client(emu())
     const { seen } = frames(rt)
@@ -59,12 +65,10 @@ describe('frame events', () => {
     const ch = rt.channel('frames:secret')
     const off = ch.subscribe(() => {})
     await untilSubscribed(ch)
-    await until(
-      (cb) => rt.on('frame', cb),
-      () => seen.some((e) => e.type === 'authed'),
-      5_000,
-      'an in-band refresh answered',
-    )
+    await waitUntil(() => seen.some((e) => e.type === 'authed'), {
+      on: (cb) => watchFrames(rt, cb),
+      what: 'an in-band refresh answered',
+    })
     await ch.publish('leak', { note: `Bearer ${tokens[0]}`, jwt: tokens[0], accessToken: 'plain-secret' })
     await waitUntil(() => seen.some((e) => e.type === 'message'), { what: 'the message frame' })
 
@@ -110,5 +114,57 @@ describe('frame events', () => {
     })
     expect(seen.find((e) => e.type === 'error')!.frame).toMatchObject({ error: { detail: { token: '[redacted]' } } })
     expect(JSON.stringify(seen)).not.toMatch(/tok_1|raw-token/)
+  })
+
+  it('each watcher gets every frame; one stopped gets no more, and a watcher after the last one left starts again', async () => {
+    const rt = client(emu())
+    const a = frames(rt)
+    const b = frames(rt)
+    const ch = rt.channel('frames:watchers')
+    ch.subscribe(() => {})
+    await untilSubscribed(ch)
+    expect(a.seen.length).toBeGreaterThanOrEqual(4) // connect, connected, subscribe, subscribed
+    expect(b.seen).toEqual(a.seen)
+    expect(b.seen[0]).toBe(a.seen[0]) // one event, built once for both
+
+    a.off()
+    const before = a.seen.length
+    await ch.publish('one', {})
+    expect(b.seen.filter((e) => e.type === 'publish')).toHaveLength(1)
+    b.off()
+    b.off() // idempotent
+    await ch.publish('two', {})
+    expect(a.seen).toHaveLength(before)
+    expect(b.seen.filter((e) => e.type === 'publish')).toHaveLength(1)
+
+    const c = frames(rt)
+    await ch.publish('three', {})
+    expect(c.seen[0]).toMatchObject({ direction: 'out', type: 'publish', frame: { event: 'three' } })
+    expect(c.seen.filter((e) => e.type === 'publish')).toHaveLength(1) // from now on only
+    expect(c.seen.filter((e) => e.type === 'ack')).toHaveLength(1)
+    c.off()
+  })
+
+  it('a watcher that throws breaks neither the client nor the other watchers', async () => {
+    const report = vi.fn()
+    vi.stubGlobal('reportError', report) // Node 20 has none
+    const rt = client(emu())
+    const off = watchFrames(rt, () => {
+      throw new Error('tool bug')
+    })
+    const { seen } = frames(rt)
+    const ch = rt.channel('frames:throws')
+    ch.subscribe(() => {})
+    await untilSubscribed(ch)
+    const ack = await ch.publish('still', { ok: true })
+    expect(seen.find((e) => e.type === 'ack')!.frame).toMatchObject({ offset: ack.offset })
+    expect(report).toHaveBeenCalledTimes(seen.length) // once per frame, from the throwing one
+    expect(report.mock.calls[0]![0]).toMatchObject({ message: 'tool bug' })
+    off()
+  })
+
+  it('refuses what createRealtime did not make', () => {
+    const notAClient = { on: () => () => {} } as unknown as Realtime
+    expect(() => watchFrames(notAClient, () => {})).toThrow(ValidationError)
   })
 })

@@ -9,6 +9,7 @@ import {
   type Realtime,
   type StateChange,
 } from '../index.js'
+import { watchFrames, type FrameEvent } from '../debug.js'
 import { history } from '../history.js'
 
 declare const auth: Parameters<typeof createRealtime>[0]
@@ -28,5 +29,13 @@ describe('@tandem/realtime types', () => {
     expectTypeOf(ch.publish('message', {})).resolves.toEqualTypeOf<PublishAck>()
     expectTypeOf(history(ch, { limit: 10 })).resolves.toEqualTypeOf<HistoryPage>()
     rt.on('state', (change) => expectTypeOf(change).toEqualTypeOf<StateChange>())
+  })
+
+  it('frames only through watchFrames (@tandem/realtime/debug): no public event hands out a raw frame', () => {
+    const rt = createRealtime(auth)
+    // @ts-expect-error: `frame` is no event of the client
+    rt.on('frame', () => {})
+    const stop = watchFrames(rt, (e) => expectTypeOf(e).toEqualTypeOf<FrameEvent>())
+    expectTypeOf(stop).toEqualTypeOf<() => void>()
   })
 })

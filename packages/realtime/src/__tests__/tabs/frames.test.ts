@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitUntil } from '../../../../../test/utils/wait.js'
+import { watchFrames, type FrameEvent } from '../../debug.js'
 import { shareAcrossTabs, type TabShare } from '../../tabs.js'
-import type { FrameEvent } from '../../types.js'
 import { client, untilSubscribed, useEmulator } from '../helpers.js'
 import { createBrowser } from './tab-env.js'
 
-// With one connection for all tabs, a follower's `frame` events are what its client writes to and
-// reads from its link to the leader's hub: a follower's devtools show its own frames.
+// With one connection for all tabs, what watchFrames tells of a follower is what its client writes
+// to and reads from its link to the leader's hub: a follower's devtools show its own frames.
 
 const emu = useEmulator()
 const shares: TabShare[] = []
@@ -14,7 +14,7 @@ afterEach(() => {
   for (const s of shares.splice(0)) s.stop()
 })
 
-describe('frame events in a tab that shares the connection', () => {
+describe('watchFrames in a tab that shares the connection', () => {
   it('a follower tells its own frames, tokens redacted; its share names the key', async () => {
     const browser = createBrowser()
     const tokens: string[] = []
@@ -28,7 +28,7 @@ describe('frame events in a tab that shares the connection', () => {
       shares.push(share)
       const rt = client(emu(), { subject: 'user_7', fetchToken }, { tabs: share })
       const seen: FrameEvent[] = []
-      rt.on('frame', (e) => seen.push(e))
+      watchFrames(rt, (e) => seen.push(e))
       rt.channel('tabs:frames').subscribe(() => {})
       return { share, rt, seen }
     }
