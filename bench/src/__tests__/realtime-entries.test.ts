@@ -1,6 +1,7 @@
-// Presence, the public history and the debug log are entries of their own (@tandem/realtime/presence,
-// /history, /debug): an app that only imports createRealtime ships none of them. Read from esbuild's list of the modules
-// in the bundle, so it fails the day channel.ts imports one of them again.
+// Presence, the public history, the debug log and watchFrames are entries of their own
+// (@tandem/realtime/presence, /history, /debug): an app that only imports createRealtime ships none
+// of them. Read from esbuild's list of the modules in the bundle, so it fails the day channel.ts
+// (or realtime.ts) imports one of them again.
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
 import { measure } from '../bundle.mjs'
@@ -8,9 +9,8 @@ import { measure } from '../bundle.mjs'
 const OPTIONS = { conditions: ['@tandem/source'] }
 const PRESENCE = ['realtime/src/presence.ts', 'realtime/src/presence-store.ts', 'realtime/src/presence-table.ts']
 const HISTORY = ['realtime/src/history.ts', 'realtime/src/history-options.ts']
-// The debug lines. Core's redact.ts, which they go through, is in createRealtime itself since
-// issue 31: the `frame` event's copies are scrubbed with it (only while someone listens).
-const DEBUG = ['realtime/src/debug.ts']
+// The debug lines, watchFrames (issue 31) and the redaction both go through (core's redact.ts).
+const DEBUG = ['realtime/src/debug.ts', 'realtime/src/watch-frames.ts', 'core/src/redact.ts']
 
 const modulesOf = async (source: string): Promise<string[]> =>
   ((await measure(source, OPTIONS)) as { modules: [string, number][] }).modules.map(([name]) => name)
@@ -20,6 +20,7 @@ describe('realtime entries', () => {
     const modules = await modulesOf(`export { createRealtime } from '@tandem/realtime'`)
     expect(modules).toContain('realtime/src/channel.ts')
     expect(modules).toContain('realtime/src/held.ts') // the live-data guarantee reads history itself
+    expect(modules).toContain('realtime/src/frame-tap.ts') // watchFrames' way in: a WeakMap, nothing more
     for (const name of [...PRESENCE, ...HISTORY, ...DEBUG]) expect(modules, name).not.toContain(name)
   })
 
@@ -31,7 +32,7 @@ describe('realtime entries', () => {
     for (const name of HISTORY) expect(history, name).toContain(name)
     for (const name of PRESENCE) expect(history, name).not.toContain(name)
     const debug = await modulesOf(
-      `export { createRealtime } from '@tandem/realtime'; export { debugLog } from '@tandem/realtime/debug'`,
+      `export { createRealtime } from '@tandem/realtime'; export { debugLog, watchFrames } from '@tandem/realtime/debug'`,
     )
     for (const name of DEBUG) expect(debug, name).toContain(name)
   })
