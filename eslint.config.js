@@ -81,7 +81,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/react/src/**/*.{ts,tsx}', 'playground/src/**/*.{ts,tsx}'],
+    files: ['packages/react/src/**/*.{ts,tsx}', 'packages/devtools/src/**/*.tsx', 'playground/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: hooksRules,
   },

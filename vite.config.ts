@@ -149,6 +149,11 @@ export default defineConfig(({ mode }) => {
               env: { TANDEM_CLIENT_STYLE: 'modular' },
             },
           },
+          // <tandem-devtools> and its recorder against the emulator, in happy-dom (custom elements, shadow DOM).
+          {
+            extends: true,
+            test: { name: 'devtools', root: 'packages/devtools', environment: 'happy-dom', setupFiles: withCleanup },
+          },
           {
             extends: true,
             test: { name: 'emulator', root: 'packages/emulator', environment: 'node', setupFiles: withCleanup },
