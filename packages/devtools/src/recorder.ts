@@ -43,7 +43,8 @@ export function createDevtoolsRecorder(
   const timeline = createRing<TimelineRow>(options.maxTimeline ?? DEFAULTS.maxTimeline)
   const tokens = createRing<TokenRow>(options.maxTokenEvents ?? DEFAULTS.maxTokenEvents)
   const waits = createRing<RateLimitWaitRow>(options.maxRateLimitWaits ?? DEFAULTS.maxRateLimitWaits)
-  const totals = { requests: 0, frames: 0, timeline: 0, tokens: 0, rateLimitWaits: 0 }
+  /** Seen so far, kept or not (the request table counts its calls). */
+  const totals = { frames: 0, timeline: 0, tokens: 0, rateLimitWaits: 0 }
   /** A sequence per recorder: every row's stable key. */
   let seq = 0
   const listeners = new Set<() => void>()
@@ -60,7 +61,7 @@ export function createDevtoolsRecorder(
     tokens: [],
     rateLimits: readRateLimits(),
     rateLimitWaits: [],
-    totals: { ...totals },
+    totals: { ...totals, requests: 0 },
   }
 
   function readRateLimits(): RateLimitRow[] {
