@@ -1,18 +1,34 @@
+import { emulatorActions } from '@tandem/devtools'
+import { TandemDevtools } from '@tandem/devtools/react'
 import { PersistGate } from '@tandem/react/persist'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App.js'
 import { createSession } from './lib/session.js'
 import './styles.css'
+import './app/devtools.css'
 
 // One client and one realtime connection for the tab, created once (outside React).
 const session = createSession()
+// The devtools' Drop connection and Expire token call the Vite plugin's dev controls for this user.
+const actions = emulatorActions({ user: session.user })
 // The app renders once the saved cache is in (an IndexedDB read; the gate never waits for more):
 // its first paint shows the lists this user saw last, not a spinner, even with the network off.
+// The devtools sit outside the gate, so they record from the first request. In a production
+// build <TandemDevtools /> is `null` and its code is left out (see @tandem/devtools).
+const { client, realtime, tabs, outbox, persister } = session
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <PersistGate persister={session.persister}>
+    <PersistGate persister={persister}>
       <App session={session} />
     </PersistGate>
+    <TandemDevtools
+      client={client}
+      realtime={realtime}
+      tabs={tabs}
+      outbox={outbox}
+      persister={persister}
+      actions={actions}
+    />
   </StrictMode>,
 )

@@ -1,0 +1,230 @@
+// <tandem-devtools> in the playground (issue 31), in Chromium: opened from the keyboard, a request
+// seen with the request id its real response carried, the connection's timeline across a drop,
+// a cache entry invalidated and fetched again, the tabs' arrow keys, axe-core on every tab, and
+// no token anywhere after a refresh. The e2e build is a development build (global-setup.ts), so
+// this is the `@tandem/devtools` the app mounts in `npm run dev`: no test page of its own.
+import type { Locator, Page, Response } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { axeFindings, DESKTOP, hasChromium, ready, useHarness, WAIT, type TestPage } from './harness.js'
+import { loadedView } from './pages.js'
+
+const TAB_NAMES = ['Requests', 'Cache', 'Connection', 'Channels', 'Rate limits', 'Outbox', 'Saved cache']
+const SUPPORT = { name: 'support', path: '/#support', tab: 'support', param: 'user' } as const
+const NARROW = { width: 360, height: 740 }
+/** A timeline row that ends in "connected" (its reason, if any, follows a dot). */
+const BACK = /→ connected( · |$)/
+
+const pathOf = (r: Response) => new URL(r.url()).pathname
+const answer = (path: string) => (r: Response) => pathOf(r) === path && r.request().method() === 'GET'
+
+/** The support inbox loaded and connected, and the devtools' launcher there. */
+async function openApp(open: (path: string, v?: typeof NARROW) => Promise<TestPage>, user: string, viewport = DESKTOP) {
+  const page = await open(`/?user=${user}#support`, viewport)
+  await ready(page)
+  await loadedView(page, SUPPORT)
+  const devtools = page.locator('tandem-devtools')
+  const launcher = devtools.getByRole('button', { name: 'Open Tandem devtools' })
+  await launcher.waitFor(WAIT)
+  return { page, devtools, launcher, dialog: devtools.getByRole('dialog', { name: 'Tandem devtools' }) }
+}
+
+/** Selects a tab of the panel (by click) and waits for its panel to show. */
+async function show(devtools: Locator, name: string): Promise<void> {
+  await devtools.getByRole('tab', { name, exact: true }).click()
+  await devtools.getByRole('tabpanel', { name, exact: true }).waitFor(WAIT)
+}
+
+/** The devtools' focused element (inside its shadow root), as `role name`. */
+const focusedInDevtools = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('tandem-devtools')?.shadowRoot?.activeElement
+    return el ? `${el.getAttribute('role') ?? el.tagName.toLowerCase()} ${el.textContent}` : null
+  })
+
+/** The Connection tab's timeline (its first list), newest first. */
+const timeline = (devtools: Locator) => devtools.locator('#tabpanel-connection ul.rows').first()
+
+describe.skipIf(!hasChromium)('devtools in the playground', () => {
+  const harness = useHarness()
+
+  it('opens from the keyboard; a request shows its x-request-id; arrow keys move between tabs; Invalidate refetches', async () => {
+    const { page, devtools, launcher, dialog } = await openApp(harness.open, 'dt-keys')
+    await launcher.focus()
+    await page.keyboard.press('Enter')
+    await dialog.waitFor(WAIT)
+    expect(await launcher.getAttribute('aria-expanded')).toBe('true')
+    // Focus moved into the dialog, to its selected tab.
+    expect(await focusedInDevtools(page)).toBe('tab Requests')
+
+    // The app's own request (the inbox list, filtered), made with the panel open: its row carries
+    // the X-Request-Id of the response the browser received.
+    const listed = page.waitForResponse(answer('/support/v1/conversations'))
+    // The panel is non-modal and covers the mailboxes at this size: a key press reaches the button anyway.
+    await page.getByTestId('mailboxes').getByRole('button', { name: 'Billing' }).press('Enter')
+    const requestId = (await listed).headers()['x-request-id']
+    expect(requestId).toMatch(/^req_\w+$/)
+    const row = dialog.locator('li.row', { hasText: `request id ${requestId}` })
+    await row.waitFor(WAIT)
+    expect(await row.locator('.line').textContent()).toBe('GET /support/v1/conversations 200')
+
+    // The WAI-ARIA tabs: arrows move (and wrap) and select, Home and End jump; one tab stop.
+    const tabs = dialog.getByRole('tab')
+    expect(await tabs.allTextContents()).toEqual(TAB_NAMES)
+    await dialog.getByRole('tab', { name: 'Requests' }).focus()
+    const selected = async () => (await dialog.getByRole('tab', { selected: true }).allTextContents()).join()
+    for (const [key, name] of [
+      ['ArrowRight', 'Cache'],
+      ['ArrowRight', 'Connection'],
+      ['ArrowLeft', 'Cache'],
+      ['End', 'Saved cache'],
+      ['ArrowRight', 'Requests'],
+      ['ArrowLeft', 'Saved cache'],
+      ['Home', 'Requests'],
+      ['ArrowRight', 'Cache'],
+    ] as const) {
+      await page.keyboard.press(key)
+      expect(await selected(), key).toBe(name)
+      expect(await focusedInDevtools(page)).toBe(`tab ${name}`)
+    }
+    expect(await tabs.evaluateAll((els) => els.filter((t) => t.getAttribute('tabindex') === '0').length)).toBe(1)
+
+    // Cache: the mailboxes list is observed (the sidebar shows it), so Invalidate fetches it again.
+    await dialog.getByRole('tabpanel', { name: 'Cache' }).waitFor(WAIT)
+    const invalidate = dialog.getByRole('button', { name: /^Invalidate \["support","mailboxes",/ })
+    await invalidate.waitFor(WAIT)
+    const mailboxRows = dialog.locator('li.row .line', { hasText: 'GET /support/v1/mailboxes' })
+    const before = await mailboxRows.count()
+    const refetched = page.waitForResponse(answer('/support/v1/mailboxes'))
+    await invalidate.click()
+    const refetchId = (await refetched).headers()['x-request-id']
+    await show(devtools, 'Requests')
+    await dialog.locator('li.row', { hasText: `request id ${refetchId}` }).waitFor(WAIT)
+    expect(await mailboxRows.count()).toBe(before + 1)
+
+    // Escape closes and gives focus back to the launcher.
+    await dialog.getByRole('tab', { name: 'Requests' }).focus()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden', ...WAIT })
+    expect(await focusedInDevtools(page)).toMatch(/^button\s*Open Tandem devtools$/)
+    expect(page.errors).toEqual([])
+  })
+
+  it('Drop connection: the timeline shows why, then "connected" again; after Expire token no token is in the panel, the page or storage', async () => {
+    // Every token the page is given (the first, and the one fetched after Expire token): heard
+    // on the context, which exists before the page loads.
+    const tabs = await harness.context()
+    const tokens: Promise<string>[] = []
+    tabs.context.on('response', (r) => {
+      if (pathOf(r) === '/api/tandem-token' && r.ok()) tokens.push(r.json().then((b: { token: string }) => b.token))
+    })
+    const { page, devtools, launcher, dialog } = await openApp(tabs.open, 'dt-drop')
+    await launcher.click()
+    await show(devtools, 'Connection')
+    const rows = timeline(devtools).locator('li')
+    await rows.filter({ hasText: BACK }).first().waitFor(WAIT)
+
+    await dialog.getByRole('button', { name: 'Drop connection' }).click()
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /^dropped 1 connection of dt-drop$/ })
+      .waitFor(WAIT)
+    // Newest first: the drop's row (connected → reconnecting, with its reason: a socket cut without
+    // a close frame reads as 1006 in the browser), then above it "connected".
+    const dropped = rows.filter({ hasText: /connected → reconnecting · / }).first()
+    await dropped.waitFor(WAIT)
+    expect(await dropped.textContent()).toMatch(/connected → reconnecting · close_1006( · |$)/)
+    await page.waitForFunction(
+      (back) => {
+        const list = document
+          .querySelector('tandem-devtools')
+          ?.shadowRoot?.querySelector('#tabpanel-connection ul.rows')
+        const texts = [...(list?.children ?? [])].map((li) => li.textContent ?? '')
+        const drop = texts.findIndex((t) => /connected → reconnecting · /.test(t))
+        return drop > 0 && texts.slice(0, drop).some((t) => new RegExp(back).test(t))
+      },
+      BACK.source,
+      WAIT,
+    )
+    await ready(page)
+
+    // A token refresh: the emulator revokes the user's tokens, the client fetches a new one.
+    const tokenRows = dialog.locator('li', { hasText: /new token, expires in/ })
+    const before = await tokenRows.count()
+    const refreshed = page.waitForResponse((r) => pathOf(r) === '/api/tandem-token')
+    await dialog.getByRole('button', { name: 'Expire token' }).click()
+    await refreshed
+    await page.waitForFunction(
+      (n) =>
+        [...(document.querySelector('tandem-devtools')?.shadowRoot?.querySelectorAll('li') ?? [])].filter((li) =>
+          /new token, expires in/.test(li.textContent ?? ''),
+        ).length > n,
+      before,
+      WAIT,
+    )
+    await ready(page)
+    // Every tab rendered once, so each has put what it shows in the DOM (frames included).
+    for (const name of TAB_NAMES) await show(devtools, name)
+    await show(devtools, 'Connection')
+    const secrets = (await Promise.all(tokens)).flatMap((t) => [t, t.split('.')[2]!])
+    expect(secrets.length).toBeGreaterThanOrEqual(4)
+    const found = await page.evaluate(searchEverywhere, secrets)
+    expect(found).toEqual([])
+    expect(page.errors).toEqual([])
+  })
+
+  it('axe-core: no serious or critical finding on any tab of the open panel, at 1100 and 360 px', async () => {
+    const { page, devtools, launcher, dialog } = await openApp(harness.open, 'dt-axe')
+    await launcher.click()
+    await dialog.waitFor(WAIT)
+    const findings: string[] = []
+    for (const viewport of [DESKTOP, NARROW]) {
+      await page.setViewportSize(viewport)
+      for (const name of TAB_NAMES) {
+        await show(devtools, name)
+        findings.push(
+          ...(await axeFindings(page, 'tandem-devtools')).map((f) => `${name} at ${viewport.width} px: ${f}`),
+        )
+      }
+    }
+    expect(findings).toEqual([])
+    // At 360 px the panel fills the screen and nothing scrolls sideways.
+    const box = (await dialog.boundingBox())!
+    expect([box.x, box.width]).toEqual([0, NARROW.width])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width)
+    expect(page.errors).toEqual([])
+  })
+})
+
+/**
+ * Where any of `needles` occurs: the devtools' shadow DOM, what its recorder holds, the page's
+ * DOM, local and session storage, and every IndexedDB store. Runs in the page.
+ */
+async function searchEverywhere(needles: string[]): Promise<string[]> {
+  const el = document.querySelector('tandem-devtools') as
+    (HTMLElement & { recorder?: { getSnapshot(): unknown } }) | null
+  const places: [string, string][] = [
+    ['the devtools shadow DOM', el?.shadowRoot?.innerHTML ?? ''],
+    ['the devtools recorder', JSON.stringify(el?.recorder?.getSnapshot() ?? null)],
+    ['the page', document.documentElement.outerHTML],
+    ['localStorage', JSON.stringify({ ...localStorage })],
+    ['sessionStorage', JSON.stringify({ ...sessionStorage })],
+  ]
+  const request = <T>(r: IDBRequest<T>) =>
+    new Promise<T>((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+  for (const { name } of await indexedDB.databases()) {
+    if (!name) continue
+    const db = await request(indexedDB.open(name))
+    for (const store of [...db.objectStoreNames]) {
+      const all = await request(db.transaction(store).objectStore(store).getAll())
+      places.push([`IndexedDB ${name}/${store}`, JSON.stringify(all)])
+    }
+    db.close()
+  }
+  if (!el?.shadowRoot || places.length < 6) return ['the devtools or the saved cache are missing: nothing was searched']
+  return places.flatMap(([where, text]) =>
+    needles.flatMap((n, i) => (text.includes(n) ? [`${where} holds secret #${i}`] : [])),
+  )
+}
