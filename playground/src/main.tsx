@@ -6,7 +6,9 @@ import { createRoot } from 'react-dom/client'
 import { App } from './app/App.js'
 import { createSession } from './lib/session.js'
 import './styles.css'
-import './app/devtools.css'
+
+// Where the devtools' launcher sits, only where there are devtools: a production build has neither.
+if (import.meta.env.DEV) void import('./app/devtools.css')
 
 // One client and one realtime connection for the tab, created once (outside React).
 const session = createSession()
