@@ -50,6 +50,15 @@ const entries = (f) =>
     f.entries.map((e) => [`\`${e.entry}\``, kb(e.min), `**${kb(e.gzip)}**`, kb(e.budget)]),
   )
 
+const devtools = ({ devtools: d, ...f }) =>
+  [
+    table(
+      ['chunk (development build; what the page loads at that moment)', 'min', 'min+gzip', 'budget (min+gzip)'],
+      d.rows.map((r) => [r.name, kb(r.min), `**${kb(r.gzip)}**`, kb(r.budget)]),
+    ),
+    `In production: an app (\`createClient\` + \`createRealtime\`) that imports \`@tandem/devtools\` and calls \`mountDevtools\` ships ${d.production.min} bytes more minified (${d.production.gzip} gzip) than the same app without it, in ${d.production.files} more files, with ${d.production.markers.length ? `**devtools markers: ${d.production.markers.join(', ')}**` : 'no devtools code (the three functions are no-ops; the element, recorder and panel are not in the bundle)'}. The playground built by Vite for production (${d.playground.mounts ? 'it mounts `<TandemDevtools />`' : '**it does not mount the devtools**'}): ${d.playground.files} JS files, ${kb(d.playground.bytes)} kB minified, ${d.playground.markers.length ? `**devtools markers found: ${d.playground.markers.join(', ')}**` : 'no devtools marker (`tandem-devtools`, "Open Tandem devtools")'}. \`npm test\` checks both (\`bench/src/__tests__/devtools.test.ts\`). ${measured(f)}`,
+  ].join('\n\n')
+
 /** Each block's Markdown, from the figures alone. */
 export const RENDER = {
   /** README: each use case beside the libraries it replaces. */
@@ -93,6 +102,8 @@ export const RENDER = {
       `\n\nAn app that does not import \`@tandem/core/persist\` ships none of its modules, nor idb-keyval (\`npm test\` checks every other use case). ${measured(f)}`
     )
   },
+  /** The devtools' own size (development build, per chunk) and what they cost in production (nothing). */
+  'bundle-devtools': (f) => devtools(f),
   /** The biggest modules of each use case (minified kB before gzip): where the bytes are. */
   'bundle-modules': (f) => `${modules(f)}\n\nMinified kB before gzip, from \`${f.command}\` (${f.date}).`,
   /** bench/RESULTS.md: every figure. */
@@ -118,6 +129,7 @@ export const RENDER = {
         header.slice(0, 4),
         others.map((p) => row(p, p.name)),
       ),
+      ...(f.devtools ? ["### The devtools' own size, and their cost in production", devtools(f)] : []),
       '### The biggest modules per use case (minified kB before gzip)',
       modules(f),
       `Budgets are enforced by \`npm test\` (\`bench/src/__tests__/budgets.test.ts\`). Where a budget differs from the goal, the goal is missed; docs/architecture.md ("Entry points and bundle budgets") says what stands in the way. ${measured(f)} Method: ${f.method}; Node ${f.node}, esbuild ${f.esbuild}.`,

@@ -125,6 +125,7 @@ export const BROWSER_PACKAGES = [
   '@tandem/realtime',
   '@tandem/react',
   '@tandem/messenger',
+  '@tandem/devtools',
 ]
 
 /** Packages and entries with no row, and why (src/__tests__/entries.test.ts reads this). */
@@ -279,6 +280,21 @@ export const ENTRIES = [
     external: [...external('@tandem/messenger'), MESSENGER_PANEL],
     base: 'the whole entry: a page that shows the messenger loads all of it',
   }),
+  // The devtools in production, as every row here is measured: what an app that imports them ships.
+  // Their size where they run, a development build, is in devtools-size.mjs (DEVTOOLS_ROWS).
+  entry('@tandem/devtools', {
+    budget: 214, // today's size (issue 31): in production the three functions are no-ops and the element's import() is folded away (nothing is external here: a kept import() would inline the element and blow the budget); their size in development: devtools-size.mjs
+    base: 'a development tool: in production, no-op wrappers only',
+  }),
+  entry('@tandem/devtools/production', {
+    budget: 5_589, // today's size (issue 31): the element, its launcher, the recorder and its rings, the strings, emulatorActions; the panel (a chunk of its own, 5.76 kB) is not counted
+    external: [...external('@tandem/devtools'), '*/panel/index.js'],
+    base: 'the devtools in any build, for a staging site: an app imports it on purpose (the panel, an import() of its own, is left out)',
+  }),
+  entry('@tandem/devtools/react', {
+    budget: 188, // today's size (issue 31): in production <TandemDevtools /> renders null and its import() is folded away (nothing external, as above)
+    base: 'a development tool: in production, <TandemDevtools /> is `() => null`',
+  }),
 ]
 
 /** Every Tandem row with a budget (npm test). */
@@ -396,6 +412,8 @@ export async function measureAll({ conditions = ['@tandem/source'] } = {}) {
 
 export async function run() {
   const figures = await measureAll()
+  // The devtools' own size (a development build), and the production check of the playground.
+  figures.devtools = await (await import('./devtools-size.mjs')).measureDevtools()
   const { RESULTS_BLOCK, writeFigures } = await import('./bundle-figures.mjs')
   await writeFigures(figures)
   const size = (name) => figures.peers.find((p) => p.name === name)?.gzip
