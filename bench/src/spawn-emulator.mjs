@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 
-/** Starts src/emulator-process.mjs and resolves with its url, a token and a stop(). */
-export async function spawnEmulator() {
-  const child = spawn(process.execPath, [new URL('./emulator-process.mjs', import.meta.url).pathname], {
+/** Starts src/emulator-process.mjs (with `options` added to its own) and resolves with its url, a token and a stop(). */
+export async function spawnEmulator(options = {}) {
+  const script = new URL('./emulator-process.mjs', import.meta.url).pathname
+  const child = spawn(process.execPath, [script, JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const lines = createInterface({ input: child.stdout })
