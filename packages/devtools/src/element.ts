@@ -1,7 +1,8 @@
 // <tandem-devtools>: the launcher and the recorder, always; the panel (its tabs and views) is a
 // module of its own, imported on first open (or when the pointer or focus reaches the launcher).
 // The recorder starts when the element is connected with its sources, so the panel opened later
-// shows what happened before.
+// shows what happened before; one given (`recorder`, made by the app before this module loaded)
+// reaches back further, and stays the app's: the element shows it, never stops it.
 import type { Client } from '@tandem/core'
 import type { CachePersister, DurableOutbox } from '@tandem/core/persist'
 import { h } from './dom.js'
@@ -46,6 +47,8 @@ export class TandemDevtoolsElement extends Base {
   #actions: DevtoolsActions | undefined
   #strings: DevtoolsStrings = mergeStrings(null)
   #recorder: DevtoolsRecorder | undefined
+  /** The app's recorder, if it gave one: used instead of one of the element's own, never stopped here. */
+  #given: DevtoolsRecorder | undefined
   #panel: Panel | null = null
   #open = false
   #restartQueued = false
@@ -135,9 +138,18 @@ export class TandemDevtoolsElement extends Base {
     this.#panel?.refresh()
   }
 
-  /** What has been recorded since the element was connected with its sources (undefined before). */
+  /**
+   * What the panel shows: the recorder given, or the element's own, made when it is connected
+   * with its sources (undefined before).
+   */
   get recorder(): DevtoolsRecorder | undefined {
-    return this.#recorder
+    return this.#recorder ?? this.#given
+  }
+  /** The app's recorder (`createDevtoolsRecorder`): shown, never stopped by the element. */
+  set recorder(value: DevtoolsRecorder | undefined) {
+    if (value === this.#given) return
+    this.#given = value ?? undefined
+    this.#restart()
   }
 
   /** Whether the panel is open. */
@@ -218,6 +230,10 @@ export class TandemDevtoolsElement extends Base {
   #setSource<K extends keyof DevtoolsSources>(key: K, value: DevtoolsSources[K] | null | undefined): void {
     if (value === this.#sources[key]) return
     this.#sources = { ...this.#sources, [key]: value ?? undefined }
+    this.#restart()
+  }
+
+  #restart(): void {
     if (!this.isConnected || this.#restartQueued) return
     // Properties are set one after the other: one restart for all of them.
     this.#restartQueued = true
@@ -237,11 +253,11 @@ export class TandemDevtoolsElement extends Base {
   /** Records from the sources (once connected); a panel, if any, is made again on the next open. */
   #start(): void {
     if (this.#recorder || !this.isConnected) return
-    this.#recorder = createDevtoolsRecorder(this.#sources)
+    this.#recorder = this.#given ?? createDevtoolsRecorder(this.#sources)
   }
 
   #stop(): void {
-    this.#recorder?.stop()
+    if (this.#recorder !== this.#given) this.#recorder?.stop()
     this.#recorder = undefined
     if (this.#panel) {
       this.#panel.destroy()

@@ -4,9 +4,17 @@
 // import() behind it, is dropped with it (TanStack's devtools do the same). `=== 'production'`
 // alone switches it off: tests and development builds count as development. A page without a
 // bundler has no `process`: there it is off, as in production; `@tandem/devtools/production`
-// gives the real thing in any build.
+// gives the real thing in any build. The recorder is imported statically (it must start at once,
+// before any chunk could load) but used only inside the checks, so it is tree-shaken with them.
 import { emulatorActions as actionsForEmulator, type EmulatorActionsOptions } from './emulator-actions.js'
-import type { DevtoolsActions, DevtoolsOptions } from './types.js'
+import { createDevtoolsRecorder as createRecorder } from './recorder.js'
+import type {
+  DevtoolsActions,
+  DevtoolsOptions,
+  DevtoolsRecorder,
+  DevtoolsRecorderOptions,
+  DevtoolsSources,
+} from './types.js'
 
 export type { EmulatorActionsOptions } from './emulator-actions.js'
 export type { TandemDevtoolsElement } from './element.js'
@@ -14,8 +22,10 @@ export type { DevtoolsStrings } from './strings.js'
 export type * from './types.js'
 
 /**
- * Appends a `<tandem-devtools>` for these sources to `document.body` (its module loads first, so
- * it appears a moment later); returns what removes it. In production, nothing: no element, no import.
+ * Starts recording these sources at once (unless `options.recorder` is given) and appends a
+ * `<tandem-devtools>` showing them to `document.body` (its module loads first, so it appears a
+ * moment later, with what happened meanwhile); returns what removes it (and stops the recorder it
+ * made). In production, nothing: no element, no import, no recorder.
  *
  * @example
  * ```ts
@@ -42,6 +52,31 @@ export function defineDevtools(tagName?: string): Promise<CustomElementConstruct
   }
 }
 
+/**
+ * Starts recording the sources' events now, for devtools mounted later (`recorder` option): made
+ * before the app's first request, the panel shows the page from its start. In production,
+ * undefined, and the recorder's code is not in the bundle.
+ *
+ * @example
+ * ```ts
+ * const recorder = createDevtoolsRecorder({ client, realtime })
+ * mountDevtools({ client, realtime, recorder })
+ * ```
+ */
+export function createDevtoolsRecorder(
+  sources: DevtoolsSources,
+  options?: DevtoolsRecorderOptions,
+): DevtoolsRecorder | undefined {
+  let create: typeof createRecorder | undefined
+  try {
+    create = recorderInDevelopment()
+  } catch (error) {
+    create = offWithoutBundler(error, undefined)
+  }
+  // Called outside the `try`: a ReferenceError of the recorder's own is a bug, not "no bundler".
+  return create?.(sources, options)
+}
+
 /** The Actions toolbar against the emulator's dev controls (`{base}/drop`, `{base}/expire`); in production, none. */
 export function emulatorActions(options: EmulatorActionsOptions): DevtoolsActions {
   try {
@@ -57,17 +92,27 @@ export function emulatorActions(options: EmulatorActionsOptions): DevtoolsAction
 
 function mountInDevelopment(options: DevtoolsOptions): () => void {
   if (process.env.NODE_ENV !== 'production') {
+    // Recording starts now, not when the element's chunk has loaded: the first requests and the
+    // connection's first states happen meanwhile.
+    const own = options.recorder ? undefined : createRecorder(options)
+    const recorder = options.recorder ?? own
     let unmount: (() => void) | undefined
     let gone = false
     void import('./production.js').then((m) => {
-      if (!gone) unmount = m.mountDevtools(options)
+      if (!gone) unmount = m.mountDevtools({ ...options, recorder })
     })
     return () => {
       gone = true
       unmount?.()
+      own?.stop()
     }
   }
   return () => {}
+}
+
+function recorderInDevelopment(): typeof createRecorder | undefined {
+  if (process.env.NODE_ENV !== 'production') return createRecorder
+  return undefined
 }
 
 function defineInDevelopment(tagName: string | undefined): Promise<CustomElementConstructor | undefined> {

@@ -4,7 +4,7 @@ import { defineDevtools } from './define.js'
 import type { TandemDevtoolsElement } from './element.js'
 import type { DevtoolsOptions } from './types.js'
 
-const PROPERTIES = ['client', 'realtime', 'tabs', 'outbox', 'persister', 'actions', 'strings'] as const
+const PROPERTIES = ['client', 'realtime', 'tabs', 'outbox', 'persister', 'recorder', 'actions', 'strings'] as const
 
 /** Sets the options' properties on the element (those given; undefined ones are left as they are). */
 export function assignOptions(el: TandemDevtoolsElement, options: DevtoolsOptions): void {

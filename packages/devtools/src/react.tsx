@@ -1,14 +1,17 @@
 // @tandem/devtools/react: <TandemDevtools />. In production it renders null and never imports the
 // element: the component checks `process.env.NODE_ENV` itself (see index.ts), so a production
-// bundle keeps only `() => null`. In development it renders <tandem-devtools>, imports the element
-// (a chunk of its own) and sets its properties; the sources not given come from <TandemProvider>.
+// bundle keeps only `() => null`. In development it starts a recorder in its first effect (unless
+// given one), renders <tandem-devtools>, imports the element (a chunk of its own) and sets its
+// properties, the recorder among them: what happened while the chunk loaded is in the panel. The
+// sources not given come from <TandemProvider>.
 import { useTandem } from '@tandem/react'
-import { createElement, useEffect, useState, type ReactElement } from 'react'
+import { createElement, useEffect, useRef, useState, type ReactElement } from 'react'
 import type { TandemDevtoolsElement } from './element.js'
+import { createDevtoolsRecorder } from './recorder.js'
 import type { Realtime } from '@tandem/realtime'
-import type { DevtoolsOptions } from './types.js'
+import type { DevtoolsOptions, DevtoolsRecorder } from './types.js'
 
-/** The sources, `actions` and `strings` of `<tandem-devtools>`, each optional. */
+/** The sources, `recorder`, `actions` and `strings` of `<tandem-devtools>`, each optional. */
 export type TandemDevtoolsProps = DevtoolsOptions
 
 /**
@@ -54,10 +57,25 @@ function FromProvider(props: TandemDevtoolsProps): ReactElement {
   return createElement(Devtools, { ...props, client, realtime: props.realtime ?? asRealtime(realtime) })
 }
 
-function Devtools({ client, realtime, tabs, outbox, persister, actions, strings }: TandemDevtoolsProps): ReactElement {
+function Devtools(props: TandemDevtoolsProps): ReactElement {
+  const { client, realtime, tabs, outbox, persister, actions, strings, recorder: given } = props
   // A callback ref (the element, in state): the properties are set when it is there and defined.
   const [el, setEl] = useState<TandemDevtoolsElement | null>(null)
   const [defined, setDefined] = useState(false)
+  // A ref, not state: made in an effect, read by the next effect of the same commit (no render needed).
+  const own = useRef<DevtoolsRecorder>(undefined)
+
+  // First: recording starts now, before the element's chunk has loaded. Made in the effect and
+  // stopped in its cleanup (StrictMode runs it twice: the first one is stopped, the second kept).
+  useEffect(() => {
+    if (given) return
+    const recorder = createDevtoolsRecorder({ client, realtime, tabs })
+    own.current = recorder
+    return () => {
+      recorder.stop()
+      own.current = undefined
+    }
+  }, [given, client, realtime, tabs])
 
   useEffect(() => {
     let live = true
@@ -71,10 +89,12 @@ function Devtools({ client, realtime, tabs, outbox, persister, actions, strings 
   }, [])
 
   // Properties only once the element is defined: set before, they would hide its setters.
+  // Its dependencies include the first effect's: whenever that makes a recorder, this one passes it on.
   useEffect(() => {
     if (!defined || !el) return
-    Object.assign(el, { client, realtime, tabs, outbox, persister, actions, strings })
-  }, [defined, el, client, realtime, tabs, outbox, persister, actions, strings])
+    const recorder = given ?? own.current
+    Object.assign(el, { client, realtime, tabs, outbox, persister, recorder, actions, strings })
+  }, [defined, el, given, client, realtime, tabs, outbox, persister, actions, strings])
 
   return createElement('tandem-devtools', { ref: setEl })
 }

@@ -117,6 +117,9 @@ export function createDevtoolsRecorder(
     changed('timeline')
   }
   if (realtime) {
+    // The state as found: a recorder made after the first connect says so instead of looking like the start.
+    const { state, connectionId } = realtime
+    toTimeline({ kind: 'start', seq: ++seq, at: now(), state, connectionId: connectionId && redact(connectionId) })
     offs.push(
       realtime.on('state', (change) =>
         toTimeline({

@@ -66,6 +66,8 @@ export interface DevtoolsStrings {
   lastError: string
   timeline: string
   noTimeline: string
+  /** The timeline's first row: the state (and connection id) when the recorder started. */
+  recordingStarted: (state: string, connectionId: string | undefined) => string
   retryIn: (delay: string) => string
   role: (role: string, leader: string | undefined) => string
   frames: string
@@ -159,6 +161,8 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   lastError: 'Last error',
   timeline: 'Timeline',
   noTimeline: 'No changes yet.',
+  recordingStarted: (state: string, connectionId: string | undefined) =>
+    `recording started: ${state}${connectionId ? ` as ${connectionId}` : ''}`,
   retryIn: (delay: string) => `retry in ${delay}`,
   role: (role: string, leader: string | undefined) => `this tab: ${role}${leader ? ` (leader ${leader})` : ''}`,
   frames: 'Frames',

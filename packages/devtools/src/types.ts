@@ -35,6 +35,12 @@ export interface DevtoolsActions {
 }
 
 export interface DevtoolsOptions extends DevtoolsSources {
+  /**
+   * A recorder the app made early (`createDevtoolsRecorder`, before its first request), so the
+   * panel shows the page from its start. The devtools show it and never stop it: the app owns it.
+   * Without one they make their own, stopped when they go.
+   */
+  recorder?: DevtoolsRecorder
   actions?: DevtoolsActions
   /** Any subset of `DEFAULT_STRINGS`; the rest stay English. */
   strings?: Partial<DevtoolsStrings>
@@ -100,6 +106,8 @@ export interface FrameRow {
 }
 
 export type TimelineRow =
+  /** The first row: the state when recording started, so a late start is not read as the beginning. */
+  | { kind: 'start'; seq: number; at: number; state: ConnectionState; connectionId: string | undefined }
   | {
       kind: 'state'
       seq: number

@@ -4,12 +4,17 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 // What a bundler makes of the switch: with NODE_ENV=production the entries fold to "do nothing",
-// and the element, the recorder and the panel are not in the bundle at all (0 bytes of devtools).
+// and the element, the recorder and the panel are not in the bundle at all (0 bytes of devtools),
+// though the recorder is imported statically by both entries.
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
-/** The entry's output and its chunks (code splitting on, as an app's build has it). */
+/** The entry's output and its chunks (code splitting on, as an app's build has it): the entry first. */
 async function bundle(source: string, env: 'production' | 'development'): Promise<string[]> {
+  return (await output(source, env)).map((f) => f.text)
+}
+
+async function output(source: string, env: 'production' | 'development') {
   const result = await build({
     stdin: { contents: source, resolveDir: ROOT, loader: 'tsx' },
     bundle: true,
@@ -24,11 +29,28 @@ async function bundle(source: string, env: 'production' | 'development'): Promis
     external: ['react', 'react-dom', 'react/jsx-runtime'],
     define: { 'process.env.NODE_ENV': JSON.stringify(env) },
   })
-  return result.outputFiles.map((f) => f.text)
+  return result.outputFiles
 }
 
-const VANILLA = `import { mountDevtools, defineDevtools, emulatorActions } from '@tandem/devtools'
-export const off = mountDevtools({ actions: emulatorActions({ user: 'ada' }) }); defineDevtools()`
+/** What loads with the entry, before any `import()`: the entry and the chunks it imports statically. */
+async function loadedAtOnce(source: string): Promise<string> {
+  const files = await output(source, 'development')
+  const byName = new Map(files.map((f) => [f.path.slice(f.path.lastIndexOf('/') + 1), f.text]))
+  const seen = new Set<string>()
+  const visit = (text: string) => {
+    for (const [, name] of text.matchAll(/(?:import|from)\s*"\.\/([^"]+)"/g)) {
+      if (seen.has(name!) || !byName.has(name!)) continue
+      seen.add(name!)
+      visit(byName.get(name!)!)
+    }
+  }
+  visit(files[0]!.text)
+  return [files[0]!.text, ...[...seen].map((name) => byName.get(name))].join('\n')
+}
+
+const VANILLA = `import { createDevtoolsRecorder, mountDevtools, defineDevtools, emulatorActions } from '@tandem/devtools'
+const recorder = createDevtoolsRecorder({})
+export const off = mountDevtools({ recorder, actions: emulatorActions({ user: 'ada' }) }); defineDevtools()`
 const REACT = `import { TandemDevtools } from '@tandem/devtools/react'; export { TandemDevtools }`
 
 describe('the production switch, bundled', () => {
@@ -39,11 +61,22 @@ describe('the production switch, bundled', () => {
     const files = await bundle(source, 'production')
     expect(files).toHaveLength(1) // no chunk either, not even an unused one
     const [production] = files as [string]
-    for (const marker of ['tandem-devtools', 'Open Tandem devtools', 'inspect', '/drop?user=', 'no_provider'])
-      expect(production).not.toContain(marker)
-    expect(production.length).toBeLessThan(500) // the three functions' wrappers
+    // 'rateLimitWait': an event only the recorder listens to; 'watchFrames' is its frame tap's.
+    const markers = [
+      'tandem-devtools',
+      'Open Tandem devtools',
+      'inspect',
+      '/drop?user=',
+      'no_provider',
+      'rateLimitWait',
+    ]
+    for (const marker of markers) expect(production).not.toContain(marker)
+    expect(production.length).toBeLessThan(600) // the four functions' wrappers
     const development = (await bundle(source, 'development')).join('\n')
-    expect(development).toContain('Open Tandem devtools')
-    expect(development).toContain('tandem-devtools')
+    for (const marker of markers.slice(0, 2)) expect(development).toContain(marker)
+    // The recorder loads with the entry, the element later: recording starts before the element's chunk is there.
+    const atOnce = await loadedAtOnce(source)
+    expect(atOnce).toContain('rateLimitWait')
+    expect(atOnce).not.toContain('Open Tandem devtools')
   })
 })

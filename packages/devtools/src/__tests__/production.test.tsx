@@ -1,7 +1,7 @@
 import { cleanup, render } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { poll } from '../../../../test/utils/wait.js'
-import { defineDevtools, emulatorActions, mountDevtools } from '../index.js'
+import { createDevtoolsRecorder, defineDevtools, emulatorActions, mountDevtools } from '../index.js'
 import { TandemDevtools } from '../react.js'
 import { setup } from './helpers.js'
 
@@ -17,9 +17,10 @@ afterEach(() => {
 const devtoolsOnPage = () => document.body.querySelectorAll('tandem-devtools').length
 
 describe('in production', () => {
-  it('mountDevtools appends nothing, defineDevtools defines nothing, emulatorActions gives no actions', async () => {
+  it('mountDevtools appends nothing, defineDevtools defines nothing, emulatorActions gives no actions, no recorder', async () => {
     const s = await setup()
     vi.stubEnv('NODE_ENV', 'production')
+    expect(createDevtoolsRecorder({ client: s.client })).toBeUndefined()
     const unmount = mountDevtools({ client: s.client })
     expect(await defineDevtools('tandem-devtools-prod')).toBeUndefined()
     expect(customElements.get('tandem-devtools-prod')).toBeUndefined()
@@ -33,6 +34,9 @@ describe('in production', () => {
     dev()
     expect(devtoolsOnPage()).toBe(0)
     expect(Object.keys(emulatorActions({ user: 'ada' }))).toEqual(['dropConnection', 'expireToken'])
+    const recorder = createDevtoolsRecorder({ client: s.client })
+    expect(recorder?.getSnapshot().requests).toEqual([])
+    recorder?.stop()
   })
 
   it('<TandemDevtools /> renders nothing and imports nothing', async () => {

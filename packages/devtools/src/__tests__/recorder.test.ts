@@ -132,7 +132,11 @@ describe('the recorder', () => {
     await waitUntil(() => s.realtime.state === 'connected', { what: 'connected' })
     const snap = recorder.getSnapshot()
     expect(snap.tokens).toMatchObject([{ kind: 'token', expiresIn: 600 }])
-    expect(snap.timeline.map((r) => (r.kind === 'state' ? r.current : r.kind))).toEqual(['connected', 'connecting'])
+    expect(snap.timeline.map((r) => (r.kind === 'state' ? r.current : r.kind))).toEqual([
+      'connected',
+      'connecting',
+      'start',
+    ])
     expect(JSON.stringify(snap)).not.toContain(s.tokens[0])
 
     recorder.clear()
@@ -142,6 +146,34 @@ describe('the recorder', () => {
     await s.client.request(resources)
     s.realtime.close()
     expect(recorder.getSnapshot()).toMatchObject({ requests: [], frames: [], timeline: [] })
+  })
+
+  it('starts its timeline with the state it found: idle before the first connect, connected (and its id) after', async () => {
+    const s = await setup()
+    const early = createDevtoolsRecorder({ realtime: s.realtime })
+    expect(early.getSnapshot().timeline).toMatchObject([{ kind: 'start', state: 'idle', connectionId: undefined }])
+    s.realtime.connect()
+    await waitUntil(() => s.realtime.state === 'connected', { what: 'connected' })
+    const oldestFirst = (r: typeof early) =>
+      r
+        .getSnapshot()
+        .timeline.map((row) => (row.kind === 'state' ? `${row.previous} → ${row.current}` : row.kind))
+        .reverse()
+    expect(oldestFirst(early)).toEqual(['start', 'idle → connecting', 'connecting → connected'])
+
+    // Made late, it says so: its first row is the state it found, not a connect it never saw.
+    const connectionId = s.realtime.connectionId!
+    expect(connectionId).toMatch(/\S/)
+    const late = createDevtoolsRecorder({ client: s.client, realtime: s.realtime })
+    expect(late.getSnapshot().timeline).toEqual([
+      { kind: 'start', seq: expect.any(Number), at: expect.any(Number), state: 'connected', connectionId },
+    ])
+    expect(late.getSnapshot().totals.timeline).toBe(1)
+    expect(JSON.stringify(late.getSnapshot())).not.toContain(s.tokens[0])
+    // Without a realtime connection there is no timeline to start.
+    expect(createDevtoolsRecorder({ client: s.client }).getSnapshot().timeline).toEqual([])
+    early.stop()
+    late.stop()
   })
 })
 

@@ -93,6 +93,7 @@ export function createConnectionView(ctx: PanelContext): View {
 
 function timelineText(s: DevtoolsStrings, r: TimelineRow): string {
   const at = s.time(r.at)
+  if (r.kind === 'start') return `${at} ${s.recordingStarted(r.state, r.connectionId)}`
   if (r.kind === 'role') return `${at} ${s.role(r.role, r.leader)}`
   if (r.kind === 'error') return `${at} ${r.error.code ?? r.error.name}: ${r.error.message}`
   const parts = [
