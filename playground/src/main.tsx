@@ -1,4 +1,4 @@
-import { emulatorActions } from '@tandem/devtools'
+import { createDevtoolsRecorder, emulatorActions } from '@tandem/devtools'
 import { TandemDevtools } from '@tandem/devtools/react'
 import { PersistGate } from '@tandem/react/persist'
 import { StrictMode } from 'react'
@@ -12,13 +12,16 @@ if (import.meta.env.DEV) void import('./app/devtools.css')
 
 // One client and one realtime connection for the tab, created once (outside React).
 const session = createSession()
+const { client, realtime, tabs, outbox, persister } = session
+// The devtools record from here, before the first render and request: the panel, whose chunk
+// loads later, shows the page from its start. `undefined` (and no code) in a production build.
+const recorder = createDevtoolsRecorder({ client, realtime, tabs })
 // The devtools' Drop connection and Expire token call the Vite plugin's dev controls for this user.
 const actions = emulatorActions({ user: session.user })
 // The app renders once the saved cache is in (an IndexedDB read; the gate never waits for more):
 // its first paint shows the lists this user saw last, not a spinner, even with the network off.
-// The devtools sit outside the gate, so they record from the first request. In a production
-// build <TandemDevtools /> is `null` and its code is left out (see @tandem/devtools).
-const { client, realtime, tabs, outbox, persister } = session
+// The devtools sit outside the gate. In a production build <TandemDevtools /> is `null` and its
+// code is left out (see @tandem/devtools).
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <PersistGate persister={persister}>
@@ -30,6 +33,7 @@ createRoot(document.getElementById('root')!).render(
       tabs={tabs}
       outbox={outbox}
       persister={persister}
+      recorder={recorder}
       actions={actions}
     />
   </StrictMode>,

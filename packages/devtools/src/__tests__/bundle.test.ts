@@ -61,14 +61,14 @@ describe('the production switch, bundled', () => {
     const files = await bundle(source, 'production')
     expect(files).toHaveLength(1) // no chunk either, not even an unused one
     const [production] = files as [string]
-    // 'rateLimitWait': an event only the recorder listens to; 'watchFrames' is its frame tap's.
+    // 'maxFrameChars': an option only the recorder reads (and its defaults hold).
     const markers = [
       'tandem-devtools',
       'Open Tandem devtools',
       'inspect',
       '/drop?user=',
       'no_provider',
-      'rateLimitWait',
+      'maxFrameChars',
     ]
     for (const marker of markers) expect(production).not.toContain(marker)
     expect(production.length).toBeLessThan(600) // the four functions' wrappers
@@ -76,7 +76,7 @@ describe('the production switch, bundled', () => {
     for (const marker of markers.slice(0, 2)) expect(development).toContain(marker)
     // The recorder loads with the entry, the element later: recording starts before the element's chunk is there.
     const atOnce = await loadedAtOnce(source)
-    expect(atOnce).toContain('rateLimitWait')
+    expect(atOnce).toContain('maxFrameChars')
     expect(atOnce).not.toContain('Open Tandem devtools')
   })
 })
