@@ -1,5 +1,7 @@
 // <tandem-devtools> in the playground (issue 31), in Chromium: opened from the keyboard, a request
-// seen with the request id its real response carried, the connection's timeline across a drop,
+// seen with the request id its real response carried, the page's first request and first connect
+// there (the recorder starts with the session, not with the devtools' chunk), the connection's
+// timeline across a drop,
 // a cache entry invalidated and fetched again, the tabs' arrow keys, axe-core on every tab, and
 // no token anywhere after a refresh. The e2e build is a development build (global-setup.ts), so
 // this is the `@tandem/devtools` the app mounts in `npm run dev`: no test page of its own.
@@ -106,6 +108,57 @@ describe.skipIf(!hasChromium)('devtools in the playground', () => {
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'hidden', ...WAIT })
     expect(await focusedInDevtools(page)).toMatch(/^button\s*Open Tandem devtools$/)
+    expect(page.errors).toEqual([])
+  })
+
+  it('records from the start of the page: the first mailboxes request, and the first connect after a start row', async () => {
+    // Every mailboxes answer's request id, in order, from before the page's first request.
+    const tabs = await harness.context()
+    const mailboxes: string[] = []
+    let connected = false
+    let release = () => {}
+    const early = new Promise<void>((resolve) => (release = resolve))
+    const check = () => mailboxes.length > 0 && connected && release()
+    tabs.context.on('response', (r) => {
+      if (answer('/support/v1/mailboxes')(r)) mailboxes.push(r.headers()['x-request-id'] ?? '')
+      check()
+    })
+    // The connect frame's answer carries the connection id: the connection is up.
+    tabs.context.on('page', (p) =>
+      p.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          connected ||= String(payload).includes('"connectionId"')
+          check()
+        }),
+      ),
+    )
+    // The devtools' element chunk is held until both happened: the gap a slow network leaves,
+    // made certain. The panel must still show them (its recorder started with the session).
+    let held: boolean | undefined
+    await tabs.context.route('**/assets/production-*.js', async (route) => {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([early, new Promise((resolve) => (timer = setTimeout(resolve, WAIT.timeout)))])
+      clearTimeout(timer)
+      held = connected && mailboxes.length > 0
+      await route.continue()
+    })
+    const { page, devtools, launcher, dialog } = await openApp(tabs.open, 'dt-start')
+    expect(held, 'the chunk held until the first request and connect').toBe(true)
+    await launcher.click()
+    await dialog.waitFor(WAIT)
+    expect(mailboxes[0]).toMatch(/^req_\w+$/)
+    await dialog.locator('li.row', { hasText: `request id ${mailboxes[0]}` }).waitFor(WAIT)
+
+    await show(devtools, 'Connection')
+    const rows = timeline(devtools).locator('li')
+    await rows.filter({ hasText: BACK }).first().waitFor(WAIT)
+    const oldest = (await rows.allTextContents()).reverse()
+    // The recorder started with the session, before the connection was up, and says so.
+    const start = /recording started: (idle|connecting)( as \S+)?$/.exec(oldest[0] ?? '')
+    expect(start, oldest.join('\n')).not.toBeNull()
+    const changes = oldest.flatMap((t) => /(\w+ → \w+)/.exec(t)?.[1] ?? [])
+    const first = start![1] === 'idle' ? ['idle → connecting', 'connecting → connected'] : ['connecting → connected']
+    expect(changes.slice(0, first.length), oldest.join('\n')).toEqual(first)
     expect(page.errors).toEqual([])
   })
 
