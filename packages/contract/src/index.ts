@@ -3,6 +3,7 @@
 export * from './wire.js'
 export * from './customer.js'
 export * from './resource-presence.js'
+export * from './autocomplete.js'
 export { ERROR_DOCS } from './messages.js'
 export { LIST_RULES } from './list-rules.js'
 export type { FilterRule, ListRule } from './list-rules.js'

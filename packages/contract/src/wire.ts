@@ -75,6 +75,8 @@ export const MAX_IDEMPOTENCY_KEY = 255
 export const MAX_SUBSCRIBE_CHANNELS = 1000
 export const MAX_MESSAGE_BYTES = 65_536
 export const MAX_RESOURCE_NAME = 200
+/** `limit` of a place autocomplete: few rows, each one a keystroke's answer. */
+export const AUTOCOMPLETE_LIMIT = { min: 1, max: 10, default: 5 } as const
 
 export const LIMITS = {
   /** `limit` of every REST list. */
@@ -108,6 +110,8 @@ export const LIMITS = {
   addressLine: MAX_ADDRESS_LINE,
   postalCode: MAX_POSTAL_CODE,
   geocodeResults: 5,
+  /** `limit` of a place autocomplete (`input` is at most `query`). */
+  autocomplete: AUTOCOMPLETE_LIMIT,
   placesRadiusMeters: { default: 50_000, max: MAX_RADIUS_METERS },
   zoom: { min: ZOOM_MIN, max: ZOOM_MAX },
 } as const

@@ -93,6 +93,26 @@ export type paths = {
     patch?: never
     trace?: never
   }
+  '/maps/v1/places:autocomplete': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Suggest addresses and cities as a person types
+     * @description Every input word starts a word of the suggestion, in order (case- and diacritic-insensitive); a leading house number is kept apart and shown on the streets that have it. Nearest first with `near`; else the streets with the house number, then by population (a street by its city's, after the city).
+     */
+    get: operations['autocompletePlaces']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/maps/v1/addresses:validate': {
     parameters: {
       query?: never
@@ -605,6 +625,31 @@ export type components = {
       data: components['schemas']['Place'][]
       /** @description Opaque; null after the last page. */
       nextCursor: string | null
+    }
+    PlaceSuggestion: {
+      /** @description Stable: the street's (`street:us-mountain-view-amphitheatre-parkway`) or the city's place id. */
+      id: string
+      /**
+       * @description `address`: the street has the input's house number; `street`: it has not, or none was typed.
+       * @enum {string}
+       */
+      kind: 'address' | 'street' | 'city'
+      /** @description What the input shows once chosen: `mainText, secondaryText`. */
+      text: string
+      /** @description The street line or the city's name (the bold part of a row). */
+      mainText: string
+      /** @description The locality and the country, or the country. */
+      secondaryText: string
+      /** @description The input's house number, when the street has it (`address`). */
+      houseNumber?: string
+      location: components['schemas']['LatLng']
+      /** @description From `near`, when given. */
+      distanceMeters?: number
+    }
+    /** @description `complete`: every match is here. An input that extends this one (the same house number, words only longer or more) then matches a subset of these, by the rule of @tandem/contract's `suggestionMatches`. */
+    PlaceAutocomplete: {
+      suggestions: components['schemas']['PlaceSuggestion'][]
+      complete: boolean
     }
     AddressRequest: {
       regionCode: string
@@ -1263,6 +1308,38 @@ export interface operations {
         }
         content: {
           'application/json': components['schemas']['PlacePage']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  autocompletePlaces: {
+    parameters: {
+      query: {
+        /** @description What the person typed so far. */
+        input: string
+        /** @description `lat,lng`: nearest first, with `distanceMeters`. */
+        near?: string
+        limit?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Suggest addresses and cities as a person types (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PlaceAutocomplete']
         }
       }
       429: components['responses']['RateLimited']

@@ -56,6 +56,36 @@ export const maps: Record<string, Schema> = {
   }),
   PlaceType: string({ enum: [...PLACE_TYPES] }),
   PlacePage: page('Place', 'Places: the biggest first, or the nearest with `near`.'),
+  PlaceSuggestion: object(
+    {
+      id: string({
+        description: "Stable: the street's (`street:us-mountain-view-amphitheatre-parkway`) or the city's place id.",
+      }),
+      kind: string({
+        enum: ['address', 'street', 'city'],
+        description: "`address`: the street has the input's house number; `street`: it has not, or none was typed.",
+      }),
+      text: string({ description: 'What the input shows once chosen: `mainText, secondaryText`.' }),
+      mainText: string({ description: "The street line or the city's name (the bold part of a row)." }),
+      secondaryText: string({ description: 'The locality and the country, or the country.' }),
+      houseNumber: string({ description: "The input's house number, when the street has it (`address`)." }),
+      location: ref('LatLng'),
+      distanceMeters: number({ minimum: 0, description: 'From `near`, when given.' }),
+    },
+    ['houseNumber', 'distanceMeters'],
+  ),
+  PlaceAutocomplete: object(
+    {
+      suggestions: array(ref('PlaceSuggestion'), { maxItems: LIMITS.autocomplete.max }),
+      complete: boolean,
+    },
+    [],
+    {
+      description:
+        '`complete`: every match is here. An input that extends this one (the same house number, words only longer ' +
+        "or more) then matches a subset of these, by the rule of @tandem/contract's `suggestionMatches`.",
+    },
+  ),
   AddressRequest: object(
     {
       regionCode: string({ pattern: '^[A-Za-z]{2}$' }),

@@ -16,7 +16,7 @@ import {
   withList,
 } from './operations.js'
 import { customerPaths } from './customer-paths.js'
-import { common, customer, epoch, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
+import { common, customer, epoch, integer, maps, ref, realtime, string, support, text, type Schema } from './schemas.js'
 
 /** `lat,lng` and `west,south,east,north`: plain decimals (the ranges are checked by the service). */
 const DECIMAL = '-?[0-9]+(\\.[0-9]+)?'
@@ -115,6 +115,27 @@ export const openapi: Schema = {
           ...PAGE,
         ],
         answers: { 200: 'PlacePage' },
+      }),
+    },
+    '/maps/v1/places:autocomplete': {
+      get: op('autocompletePlaces', 'maps', 'Suggest addresses and cities as a person types', {
+        description:
+          'Every input word starts a word of the suggestion, in order (case- and diacritic-insensitive); a leading ' +
+          'house number is kept apart and shown on the streets that have it. Nearest first with `near`; else the ' +
+          "streets with the house number, then by population (a street by its city's, after the city).",
+        parameters: [
+          query('input', text(LIMITS.query), 'What the person typed so far.', true),
+          query('near', string({ pattern: LAT_LNG }), '`lat,lng`: nearest first, with `distanceMeters`.'),
+          query(
+            'limit',
+            integer({
+              minimum: LIMITS.autocomplete.min,
+              maximum: LIMITS.autocomplete.max,
+              default: LIMITS.autocomplete.default,
+            }),
+          ),
+        ],
+        answers: { 200: 'PlaceAutocomplete' },
       }),
     },
     '/maps/v1/addresses:validate': {
