@@ -1,6 +1,7 @@
 import { PLANS } from '@tandem/contract'
 import { CACHE_DEFAULTS } from './cache/defaults.js'
 import { PERSIST_DEFAULTS } from './persist/defaults.js'
+import { AUTOCOMPLETE_DEFAULTS } from './services/maps/autocomplete/defaults.js'
 
 /** The token provider's defaults (their own object, so an app with only a token provider ships only them). */
 export const TOKEN_DEFAULTS = {
@@ -72,4 +73,6 @@ export const DEFAULTS = {
   cache: CACHE_DEFAULTS,
   /** The saved cache and the durable outbox (docs/persist.md): `PERSIST_DEFAULTS` of `@tandem/core/persist`. */
   persist: PERSIST_DEFAULTS,
+  /** `createAutocomplete` (docs/services/maps.md, "Autocomplete"): `AUTOCOMPLETE_DEFAULTS` of `@tandem/core/maps`. */
+  autocomplete: AUTOCOMPLETE_DEFAULTS,
 } as const

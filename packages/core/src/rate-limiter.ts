@@ -24,8 +24,18 @@ export interface RateLimiterOptions {
    * @default `Date.now`
    */
   now?: () => number
-  /** Told whenever the queue changes: how many wait, and how long the last of them will. */
-  onChange?: (state: { queued: number; waitMs: number }) => void
+  /**
+   * Told whenever the queue changes (how many wait, how long the last of them will), and when a
+   * response changes the budget left (`remaining` whole tokens of `limit`).
+   */
+  onChange?: (state: RateLimiterState) => void
+}
+
+export interface RateLimiterState {
+  queued: number
+  waitMs: number
+  remaining: number
+  limit: number
 }
 
 export interface RateLimitHeaders {
@@ -93,11 +103,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (queue.length !== before) changed()
   }
 
-  /** Tells `onChange` the queue's length and the wait of its last request. */
+  /** The budget `onChange` was last told: a response that leaves it as it was tells nothing. */
+  let toldLeft = -1
+  let toldLimit = 0
+  const left = () => Math.max(0, Math.floor(tokens))
+
+  /** Tells `onChange` the queue's length, the wait of its last request and the budget left. */
   function changed(waitMs?: number): void {
     if (!options.onChange) return
     const t = now()
-    options.onChange({ queued: queue.length, waitMs: waitMs ?? (queue.length ? estimate(t, queue.length) : 0) })
+    waitMs ??= queue.length ? estimate(t, queue.length) : 0
+    options.onChange({ queued: queue.length, waitMs, remaining: (toldLeft = left()), limit: (toldLimit = capacity) })
   }
 
   /** The wait of a request arriving at `t` behind everything queued: until the pause ends and its token has refilled. */
@@ -160,6 +176,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
       // Only ever lower: the service knows about other clients of the same app, we know our in-flight requests.
       if (remaining !== undefined) tokens = Math.min(tokens, remaining - inflight)
+      if (left() !== toldLeft || capacity !== toldLimit) changed()
     },
     pause(ms) {
       const t = now()

@@ -124,13 +124,23 @@ export interface RateLimitWaitEvent {
   reason: 'retry-after' | 'bucket'
 }
 
-/** A service's rate-limit queue, whenever it changes (a request queued, let go or aborted). */
+/**
+ * A service's rate-limit queue and budget, whenever either changes: a request queued, let go or
+ * aborted, or a response whose `RateLimit-Remaining` changed what is left.
+ */
 export interface RateLimitState {
   service: ServiceName
   /** Requests waiting for a slot. */
   queued: number
   /** How long the last of them will wait, in ms (0: none waits). */
   waitMs: number
+  /**
+   * Requests that may go at once, as of this event: the client's bucket, lowered to the service's
+   * `RateLimit-Remaining` (it refills after, at `limit` per window).
+   */
+  remaining: number
+  /** The bucket's size: the plan's limit per window (the service's `RateLimit-Limit` once told). */
+  limit: number
 }
 
 export interface ClientEvents {
@@ -138,7 +148,7 @@ export interface ClientEvents {
   retry: (event: RetryEvent) => void
   /** After a request waited for its slot. */
   rateLimitWait: (event: RateLimitWaitEvent) => void
-  /** The queue changed: a request joined it (with the wait it faces), left it, or was aborted. */
+  /** The queue changed (a request joined it, with the wait it faces, left it, or was aborted), or the budget left did. */
   rateLimit: (state: RateLimitState) => void
 }
 

@@ -4,6 +4,7 @@ import { decode, encode } from '@googlemaps/polyline-codec'
 import { describe, expect, it } from 'vitest'
 import { isApiError, isValidationError, type LatLng } from '../index.js'
 import {
+  autocompletePlaces,
   computeRoute,
   decodePolyline,
   geocode,
@@ -33,6 +34,7 @@ const STYLES: [string, (client: TandemClient) => MapsService][] = [
       geocode: (params, options) => geocode(client, params, options),
       computeRoute: (params, options) => computeRoute(client, params, options),
       searchPlaces: (params, options) => searchPlaces(client, params, options),
+      autocompletePlaces: (params, options) => autocompletePlaces(client, params, options),
       validateAddress: (params, options) => validateAddress(client, params, options),
       getMapView: (params, options) => getMapView(client, params, options),
     }),

@@ -8,7 +8,9 @@ import type {
   MapFeature,
   MapView,
   Place,
+  PlaceAutocomplete,
   PlaceSearchQuery,
+  PlaceSuggestion,
   PlaceType,
   Route,
   RouteLeg,
@@ -28,6 +30,8 @@ export type {
   MapFeature,
   MapView,
   Place,
+  PlaceAutocomplete,
+  PlaceSuggestion,
   PlaceType,
   RouteLeg,
   TravelMode,
@@ -49,6 +53,13 @@ export interface ComputedRoute extends Route {
 /** The contract's search, with `near` as a point (sent as `lat,lng`). */
 export type PlaceSearchParams = Omit<PlaceSearchQuery, 'near'> & { near?: LatLng }
 
+/** What `autocompletePlaces` asks: `input` as typed, `near` to rank by distance, `limit` 1 to 10 (5). */
+export interface AutocompleteParams {
+  input: string
+  near?: LatLng
+  limit?: number
+}
+
 export type AddressParams = AddressRequest
 
 export type AddressConfirmation = AddressComponent['confirmation']
@@ -62,6 +73,8 @@ export interface MapsService {
   computeRoute(params: RouteParams, options?: CallOptions): Promise<ComputedRoute>
   /** Await for one page, `for await` for every place. */
   searchPlaces(params?: PlaceSearchParams, options?: CallOptions): PagePromise<Place>
+  /** Suggestions as the user types an address or a city (`createAutocomplete` debounces and caches them). */
+  autocompletePlaces(params: AutocompleteParams, options?: CallOptions): Promise<PlaceAutocomplete>
   validateAddress(params: AddressParams, options?: CallOptions): Promise<AddressValidation>
   getMapView(params: MapViewParams, options?: CallOptions): Promise<MapView>
 }
