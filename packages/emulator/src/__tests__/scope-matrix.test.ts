@@ -69,6 +69,7 @@ function table(): Record<string, Row> {
       expect: nobody,
     },
     searchPlaces: { method: 'GET', path: '/maps/v1/places?query=lis', expect: nobody },
+    autocompletePlaces: { method: 'GET', path: '/maps/v1/places:autocomplete?input=lis', expect: nobody },
     validateAddress: {
       method: 'POST',
       path: '/maps/v1/addresses:validate',

@@ -19,20 +19,8 @@ export const round = (value: number, decimals: number): number => {
   return Math.round(value * f) / f
 }
 
-/** Case- and diacritic-insensitive key: "São Paulo" and "sao paulo" meet. ASCII takes a fast path (most names). */
-export function fold(text: string): string {
-  if (/^\p{ASCII}*$/u.test(text))
-    return text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, ' ')
-      .trim()
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-}
+/** Case- and diacritic-insensitive key: "São Paulo" and "sao paulo" meet. The contract's, as autocomplete matches by it. */
+export { foldText as fold } from '@tandem/contract'
 
 /** Longitude intervals as non-wrapping pieces, so wrapped boxes compare simply. */
 function pieces(west: number, east: number): [number, number][] {

@@ -6,6 +6,7 @@ import type { RouteHandler } from '../resource-routes.js'
 import type { Route } from '../router.js'
 import type { ModuleContext, ServiceModule } from '../service-module.js'
 import { validateAddress } from './address.js'
+import { autocompletePlaces } from './autocomplete.js'
 import { geocode } from './geocode.js'
 import { getMapView } from './map-view.js'
 import { searchPlaces } from './places.js'
@@ -15,6 +16,7 @@ const routes: Route<RouteHandler>[] = [
   { method: 'POST', pattern: '/v1/geocode', handler: geocode },
   { method: 'POST', pattern: '/v1/routes:compute', handler: computeRoute },
   { method: 'GET', pattern: '/v1/places', handler: searchPlaces },
+  { method: 'GET', pattern: '/v1/places:autocomplete', handler: autocompletePlaces },
   { method: 'POST', pattern: '/v1/addresses:validate', handler: validateAddress },
   { method: 'GET', pattern: '/v1/views', handler: getMapView },
 ]

@@ -38,6 +38,7 @@ export function restExamples(ids: Seeded): Record<string, RestExample | RestExam
     searchPlaces: {
       query: { query: 'lis', near: '38.72,-9.14', radiusMeters: '50000', type: 'city', limit: '5' },
     },
+    autocompletePlaces: { query: { input: '1600 amph', near: '37.42,-122.08', limit: '5' } },
     validateAddress: {
       body: { regionCode: 'PT', addressLines: ['Rua Augusta 100'], locality: 'Lisbon', postalCode: '1100-053' },
     },
