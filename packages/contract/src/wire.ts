@@ -75,7 +75,10 @@ export const MAX_IDEMPOTENCY_KEY = 255
 export const MAX_SUBSCRIBE_CHANNELS = 1000
 export const MAX_MESSAGE_BYTES = 65_536
 export const MAX_RESOURCE_NAME = 200
-/** `limit` of a place autocomplete: few rows, each one a keystroke's answer. */
+/**
+ * `limit` of a place autocomplete (its `input` is at most `MAX_QUERY`): few rows, each a keystroke's
+ * answer. Not in LIMITS: every app that reads LIMITS would carry it.
+ */
 export const AUTOCOMPLETE_LIMIT = { min: 1, max: 10, default: 5 } as const
 
 export const LIMITS = {
@@ -110,8 +113,6 @@ export const LIMITS = {
   addressLine: MAX_ADDRESS_LINE,
   postalCode: MAX_POSTAL_CODE,
   geocodeResults: 5,
-  /** `limit` of a place autocomplete (`input` is at most `query`). */
-  autocomplete: AUTOCOMPLETE_LIMIT,
   placesRadiusMeters: { default: 50_000, max: MAX_RADIUS_METERS },
   zoom: { min: ZOOM_MIN, max: ZOOM_MAX },
 } as const

@@ -1,5 +1,5 @@
 // The maps service's shapes (docs/services/maps.md). Limits come from wire.ts.
-import { LAT_MAX, LIMITS, LNG_MAX, PLACE_TYPES, TRAVEL_MODES } from '../wire.js'
+import { AUTOCOMPLETE_LIMIT, LAT_MAX, LIMITS, LNG_MAX, PLACE_TYPES, TRAVEL_MODES } from '../wire.js'
 import { array, boolean, integer, number, object, page, ref, string, text, type Schema } from './helpers.js'
 
 export const maps: Record<string, Schema> = {
@@ -76,7 +76,7 @@ export const maps: Record<string, Schema> = {
   ),
   PlaceAutocomplete: object(
     {
-      suggestions: array(ref('PlaceSuggestion'), { maxItems: LIMITS.autocomplete.max }),
+      suggestions: array(ref('PlaceSuggestion'), { maxItems: AUTOCOMPLETE_LIMIT.max }),
       complete: boolean,
     },
     [],

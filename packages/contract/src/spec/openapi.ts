@@ -1,7 +1,7 @@
 // The REST contract of the three services, OpenAPI 3.1. Written by hand as a module (helpers
 // keep 30 operations' repeated parts, the standard headers and the error answers, in one place);
 // `npm run generate` writes it out as spec/openapi.json, which @redocly/cli lints in `npm test`.
-import { IDEMPOTENCY_KEY, LIMITS } from '../wire.js'
+import { AUTOCOMPLETE_LIMIT, IDEMPOTENCY_KEY, LIMITS } from '../wire.js'
 import {
   HEADERS,
   headerRefs,
@@ -129,9 +129,9 @@ export const openapi: Schema = {
           query(
             'limit',
             integer({
-              minimum: LIMITS.autocomplete.min,
-              maximum: LIMITS.autocomplete.max,
-              default: LIMITS.autocomplete.default,
+              minimum: AUTOCOMPLETE_LIMIT.min,
+              maximum: AUTOCOMPLETE_LIMIT.max,
+              default: AUTOCOMPLETE_LIMIT.default,
             }),
           ),
         ],

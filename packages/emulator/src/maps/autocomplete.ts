@@ -5,7 +5,7 @@
 // else the streets that have the typed house number, then by population (a street by its city's,
 // right after its city).
 import {
-  LIMITS,
+  AUTOCOMPLETE_LIMIT,
   parseAutocompleteInput,
   suggestionWords,
   wordsMatch,
@@ -67,7 +67,7 @@ export const autocompletePlaces: RouteHandler = {
   run: ({ query }) => {
     // Presence, lengths, the pattern of `near` and the range of `limit` are the contract's.
     const input = query.get('input') ?? ''
-    const limit = Number(query.get('limit') ?? LIMITS.autocomplete.default)
+    const limit = Number(query.get('limit') ?? AUTOCOMPLETE_LIMIT.default)
     const nearRaw = query.get('near')
     const near = nearRaw ? latLngParam(nearRaw, 'near') : undefined
     const { houseNumber, words } = parseAutocompleteInput(input)
