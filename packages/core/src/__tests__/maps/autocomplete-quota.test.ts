@@ -81,6 +81,7 @@ describe('the maps quota, from the rateLimit event', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     // Under 95 % of the plan left (after one request on a plan of 10) counts as low here.
     const ac = createAutocomplete(client, { quota: { slowerBelow: 0.95 } })
+    ac.subscribe(() => {}) // the quota is followed while someone watches
     await type(ac, 'Porto', 400)
     expect(ac.getSnapshot().degraded).toEqual({ reason: 'budget', mode: 'slower' })
     const before = requests.sent()
@@ -128,6 +129,7 @@ describe('the maps quota, from the rateLimit event', () => {
   it('a 429 that comes anyway is an error in the snapshot with its Retry-After, not a crash', async () => {
     const { client, emu } = await setup()
     const ac = createAutocomplete(client, { debounceMs: 0 })
+    ac.subscribe(() => {})
     emu.faults.rateLimitNext(1, { service: 'maps', retryAfterSeconds: 90 }) // longer than the client waits
     ac.setQuery('Porto')
     await waitUntil(() => ac.getSnapshot().status === 'error', { on: ac.subscribe, what: 'the error' })

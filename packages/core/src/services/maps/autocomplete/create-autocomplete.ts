@@ -10,6 +10,7 @@ import type { Client } from '../../../base-client.js'
 import type { RequestClient } from '../../../client-request.js'
 import { isAbortError, isTandemError, TandemError, ValidationError } from '../../../errors.js'
 import { createStore } from '../../../store.js'
+import type { RateLimitState, Unsubscribe } from '../../../types.js'
 import { optional, requireLatLng, requireNumber, requireObject } from '../../../validate.js'
 import { autocompletePlaces } from '../autocomplete-places.js'
 import type { PlaceAutocomplete, PlaceSuggestion } from '../types.js'
@@ -78,12 +79,15 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
       (Object.keys(patch) as (keyof AutocompleteSnapshot)[]).every((k) => s[k] === patch[k]) ? s : { ...s, ...patch },
     )
 
-  const offRate = client.on('rateLimit', (state) => {
+  const onRate = (state: RateLimitState) => {
     if (state.service !== 'maps') return
     const d = degradation(state, quota)
     const was = store.getSnapshot().degraded
     if (d?.reason !== was?.reason || d?.mode !== was?.mode) set({ degraded: d })
-  })
+  }
+  /** The quota is followed while someone watches: a store no one subscribes to holds no listener on the client. */
+  let watchers = 0
+  let offRate: Unsubscribe | undefined
 
   const remember = (key: string, answer: Answer) => {
     cache.delete(key)
@@ -153,7 +157,17 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
   }
 
   return {
-    subscribe: store.subscribe,
+    subscribe(listener) {
+      const off = store.subscribe(listener)
+      if (!watchers++ && !destroyed) offRate = client.on('rateLimit', onRate)
+      let on = true
+      return () => {
+        if (!on) return
+        on = false
+        off()
+        if (!--watchers) offRate?.()
+      }
+    },
     getSnapshot: store.getSnapshot,
     setQuery(text) {
       if (destroyed) return
@@ -213,7 +227,7 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
     destroy() {
       destroyed = true
       stop()
-      offRate()
+      offRate?.()
     },
   }
 }

@@ -75,6 +75,7 @@ export interface AutocompleteSelection {
 
 /** A store of suggestions as the user types (`useSyncExternalStore`, or any UI). */
 export interface Autocomplete {
+  /** While anyone is subscribed, the store follows the maps quota (the client's `rateLimit` events). */
   subscribe: (listener: () => void) => Unsubscribe
   /** The same object until something changes. */
   getSnapshot: () => AutocompleteSnapshot
@@ -85,7 +86,10 @@ export interface Autocomplete {
    * (one more request): 1 request for a city, 2 for an address. The list closes: `query` becomes its text.
    */
   select: (suggestion: PlaceSuggestion) => Promise<AutocompleteSelection>
-  /** Back to idle; what was learned stays cached. */
+  /**
+   * Back to idle, cancelling what is pending (the debounce, the request in flight); what was
+   * learned stays cached. With no subscriber left, nothing of the store runs after it.
+   */
   clear: () => void
   /** Stops timers, aborts what is in flight, stops listening to the client; `setQuery` then does nothing. */
   destroy: () => void
