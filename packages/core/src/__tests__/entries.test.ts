@@ -50,6 +50,7 @@ describe('entry points', () => {
     expect(Object.keys(DEFAULTS).sort()).toEqual(
       [
         'attemptTimeoutMs',
+        'autocomplete',
         'baseUrl',
         'cache',
         'helpSearchDebounceMs',
@@ -68,5 +69,7 @@ describe('entry points', () => {
     expect(CACHE_DEFAULTS).toMatchObject({ staleTime: 0, gcTime: 300_000, hydrateFreshMs: 2_000 })
     const persist = await import('../entries/persist.js')
     expect(DEFAULTS.persist).toBe(persist.PERSIST_DEFAULTS)
+    const maps = await import('../entries/maps.js')
+    expect(DEFAULTS.autocomplete).toBe(maps.AUTOCOMPLETE_DEFAULTS)
   })
 })
