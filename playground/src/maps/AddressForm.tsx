@@ -1,8 +1,12 @@
 import type { AddressValidation } from '@tandem/core'
+import type { AutocompleteSelection, PlaceSuggestion } from '@tandem/core/maps'
 import { useTandem } from '@tandem/react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
 import { errorField } from '../lib/format.js'
+import { AddressCombobox } from './AddressCombobox.js'
+import { DidYouMean, fieldsOf, type AddressFields } from './DidYouMean.js'
+import { MAPS_STRINGS as S } from './strings.js'
 
 /** The input each request field is typed in ("addressLines[0]" is the address line). */
 const INPUT_OF: [RegExp, string][] = [
@@ -12,52 +16,83 @@ const INPUT_OF: [RegExp, string][] = [
   [/^regionCode$/, 'address-region'],
 ]
 
-const COMPONENT_LABEL: Record<string, string> = {
-  address_line: 'Address line',
-  locality: 'Locality',
-  postal_code: 'Postal code',
-  country: 'Country',
+const START: AddressFields = { line: 'Rua Augusta 100', locality: 'Lisbon', postalCode: '1100053', regionCode: 'PT' }
+
+/** The check of the fields as sent, or of a chosen suggestion: the "did you mean" step shows it. */
+interface Checked {
+  result: AddressValidation
+  typed: AddressFields
 }
 
+/**
+ * The address form: the address line suggests addresses as it is typed (a chosen one fills the
+ * line, the locality and the region), and Validate or a choice shows the service's check of it,
+ * its corrections highlighted, with "Use this" or "Keep what I typed".
+ */
 export function AddressForm() {
   const { client } = useTandem()
-  const [regionCode, setRegionCode] = useState('PT')
-  const [line, setLine] = useState('Rua Augusta 100')
-  const [locality, setLocality] = useState('Lisbon')
-  const [postalCode, setPostalCode] = useState('1100053')
-  const [result, setResult] = useState<AddressValidation>()
+  const [fields, setFields] = useState(START)
+  const [checked, setChecked] = useState<Checked>()
   const [error, setError] = useState<unknown>()
   const [busy, setBusy] = useState(false)
+  const [note, setNote] = useState('')
   const shown = useRef<HTMLDivElement>(null)
   useEffect(() => {
     shown.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
-  }, [result])
+  }, [checked])
+  const set = (key: keyof AddressFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }))
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
+  /** One check at a time: its answer (or its error) replaces the last. */
+  const check = async (answer: () => Promise<Checked | undefined>) => {
     setBusy(true)
     setError(undefined)
+    setNote('')
     try {
-      setResult(
-        await client.maps.validateAddress({
-          regionCode: regionCode.trim().toUpperCase(),
-          addressLines: line
-            .split('\n')
-            .map((l) => l.trim())
-            .filter(Boolean),
-          ...(locality.trim() ? { locality: locality.trim() } : {}),
-          ...(postalCode.trim() ? { postalCode: postalCode.trim() } : {}),
-        }),
-      )
+      setChecked(await answer())
     } catch (err) {
-      setResult(undefined)
+      setChecked(undefined)
       setError(err) // a ValidationError (before sending) or the service's details name the field
     } finally {
       setBusy(false)
     }
   }
 
-  const v = result?.verdict
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const typed = fields
+    void check(async () => ({
+      typed,
+      result: await client.maps.validateAddress({
+        regionCode: typed.regionCode.trim().toUpperCase(),
+        addressLines: typed.line
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean),
+        ...(typed.locality.trim() ? { locality: typed.locality.trim() } : {}),
+        ...(typed.postalCode.trim() ? { postalCode: typed.postalCode.trim() } : {}),
+      }),
+    }))
+  }
+
+  // A suggestion fills the fields at once (a city only the locality); its region and check follow.
+  const choose = (s: PlaceSuggestion, selection: Promise<AutocompleteSelection>) => {
+    const city = s.kind === 'city' ? s.mainText : (s.secondaryText.split(',')[0]?.trim() ?? '')
+    const filled = { ...fields, line: s.kind === 'city' ? '' : s.mainText, locality: city, postalCode: '' }
+    setFields(filled)
+    void check(async () => {
+      const { place, validation } = await selection
+      set('regionCode')(place.countryCode)
+      return validation ? { result: validation, typed: { ...filled, regionCode: place.countryCode } } : undefined
+    })
+  }
+
+  const decide = (use: boolean) => {
+    if (use && checked) setFields(fieldsOf(checked.result, checked.typed))
+    setChecked(undefined)
+    setNote(use ? S.used : S.kept)
+    document.getElementById('address-line')?.focus() // the buttons are gone: the focus goes back to the form
+  }
+
   const field = error === undefined ? undefined : errorField(error)
   const invalidInput = field && INPUT_OF.find(([pattern]) => pattern.test(field))?.[1]
   /** The error's attachment to the input it is about; an error about none describes the form's button. */
@@ -67,16 +102,23 @@ export function AddressForm() {
     <section className="card" aria-labelledby="address-title">
       <h2 id="address-title">Validate an address</h2>
       <form onSubmit={submit} className="address-form">
-        <label className="wide">
-          Address line{' '}
-          <input id="address-line" value={line} onChange={(e) => setLine(e.target.value)} {...attach('address-line')} />
-        </label>
+        <div className="wide field">
+          <label htmlFor="address-line">Address line</label>
+          <AddressCombobox
+            id="address-line"
+            value={fields.line}
+            onInput={set('line')}
+            onChoose={choose}
+            invalid={invalidInput === 'address-line'}
+            describedBy={invalidInput === 'address-line' ? 'address-error' : undefined}
+          />
+        </div>
         <label>
           Locality{' '}
           <input
             id="address-locality"
-            value={locality}
-            onChange={(e) => setLocality(e.target.value)}
+            value={fields.locality}
+            onChange={(e) => set('locality')(e.target.value)}
             {...attach('address-locality')}
           />
         </label>
@@ -84,8 +126,8 @@ export function AddressForm() {
           Postal code{' '}
           <input
             id="address-postal"
-            value={postalCode}
-            onChange={(e) => setPostalCode(e.target.value)}
+            value={fields.postalCode}
+            onChange={(e) => set('postalCode')(e.target.value)}
             {...attach('address-postal')}
           />
         </label>
@@ -93,8 +135,8 @@ export function AddressForm() {
           Region (ISO code){' '}
           <input
             id="address-region"
-            value={regionCode}
-            onChange={(e) => setRegionCode(e.target.value)}
+            value={fields.regionCode}
+            onChange={(e) => set('regionCode')(e.target.value)}
             maxLength={2}
             {...attach('address-region')}
           />
@@ -107,54 +149,22 @@ export function AddressForm() {
           {busy ? 'Checking…' : 'Validate'}
         </button>
       </form>
+      <p className="hint">
+        Typing the address line suggests addresses (<code>usePlaceAutocomplete</code>); choosing one fills the fields
+        and checks it (<code>validateAddress</code>).
+      </p>
+      <p role="status" className="hint" data-testid="address-note">
+        {note}
+      </p>
       {error !== undefined && <ErrorDetails error={error} id="address-error" data-testid="address-error" />}
-      {result && v && (
-        <div data-testid="address-result" ref={shown}>
-          <p className="verdict">
-            <span className={`pill ${v.complete ? 'ok' : 'bad'}`}>{v.complete ? 'complete' : 'incomplete'}</span>
-            <span className={`pill ${v.hasUnconfirmedComponents ? 'warn' : 'ok'}`}>
-              {v.hasUnconfirmedComponents ? 'has unconfirmed parts' : 'all confirmed'}
-            </span>
-            <span className={`pill ${v.needsFixes ? 'bad' : 'ok'}`}>
-              {v.needsFixes ? 'needs fixes' : 'no fixes needed'}
-            </span>
-          </p>
-          <p className="small">
-            <strong>{result.address.formattedAddress}</strong>
-          </p>
-          <table className="components">
-            <thead>
-              <tr>
-                <th>Component</th>
-                <th>Value</th>
-                <th>Verdict</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.address.components.map((c) => (
-                <tr key={c.type}>
-                  <td>{COMPONENT_LABEL[c.type] ?? c.type}</td>
-                  <td>{c.text || <span className="muted">—</span>}</td>
-                  <td>
-                    <span
-                      className={`pill ${c.confirmation === 'confirmed' ? 'ok' : c.confirmation === 'fixed' ? 'info' : c.confirmation === 'missing' ? 'bad' : 'warn'}`}
-                    >
-                      {c.confirmation}
-                    </span>
-                    {c.issue && <div className="muted small">{c.issue}</div>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {result.geocode && (
-            <p className="muted small">
-              {result.geocode.placeId.startsWith('street_') ? 'Street' : 'Locality'} at{' '}
-              {result.geocode.location.lat.toFixed(3)}, {result.geocode.location.lng.toFixed(3)} (
-              {result.geocode.placeId})
-            </p>
-          )}
-        </div>
+      {checked && (
+        <DidYouMean
+          ref={shown}
+          result={checked.result}
+          typed={checked.typed}
+          onUse={() => decide(true)}
+          onKeep={() => decide(false)}
+        />
       )}
     </section>
   )
