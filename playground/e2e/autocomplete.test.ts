@@ -20,7 +20,6 @@ function countAutocomplete(page: Page): string[] {
 const field = (page: Page) => page.getByRole('combobox', { name: 'Address line' })
 /** The suggestions (the page has other options: the route's mode select). */
 const options = (page: Page) => page.getByRole('listbox', { name: 'Address suggestions' }).getByRole('option')
-const announced = (page: Page) => page.getByTestId('suggestion-count')
 
 /** Waits for the polite live region to say `text` (a pattern). */
 const announces = (page: Page, text: RegExp) =>
