@@ -4,7 +4,8 @@
 // leads to the "did you mean" step with the service's corrections highlighted.
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { axeFindings, hasChromium, useHarness, WAIT, type TestPage } from './harness.js'
+import { join } from 'node:path'
+import { axeFindings, hasChromium, SHOTS, useHarness, WAIT, type TestPage } from './harness.js'
 
 const ADDRESS = '1600 Amphitheatre Parkway, Mountain View'
 
@@ -174,8 +175,9 @@ describe.skipIf(!hasChromium)('the address line autocompletes (issue 32)', () =>
     expect(sideways).toBeLessThanOrEqual(4)
     expect(await list.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true)
     expect(await axeFindings(page)).toEqual([])
-
     await input.press('ArrowDown')
+    await page.screenshot({ path: join(SHOTS, 'autocomplete-360.png') }) // the open list, one option active
+
     await input.press('Enter')
     expect(await input.inputValue()).toBe('1600 Amphitheatre Parkway')
     await page.getByTestId('did-you-mean').waitFor(WAIT)
