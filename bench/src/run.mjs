@@ -17,6 +17,7 @@ const BENCHES = {
   presence: () => import('./presence.mjs'),
   persist: () => import('./persist.mjs'),
   devtools: () => import('./devtools.mjs'),
+  autocomplete: () => import('./autocomplete.mjs'),
   upstream: () => import('./upstream.mjs'),
 }
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
@@ -96,7 +97,7 @@ const sections = Object.keys(BENCHES)
 const header = [
   '# Benchmark results',
   '',
-  'Command: `npm run bench` (from the repository root; builds first, except for `bundle` and `upstream` alone, which measure `src`) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `chat`, `hostile`, `presence`, `persist`, `devtools`, `upstream`), replacing only its section.',
+  'Command: `npm run bench` (from the repository root; builds first, except for `bundle` and `upstream` alone, which measure `src`) runs every section below; `npm run bench -- <name>` one of them (`bundle`, `rest`, `realtime`, `counts`, `browser`, `tabs`, `chat`, `hostile`, `presence`, `persist`, `devtools`, `autocomplete`, `upstream`), replacing only its section.',
   `Machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
   `Node ${process.version}. Versions: ${PACKAGES.map((p) => `${p} ${version(p)}`).join(', ')}.`,
   '',
