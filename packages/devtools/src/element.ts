@@ -5,7 +5,7 @@
 // reaches back further, and stays the app's: the element shows it, never stops it.
 import type { Client } from '@tandem/core'
 import type { CachePersister, DurableOutbox } from '@tandem/core/persist'
-import { h } from './dom.js'
+import { h } from '@tandem/core/internal'
 import { launcherSheet } from './launcher-styles.js'
 import { goOnline, isForcedOffline } from './offline.js'
 import type { MountPanel, Panel } from './panel-types.js'

@@ -1,6 +1,6 @@
 // The launcher's look: a small round button at the bottom of the inline start (the messenger's
 // sits at the end), logical properties only, so `dir="rtl"` mirrors it.
-import { SR_ONLY, sheet } from './dom.js'
+import { SR_ONLY, sheet } from '@tandem/core/internal'
 
 export const launcherSheet = sheet(`
 :host{position:fixed;inset-block-end:20px;inset-inline-start:20px;z-index:2147483001;font:14px/1.4 system-ui,sans-serif;color:#1b1f24}

@@ -3,7 +3,7 @@
 // reaches the launcher, so it is usually there by the click). The page pays the panel's bytes
 // only once somebody opens it.
 import type { Messenger } from '@tandem/core/messenger'
-import { h } from './dom.js'
+import { h } from '@tandem/core/internal'
 import { clearDrafts, drafts } from './drafts.js'
 import { launcherSheet } from './launcher-styles.js'
 import type { MountPanel, Panel } from './panel-types.js'

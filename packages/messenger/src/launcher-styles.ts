@@ -1,6 +1,6 @@
 // The launcher's look. Logical properties throughout (inset-inline-end, not right), so
 // `dir="rtl"` on the element mirrors it with no rule of its own.
-import { SR_ONLY, sheet } from './dom.js'
+import { SR_ONLY, sheet } from '@tandem/core/internal'
 
 export const launcherSheet = sheet(`
 :host{position:fixed;inset-block-end:20px;inset-inline-end:20px;z-index:2147483000;font:15px/1.4 system-ui,sans-serif;color:#1b1f24}

@@ -2,7 +2,7 @@
 // is the only one in the tab order (roving tabindex); Left/Right move to the previous/next tab
 // (wrapping), Home/End to the first/last, and moving selects (automatic activation: each view
 // renders at once). Only the selected view is shown, and only it keeps itself current.
-import { h } from '../dom.js'
+import { h } from '@tandem/core/internal'
 import type { View } from './view.js'
 
 export interface TabSpec {

@@ -1,6 +1,6 @@
 // The help centre: a search over the published articles (docs.search), and an article's text.
 // A newer search aborts the one still on its way, so results never arrive out of order.
-import { h } from '../dom.js'
+import { h } from '@tandem/core/internal'
 import { DEFAULTS } from '../defaults.js'
 import type { PanelContext, View } from './view.js'
 

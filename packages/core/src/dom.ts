@@ -1,3 +1,4 @@
+// The custom elements' DOM helpers (@tandem/messenger, @tandem/devtools): one copy, in core's internal entry.
 // DOM built from nodes, never from markup: data reaches the page as text nodes only (no
 // innerHTML anywhere), which a strict CSP and untrusted message text both need.
 
