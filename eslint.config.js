@@ -81,7 +81,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/react/src/**/*.{ts,tsx}', 'packages/devtools/src/**/*.tsx', 'playground/src/**/*.{ts,tsx}'],
+    files: [
+      'packages/react/src/**/*.{ts,tsx}',
+      'packages/devtools/src/**/*.tsx',
+      'packages/next/src/**/*.tsx',
+      'playground/src/**/*.{ts,tsx}',
+    ],
     plugins: { 'react-hooks': reactHooks },
     rules: hooksRules,
   },

@@ -154,6 +154,11 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: { name: 'devtools', root: 'packages/devtools', environment: 'happy-dom', setupFiles: withCleanup },
           },
+          // @tandem/next against the emulator: server rendering in node, the browser's hydration in happy-dom (per file).
+          {
+            extends: true,
+            test: { name: 'next', root: 'packages/next', environment: 'node', setupFiles: withCleanup },
+          },
           {
             extends: true,
             test: { name: 'emulator', root: 'packages/emulator', environment: 'node', setupFiles: withCleanup },

@@ -1,0 +1,57 @@
+'use client'
+import type { DehydratedState, ResourceCache } from '@tandem/core'
+import { hashQuery } from '@tandem/core/internal'
+import { useTandem } from '@tandem/react'
+import { useEffect, useMemo, type ReactNode } from 'react'
+
+export interface TandemHydrateProps {
+  /** What `prefetch` of `@tandem/next/server` returned (or a cache's `dehydrate()`). */
+  state: DehydratedState | null | undefined
+  children?: ReactNode
+}
+
+type Entries = DehydratedState['entries']
+const NONE: Entries = []
+
+/** The states each cache has taken in: a remount with the same state (back navigation) must not put old data over live updates. */
+const taken = new WeakMap<ResourceCache, WeakSet<DehydratedState>>()
+
+/**
+ * Puts in at once the entries nobody watches (the render below reads them: no request), and
+ * returns those a mounted component watches: changing them now would update another component
+ * during this render, so they go in after the commit (and only if newer, as `hydrate` does).
+ */
+function hydrateUnwatched(cache: ResourceCache, state: DehydratedState | null | undefined): Entries {
+  if (!state?.entries?.length) return NONE
+  let seen = taken.get(cache)
+  if (!seen) taken.set(cache, (seen = new WeakSet()))
+  if (seen.has(state)) return NONE
+  seen.add(state)
+  const watched = new Set(cache.inspect().flatMap((e) => (e.observers > 0 ? [e.hash] : [])))
+  const now: Entries = []
+  const later: Entries = []
+  for (const entry of state.entries) (watched.has(hashQuery(entry.query)) ? later : now).push(entry)
+  if (now.length) cache.hydrate({ entries: now })
+  return later
+}
+
+/**
+ * Puts the server's prefetched entries into the provider's cache before its children render, so
+ * the hydrating render shows them and sends no request (TanStack Query's `HydrationBoundary`).
+ * Each Suspense boundary that streams later can carry its own. Once per `state` object.
+ *
+ * @example
+ * ```tsx
+ * // app/inbox/page.tsx, a server component
+ * const state = await prefetch(createServerClient(…), listQuery('support/conversations', { limit: 25 }))
+ * return <TandemHydrate state={state}><Inbox /></TandemHydrate>
+ * ```
+ */
+export function TandemHydrate({ state, children }: TandemHydrateProps) {
+  const { cache } = useTandem()
+  const later = useMemo(() => hydrateUnwatched(cache, state), [cache, state])
+  useEffect(() => {
+    if (later.length) cache.hydrate({ entries: later })
+  }, [cache, later])
+  return children
+}

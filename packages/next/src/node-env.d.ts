@@ -1,0 +1,3 @@
+// `process.env.NODE_ENV`, read by the provider's dev-only message, for the package's build: it
+// builds without @types/node. The repo's typecheck has @types/node and leaves this file out (tsconfig.json).
+declare const process: { env: { NODE_ENV?: string } }
