@@ -22,6 +22,8 @@ export default tseslint.config(
       'bench/.out/**',
       '.tmp/**',
       'test/docs/.generated/**',
+      'examples/next/.next/**',
+      'examples/next/next-env.d.ts',
     ],
   },
   js.configs.recommended,

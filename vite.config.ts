@@ -214,6 +214,19 @@ export default defineConfig(({ mode }) => {
               hookTimeout: Math.max(60_000, slack(40_000)),
             },
           },
+          // examples/next in Chromium: one `next build`, then `next start` beside an emulator
+          // (examples/next/e2e/global-setup.ts). Not `extends`, as e2e: Next runs the SDK from dist.
+          {
+            test: {
+              name: 'next-e2e',
+              root: 'examples/next',
+              environment: 'node',
+              include: ['e2e/**/*.test.ts'],
+              globalSetup: ['e2e/global-setup.ts'],
+              testTimeout: Math.max(60_000, slack(40_000)),
+              hookTimeout: Math.max(60_000, slack(40_000)),
+            },
+          },
         ] satisfies TestProjectInlineConfiguration[]
       ).filter((p) => !soak || SOAK_PROJECTS.has(p.test.name)),
     },
