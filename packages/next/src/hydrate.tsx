@@ -1,6 +1,6 @@
 'use client'
-import type { DehydratedState, ResourceCache } from '@tandem/core'
-import { hashQuery } from '@tandem/core/internal'
+import { liveChannelName, type DehydratedState, type ListQuery, type ResourceCache } from '@tandem/core'
+import { handOver, hashQuery } from '@tandem/core/internal'
 import { useTandem } from '@tandem/react'
 import { useEffect, useMemo, type ReactNode } from 'react'
 
@@ -15,6 +15,21 @@ const NONE: Entries = []
 
 /** The states each cache has taken in: a remount with the same state (back navigation) must not put old data over live updates. */
 const taken = new WeakMap<ResourceCache, WeakSet<DehydratedState>>()
+
+/**
+ * Hands each entry now holding the state's data the position its channel had just before that
+ * data was fetched (`prefetch`): the entry's live binding resumes the channel from there, and
+ * history brings what changed since, instead of a refetch. Not to newer data kept here instead.
+ */
+function handOverLive(cache: ResourceCache, entries: Entries, live: DehydratedState['live']) {
+  if (!live?.length) return
+  const at = new Map(live.map((l) => [l.channel, l.position]))
+  for (const { query, dataUpdatedAt } of entries) {
+    const position = query.key === undefined ? at.get(liveChannelName(query)) : undefined
+    if (position && cache.get(query as ListQuery).getSnapshot().dataUpdatedAt === dataUpdatedAt)
+      handOver(cache, query, position)
+  }
+}
 
 /**
  * Puts in at once the entries nobody watches (the render below reads them: no request), and
@@ -32,6 +47,7 @@ function hydrateUnwatched(cache: ResourceCache, state: DehydratedState | null | 
   const later: Entries = []
   for (const entry of state.entries) (watched.has(hashQuery(entry.query)) ? later : now).push(entry)
   if (now.length) cache.hydrate({ entries: now })
+  handOverLive(cache, now, state.live)
   return later
 }
 
@@ -51,7 +67,9 @@ export function TandemHydrate({ state, children }: TandemHydrateProps) {
   const { cache } = useTandem()
   const later = useMemo(() => hydrateUnwatched(cache, state), [cache, state])
   useEffect(() => {
-    if (later.length) cache.hydrate({ entries: later })
-  }, [cache, later])
+    if (!later.length) return
+    cache.hydrate({ entries: later })
+    handOverLive(cache, later, state?.live)
+  }, [cache, later, state])
   return children
 }

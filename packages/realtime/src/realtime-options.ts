@@ -3,7 +3,7 @@ import type { BackoffOptions } from './backoff.js'
 import type { DebugLog } from './log.js'
 import type { RealtimeError } from './core.js'
 import type { PositionsFactory } from './positions.js'
-import type { Channel, ChannelInfo, ConnectionState, RealtimeEvents } from './types.js'
+import type { Channel, ChannelInfo, ConnectionState, Position, RealtimeEvents } from './types.js'
 
 export interface RealtimeOptions {
   /**
@@ -106,8 +106,13 @@ export interface Realtime {
   readonly connectionId: string | undefined
   /** Why the client is not connected (the last failure), until the next `connected`. */
   readonly lastError: RealtimeError | undefined
-  /** The channel of that name (one object per name); it subscribes while it has listeners. */
-  channel: (name: string) => Channel
+  /**
+   * The channel of that name (one object per name); it subscribes while it has listeners. `since`:
+   * where it starts when made now (it resumes from there: history brings what came after), as
+   * the `positions` option does after a reload; ignored for a channel already made. Until its
+   * first message, `channel.position` is that very object.
+   */
+  channel: (name: string, since?: Position) => Channel
   /**
    * The channels this client holds now (every `channel(name)` made), each read when called: a tool
    * polls it. A channel's state changes reach `channel.on('state')`; its counts reach no listener.

@@ -279,14 +279,18 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     get lastError() {
       return conn.machine.context.lastError
     },
-    channel(name) {
+    channel(name, since) {
       if (!isChannelName(name))
         throw new ValidationError('channel', process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
         channels.set(
           name,
-          (ch = createChannel(name, { request, publish, changed, error, held, retryDelay }, seeds.get(name))),
+          (ch = createChannel(
+            name,
+            { request, publish, changed, error, held, retryDelay },
+            isSince(since) ? since : seeds.get(name),
+          )),
         )
         seeds.delete(name)
       }

@@ -3,6 +3,7 @@ import { LEASE_RELEASE_MS, LIVE_REFETCH_MS } from '../defaults.js'
 import { createPool, type Pool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
 import { TandemError } from '../errors.js'
+import { handed } from './handover.js'
 import { hashQuery } from './key.js'
 import { placeItem } from './live-list.js'
 import type { CacheEvent, CacheQuery, ItemQuery, ListQuery, ResourceCache } from './types.js'
@@ -26,6 +27,8 @@ export interface LiveState {
 
 export interface LiveChannel {
   readonly state: string
+  /** The last delivered position: where a subscription resumes from. */
+  readonly position?: { epoch: string; offset: number } | undefined
   subscribe: (listener: (message: LiveMessage) => void) => Unsubscribe
   on: {
     (event: 'state', callback: (change: LiveState) => void): Unsubscribe
@@ -35,7 +38,8 @@ export interface LiveChannel {
 
 /** Where live changes come from: a realtime connection (`createRealtime` from @tandem/realtime). */
 export interface LiveSource {
-  channel: (name: string) => LiveChannel
+  /** `since`: where a channel not made yet starts (the position handed over with hydrated data). */
+  channel: (name: string, since?: { epoch: string; offset: number }) => LiveChannel
   /** The connection's state, where the source has one: a failed connection is every live list's error. */
   readonly state?: string
   readonly lastError?: Error
@@ -82,12 +86,15 @@ export function bindLiveResources(rt: LiveSource, cache: ResourceCache, query: C
 
 function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | ItemQuery<unknown>): Unsubscribe {
   const { service, collection } = query
-  const channel = rt.channel(liveChannelName(query))
+  const name = liveChannelName(query)
+  const since = handed.get(cache)?.get(hashQuery(query))
+  const channel = rt.channel(name, since)
   const entry = cache.get(query as ListQuery)
   const rule = LIST_RULES[`${service}/${collection}`]
   let held: CacheEvent[] | undefined
-  let synced = channel.state === 'subscribed'
-  const name = liveChannelName(query)
+  // Made from the position read just before this data was fetched (the same object): history
+  // brings what the fetch missed, or a `discontinuity` says it cannot, so no catch-up refetch.
+  let synced = channel.state === 'subscribed' || (!!since && channel.position === since)
 
   /** Says why the entry is not live (or that it is again): the channel's failure first, then the connection's. */
   const setLive = (error: Error | undefined) => {

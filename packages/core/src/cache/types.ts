@@ -168,6 +168,12 @@ export interface GetOptions<D> {
 
 export interface DehydratedState {
   entries: { query: CacheQuery; data: unknown; dataUpdatedAt: number }[]
+  /**
+   * Where each collection's channel stood just before these entries were fetched (`prefetch` of
+   * @tandem/next/server). `hydrate` ignores it; `<TandemHydrate>` of @tandem/next hands it to the
+   * entries, whose live binding then resumes the channel from there instead of refetching.
+   */
+  live?: { channel: string; position: { epoch: string; offset: number } }[]
 }
 
 export interface HydrateOptions {
