@@ -16,7 +16,13 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 
-const LEVELS = [['contract'], ['server', 'core'], ['emulator', 'realtime'], ['react', 'messenger'], ['devtools', 'next']]
+const LEVELS = [
+  ['contract'],
+  ['server', 'core'],
+  ['emulator', 'realtime'],
+  ['react', 'messenger'],
+  ['devtools', 'next'],
+]
 // tsc itself, not `npx tsc`: npx costs a start of its own per package.
 const TSC = 'node_modules/.bin/tsc'
 const CACHE = 'node_modules/.cache/tsc'
