@@ -229,6 +229,9 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
 
       // Hidden behind another panel, 1,000 more change nothing in the chat's DOM; shown again, all are there.
       await page.getByRole('tab', { name: 'Maps' }).click()
+      // The tab changes on `hashchange`, a task after the click: the commit that hides the chat
+      // (its last) is in only once the tab reads as selected.
+      await page.locator('#tab-maps[aria-selected="true"]').waitFor(WAIT)
       const hiddenCommits = await listCommits(page)
       await page.evaluate(() => {
         const w = window as unknown as { __mutations: number }
