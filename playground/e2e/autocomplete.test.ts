@@ -159,6 +159,19 @@ describe.skipIf(!hasChromium)('the address line autocompletes (issue 32)', () =>
     noErrors(page)
   })
 
+  it('a failed suggestion request is said as a sentence (not silent); the quota hint is a polite status', async () => {
+    const page = await openPage(harness, 'ac-offline')
+    const input = field(page)
+    expect(await page.getByTestId('autocomplete-degraded').getAttribute('role')).toBe('status')
+    await page.route(/\/maps\/v1\/places(:|%3A)autocomplete/i, (route) => route.abort('internetdisconnected'))
+    await input.fill('Mountain View')
+    const error = page.getByTestId('autocomplete-error')
+    await error.getByRole('alert').filter({ hasText: 'could not be reached' }).waitFor(WAIT)
+    expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(
+      await error.getByRole('alert').getAttribute('id'),
+    )
+  })
+
   it('at 360 px: the open list fits (nothing scrolls sideways), axe passes, the keyboard still chooses', async () => {
     const width = 360
     const page = await openPage(harness, 'ac-narrow', { width, height: 740 })

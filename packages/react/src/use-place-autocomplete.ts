@@ -5,7 +5,7 @@ import {
   type AutocompleteSnapshot,
   type PlaceSuggestion,
 } from '@tandem/core/maps'
-import { useEffect, useMemo, useSyncExternalStore } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import { useTandem } from './use-tandem.js'
 
 /** The snapshot of `createAutocomplete`, and what the input does with it. */
@@ -19,6 +19,10 @@ export interface PlaceAutocompleteResult extends AutocompleteSnapshot {
 
 /** What the server renders, and the first render hydrates: nothing typed yet. */
 const SERVER: AutocompleteSnapshot = { status: 'idle', query: '', suggestions: [], error: null, degraded: null }
+
+// Before paint, so an input showing `query` never flashes empty when the store is replaced; on the
+// server (no layout), a plain effect, which never runs there.
+const useBeforePaint = typeof window === 'undefined' ? useEffect : useLayoutEffect
 
 /**
  * Address and city suggestions as the user types, within the maps quota (`createAutocomplete` of
@@ -65,9 +69,20 @@ export function usePlaceAutocomplete(options: AutocompleteOptions = {}): PlaceAu
       pauseMs,
     ],
   )
-  // Unsubscribed (by useSyncExternalStore) and cleared, an unmounted store has nothing running: no
-  // timer, no request, no listener on the client. Not destroyed, so StrictMode's second mount works.
-  useEffect(() => store.clear, [store])
+  // A changed option (`near` following the map) makes a new store: what is being typed carries over
+  // (its suggestions are asked again, for the new options). Not after a choice (idle): that would
+  // ask, and reopen the list, on every map move.
+  const carried = useRef('')
+  useBeforePaint(() => {
+    if (carried.current) store.setQuery(carried.current)
+    // Unsubscribed (by useSyncExternalStore) and cleared, an unmounted store has nothing running:
+    // no timer, no request, no listener on the client. Not destroyed, so StrictMode's second mount works.
+    return () => {
+      const { status, query } = store.getSnapshot()
+      carried.current = status === 'idle' ? '' : query
+      store.clear()
+    }
+  }, [store])
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, () => SERVER)
   return useMemo(
     () => ({ ...snapshot, setQuery: store.setQuery, select: store.select, clear: store.clear }),

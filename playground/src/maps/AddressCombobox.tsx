@@ -1,6 +1,7 @@
 import type { AutocompleteSelection, PlaceSuggestion } from '@tandem/core/maps'
 import { usePlaceAutocomplete } from '@tandem/react'
 import { useEffect } from 'react'
+import { ErrorDetails } from '../lib/ErrorDetails.js'
 import { MAPS_STRINGS as S } from './strings.js'
 import { useCombobox } from './use-combobox.js'
 
@@ -18,12 +19,14 @@ export interface AddressComboboxProps {
 /**
  * A text input with address suggestions (`usePlaceAutocomplete`, within the maps quota) as a
  * WAI-ARIA 1.2 combobox: the list's count is said in a polite live region, and a quota that makes
- * autocomplete ask less is a quiet hint, never an error (the field still takes what is typed).
+ * autocomplete ask less is a quiet hint (polite too), never an error (the field still takes what is
+ * typed). A failed request (the network, the quota's wait) is said as a sentence below the input.
  */
 export function AddressCombobox({ id, value, onInput, onChoose, invalid, describedBy }: AddressComboboxProps) {
-  const { status, suggestions, degraded, setQuery, select, clear } = usePlaceAutocomplete()
+  const { status, suggestions, error, degraded, setQuery, select, clear } = usePlaceAutocomplete()
   const box = useCombobox({
     items: suggestions,
+    keyOf: (s) => s.id,
     onChoose: (s) => onChoose(s, select(s)),
     onClear: () => {
       onInput('')
@@ -31,6 +34,8 @@ export function AddressCombobox({ id, value, onInput, onChoose, invalid, describ
     },
   })
   const listId = `${id}-suggestions`
+  const errorId = `${id}-suggest-error`
+  const failed = status === 'error' && error !== null
   const optionId = (i: number) => `${id}-option-${i}`
   // The active option in view when the list scrolls (a short phone screen).
   useEffect(() => {
@@ -48,7 +53,7 @@ export function AddressCombobox({ id, value, onInput, onChoose, invalid, describ
         aria-autocomplete="list"
         aria-activedescendant={box.active >= 0 ? optionId(box.active) : undefined}
         aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
+        aria-describedby={[describedBy, failed && errorId].filter(Boolean).join(' ') || undefined}
         autoComplete="off"
         spellCheck={false}
         value={value}
@@ -79,11 +84,11 @@ export function AddressCombobox({ id, value, onInput, onChoose, invalid, describ
       <div role="status" className="sr-only" data-testid="suggestion-count">
         {answered ? S.count(suggestions.length) : ''}
       </div>
-      {degraded && (
-        <p className="hint" data-testid="autocomplete-degraded">
-          {degraded.mode === 'paused' ? S.paused : S.slower}
-        </p>
-      )}
+      {/* Always in the page, so a screen reader hears the hint when it appears. */}
+      <p role="status" className="hint" data-testid="autocomplete-degraded" hidden={!degraded}>
+        {degraded ? (degraded.mode === 'paused' ? S.paused : S.slower) : ''}
+      </p>
+      {failed && <ErrorDetails error={error} service="maps" id={errorId} data-testid="autocomplete-error" />}
     </div>
   )
 }

@@ -42,18 +42,24 @@ export function AddressForm() {
   }, [checked])
   const set = (key: keyof AddressFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }))
 
-  /** One check at a time: its answer (or its error) replaces the last. */
-  const check = async (answer: () => Promise<Checked | undefined>) => {
+  /** The latest check: an earlier one answering later (a slow select) is dropped, not shown over it. */
+  const latest = useRef(0)
+  /** Its answer (or its error) replaces the last; `current` tells the answer it is still the latest. */
+  const check = async (answer: (current: () => boolean) => Promise<Checked | undefined>) => {
+    const mine = ++latest.current
+    const current = () => mine === latest.current
     setBusy(true)
     setError(undefined)
     setNote('')
     try {
-      setChecked(await answer())
+      const result = await answer(current)
+      if (current()) setChecked(result)
     } catch (err) {
+      if (!current()) return
       setChecked(undefined)
       setError(err) // a ValidationError (before sending) or the service's details name the field
     } finally {
-      setBusy(false)
+      if (current()) setBusy(false)
     }
   }
 
@@ -79,9 +85,9 @@ export function AddressForm() {
     const city = s.kind === 'city' ? s.mainText : (s.secondaryText.split(',')[0]?.trim() ?? '')
     const filled = { ...fields, line: s.kind === 'city' ? '' : s.mainText, locality: city, postalCode: '' }
     setFields(filled)
-    void check(async () => {
+    void check(async (current) => {
       const { place, validation } = await selection
-      set('regionCode')(place.countryCode)
+      if (current()) set('regionCode')(place.countryCode)
       return validation ? { result: validation, typed: { ...filled, regionCode: place.countryCode } } : undefined
     })
   }

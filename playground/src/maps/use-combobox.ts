@@ -2,6 +2,8 @@ import { useCallback, useState, type KeyboardEvent } from 'react'
 
 export interface ComboboxOptions<T> {
   items: readonly T[]
+  /** An item's identity: the active option follows it when the items change (a newer answer). */
+  keyOf: (item: T) => string
   onChoose: (item: T) => void
   /** Escape on a closed list: the text is cleared. */
   onClear: () => void
@@ -13,21 +15,26 @@ export interface ComboboxOptions<T> {
  * and move (wrapping), Enter chooses the active option (without one, the form submits), Escape
  * closes the list and a second Escape clears, Tab and a blur close it.
  */
-export function useCombobox<T>({ items, onChoose, onClear }: ComboboxOptions<T>) {
+export function useCombobox<T>({ items, keyOf, onChoose, onClear }: ComboboxOptions<T>) {
   const [open, setOpen] = useState(false)
-  const [index, setIndex] = useState(-1)
+  // By key, not by index: a newer answer puts another place at the same index. Gone from the
+  // items (narrowed as the user types, or a new answer without it): no option is active.
+  const [activeKey, setActiveKey] = useState<string>()
   const expanded = open && items.length > 0
-  // A shorter list than the index (narrowed as the user types): no option is active.
-  const active = expanded && index < items.length ? index : -1
+  const active = expanded && activeKey !== undefined ? items.findIndex((item) => keyOf(item) === activeKey) : -1
+  const setIndex = (i: number) => {
+    const item = items[i]
+    setActiveKey(item === undefined ? undefined : keyOf(item))
+  }
 
   const close = useCallback(() => {
     setOpen(false)
-    setIndex(-1)
+    setActiveKey(undefined)
   }, [])
   /** Typing: the list follows the text, and the visual focus returns to it (no active option). */
   const typed = useCallback(() => {
     setOpen(true)
-    setIndex(-1)
+    setActiveKey(undefined)
   }, [])
   const choose = (i: number) => {
     const item = items[i]

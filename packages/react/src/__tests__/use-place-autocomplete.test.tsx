@@ -58,6 +58,23 @@ describe('usePlaceAutocomplete', () => {
     }
   })
 
+  it('a changed option (near following the map) keeps what is being typed, and asks for it with the new options', async () => {
+    const s = await setup()
+    const { result, rerender } = renderHook(
+      ({ lat }: { lat: number }) => usePlaceAutocomplete({ debounceMs: 20, near: { lat, lng: -122.1 } }),
+      { wrapper: s.wrapper, initialProps: { lat: 37.4 } },
+    )
+    act(() => result.current.setQuery('1600 Amphi'))
+    await waitFor(() => expect(result.current.status).toBe('success'))
+    const { setQuery } = result.current
+    rerender({ lat: 37.5 }) // the map moved: a new store
+    expect(result.current.setQuery).not.toBe(setQuery)
+    expect(result.current).toMatchObject({ query: '1600 Amphi', status: 'debouncing' })
+    await waitFor(() => expect(result.current.status).toBe('success'))
+    expect(result.current.suggestions[0]?.text).toBe(ADDRESS_TEXT)
+    expect(s.requests.filter((r) => isAutocomplete(r.path))).toHaveLength(2)
+  })
+
   it('the server renders it idle', async () => {
     const s = await setup()
     function Field() {

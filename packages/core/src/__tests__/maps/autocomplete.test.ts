@@ -158,6 +158,28 @@ describe('createAutocomplete: stale requests, select, options', () => {
     expect(calls).toBe(1)
   })
 
+  it('select: a name shared by several places resolves the chosen one (Portland, Maine; each Springfield)', async () => {
+    const { client } = await setup()
+    const ac = createAutocomplete(client)
+    const cities = async (input: string) =>
+      (await autocompletePlaces(client, { input, limit: 10 })).suggestions.filter((s) => s.kind === 'city')
+    const maine = (await cities('portland')).find((s) => s.secondaryText.includes('Maine') || s.id === 'city_4975802')
+    const springfields = await cities('springfield')
+    expect(maine?.id).toBe('city_4975802')
+    expect(springfields.length).toBeGreaterThan(1)
+    for (const s of [maine!, ...springfields]) {
+      const { place } = await ac.select(s)
+      expect(place.placeId, s.text).toBe(s.id)
+    }
+    const street = (await autocompletePlaces(client, { input: 'high st', limit: 10 })).suggestions
+    for (const s of street.filter((x) => x.kind !== 'city')) {
+      const { place } = await ac.select(s)
+      expect(Math.hypot(place.location.lat - s.location.lat, place.location.lng - s.location.lng), s.text).toBeLessThan(
+        0.2,
+      )
+    }
+  })
+
   it('bad options are ValidationErrors naming the field; a destroyed store ignores setQuery', async () => {
     const { client } = await setup()
     for (const [options, field] of [

@@ -35,7 +35,6 @@ type Parsed = ReturnType<typeof parseAutocompleteInput>
 
 const IDLE: AutocompleteSnapshot = { status: 'idle', query: '', suggestions: [], error: null, degraded: null }
 const keyOf = ({ houseNumber, words }: Parsed) => `${houseNumber ?? ''} ${words.join(' ')}`
-const dev = process.env.NODE_ENV !== 'production'
 
 /**
  * Suggestions for an address or a city as the user types, within the maps quota.
@@ -63,7 +62,8 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
     const key = k as keyof AutocompleteQuota
     quota[key] = optional(q[key], (v) => requireNumber(v, `quota.${key}`, 0, MAX_TIMER_MS)) ?? quota[key]
   }
-  if (typeof client?.on !== 'function') throw new ValidationError('client', dev && 'must be a client from createClient')
+  if (typeof client?.on !== 'function')
+    throw new ValidationError('client', process.env.NODE_ENV !== 'production' && 'must be a client from createClient')
 
   const store = createStore(IDLE)
   /** Answers by input key, least recently used first. */
@@ -182,7 +182,10 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
           status: 'error',
           query,
           suggestions: [],
-          error: new ValidationError('query', dev && `must be at most ${MAX_QUERY} characters`),
+          error: new ValidationError(
+            'query',
+            process.env.NODE_ENV !== 'production' && `must be at most ${MAX_QUERY} characters`,
+          ),
         })
       }
       if (parsed.words.join('').length < minChars) {
