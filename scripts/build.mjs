@@ -76,6 +76,22 @@ export async function build(name) {
   console.log(`built @tandem/${name}`)
 }
 
+/**
+ * Builds the packages of `order` (dependency order) whose dist is missing or older than their
+ * source; a package after a rebuilt one is rebuilt too (its declarations are checked against the
+ * new ones). `build` is incremental, so the newest file of dist says when it was last brought up to date.
+ */
+export async function buildStale(order) {
+  let rebuilt = false
+  for (const name of order) {
+    const dir = `packages/${name}`
+    const inputs = Math.max(newest(`${dir}/src`), statSync(`${dir}/package.json`).mtimeMs)
+    if (!rebuilt && newest(`${dir}/dist`) >= inputs) continue
+    await build(name)
+    rebuilt = true
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const level of LEVELS) await Promise.all(level.map(build))
 }
