@@ -4,10 +4,10 @@
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError } from './core.js'
 import type { HeldBudget } from './held.js'
-import type { ClientFrame, FrameOf } from './protocol.js'
+import type { ClientFrame, FrameOf, SubscribeResult } from './protocol.js'
 import type { Timing } from './outbox.js'
 import type { AppRequest, ReplyTo } from './requests.js'
-import type { Member } from './types.js'
+import type { Channel, Member } from './types.js'
 
 /** A publish as sent: what a durable outbox stores, and its type. */
 export type PublishFrame = { type: 'publish'; channel: string; event: string; data: unknown; idempotencyKey: string }
@@ -66,4 +66,17 @@ export function internalsOf(channel: unknown): ChannelInternals {
       process.env.NODE_ENV !== 'production' && 'must be a channel from rt.channel(name)',
     )
   return internals as ChannelInternals
+}
+
+/** A channel as the client drives it: its public face and what the hub and the subscriptions call. */
+export interface ChannelImpl extends Channel, ChannelInternals {
+  readonly leases: number
+  /** Message listeners now (`subscribe` calls not yet undone). */
+  readonly subscribers: number
+  /** The connection is gone: hold messages until the resubscribe answers. */
+  suspend: () => void
+  /** This channel's result in a `subscribed` reply (or `{ error }`). */
+  subscribed: (result: SubscribeResult) => void
+  /** `bytes`: the frame's size, counted against the held budget while the channel holds. */
+  message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>, bytes?: number) => void
 }

@@ -3,23 +3,11 @@ import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from './defaults.js'
-import type { ChannelInternals, Hub } from './channel-hub.js'
-import { bad, isMessage, toError, type FrameOf, type SubscribeResult } from './protocol.js'
-import type { Channel, ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
+import type { ChannelImpl, Hub } from './channel-hub.js'
+import { bad, isMessage, toError } from './protocol.js'
+import type { ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
 
-export type { Hub } from './channel-hub.js'
-
-export interface ChannelImpl extends Channel, ChannelInternals {
-  readonly leases: number
-  /** Message listeners now (`subscribe` calls not yet undone). */
-  readonly subscribers: number
-  /** The connection is gone: hold messages until the resubscribe answers. */
-  suspend: () => void
-  /** This channel's result in a `subscribed` reply (or `{ error }`). */
-  subscribed: (result: SubscribeResult) => void
-  /** `bytes`: the frame's size, counted against the held budget while the channel holds. */
-  message: (frame: FrameOf<'message'> | FrameOf<'presence.event'>, bytes?: number) => void
-}
+export type { ChannelImpl, Hub } from './channel-hub.js'
 
 const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
 
