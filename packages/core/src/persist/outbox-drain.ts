@@ -58,19 +58,26 @@ export function createDrain(ctx: DrainContext): Drain {
   const runnable = (now: number) =>
     heads(ctx.entries()).filter((e) => senders.has(e.kind) && !inFlight.has(e.id) && (blocked.get(e.lane) ?? 0) <= now)
 
+  // A send outlives a logout (or another tab's outcome for the same write): once its write is no
+  // longer held, it writes nothing, or the list a logout deleted would be stored again.
+  const held = (entry: OutboxEntry) => ctx.entries().some((e) => e.id === entry.id)
+  const drop = async (entry: OutboxEntry) => {
+    if (held(entry)) await ctx.change((stored) => stored.filter((e) => e.id !== entry.id))
+  }
+
   async function send(entry: OutboxEntry): Promise<void> {
     inFlight.add(entry.id)
     ctx.notify()
     if (entry.attempts > 0 || entry.createdAt < startedAt) ctx.events.emit('replay', entry)
     try {
       const result = await senders.get(entry.kind)!(entry)
-      await ctx.change((stored) => stored.filter((e) => e.id !== entry.id))
+      await drop(entry)
       ctx.settle(entry, { result })
       ctx.events.emit('applied', { entry, result })
     } catch (thrown) {
       const error = toTandemError(thrown)
       if (isRetryable(error)) return await failedForNow(entry, error)
-      await ctx.change((stored) => stored.filter((e) => e.id !== entry.id))
+      await drop(entry)
       ctx.settle(entry, { error })
       ctx.events.emit('refused', { entry, error })
     } finally {
@@ -89,7 +96,8 @@ export function createDrain(ctx: DrainContext): Drain {
     const delayMs = Math.round(step * (0.5 + random() / 2))
     blocked.set(entry.lane, Date.now() + delayMs)
     const lastError = { name: error.name, code: error.code, message: error.message }
-    await ctx.change((stored) => stored.map((e) => (e.id === entry.id ? { ...e, attempts, lastError } : e)))
+    if (held(entry))
+      await ctx.change((stored) => stored.map((e) => (e.id === entry.id ? { ...e, attempts, lastError } : e)))
     ctx.events.emit('retry', { entry: { ...entry, attempts, lastError }, error, delayMs })
   }
 

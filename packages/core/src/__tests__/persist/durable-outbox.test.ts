@@ -305,6 +305,8 @@ describe('durableOutbox (Node, in-memory storage)', () => {
     await new Promise((r) => setTimeout(r, 50)) // a lane that went on would send now
     expect((await threadTexts(emu.url, conversation!.id)).slice(before.length)).toEqual(['in flight'])
     expect(readHeld(await storage.get('logout:outbox'))).toEqual([])
+    // Wiped means gone: the send that ended after the logout writes no list back (not even an empty one).
+    expect(await storage.get('logout:outbox')).toBeUndefined()
     outbox.stop()
   })
 
