@@ -34,3 +34,9 @@ export const CUSTOMER_EVENTS = {
   typing: 'typing',
 } as const
 export type CustomerEventName = (typeof CUSTOMER_EVENTS)[keyof typeof CUSTOMER_EVENTS]
+
+/**
+ * A customer's channel hears at most one `typing` event per conversation per this many ms: the
+ * latest state is sent at the end of the interval when it changed within it (a stop is never lost).
+ */
+export const CUSTOMER_TYPING_INTERVAL_MS = 1000

@@ -10,6 +10,9 @@ export type QueryOf<O extends keyof operations> = NonNullable<operations[O]['par
 
 export type ApiErrorBody = Schemas['Error']
 export type ErrorDetail = Schemas['ErrorDetail']
+/** A 429's body: `details[0].bucket` names the bucket that refused. */
+export type RateLimitedErrorBody = Schemas['RateLimitedError']
+export type RateLimitDetail = Schemas['RateLimitDetail']
 
 // Generic collection
 export type ServiceResource = Schemas['Resource']

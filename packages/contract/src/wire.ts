@@ -75,6 +75,25 @@ export const MAX_IDEMPOTENCY_KEY = 255
 export const MAX_SUBSCRIBE_CHANNELS = 1000
 export const MAX_MESSAGE_BYTES = 65_536
 export const MAX_RESOURCE_NAME = 200
+
+// What one realtime connection may hold and send (docs/protocol.md, "Limits"): the service refuses
+// past these, so no one socket can grow the service's memory or fan out without end.
+/** Channels one connection may be subscribed to at once (a `subscribe` past it: `limit_reached` for the extra channels). */
+export const MAX_CONNECTION_SUBSCRIPTIONS = 1000
+/** Channels where one connection may be a presence member at once. */
+export const MAX_CONNECTION_PRESENCE = 100
+/** Presence members one channel holds (an enter past it: `limit_reached`). */
+export const MAX_PRESENCE_MEMBERS = 1000
+/** A member's `data`, serialised: at most this many bytes (`message_too_large`). */
+export const MAX_MEMBER_DATA_BYTES = 16_384
+/**
+ * Presence writes (`presence.enter`, `presence.update`) per connection: a bucket of `burst`
+ * refilled at `limit` per `intervalMs`, apart from the publish bucket. A write past it is refused
+ * `rate_limited` (temporary, with `retryAfterMs`); refusals in a row close the socket 4290, as for publishes.
+ */
+export const PRESENCE_RATE = { limit: 10, intervalMs: 1000, burst: 20 } as const
+/** Publishes per connection: the same kind of bucket (the emulator's default; a plan may differ). */
+export const PUBLISH_RATE = { limit: 100, intervalMs: 1000, burst: 200 } as const
 /**
  * `limit` of a place autocomplete (its `input` is at most `MAX_QUERY`): few rows, each a keystroke's
  * answer. Not in LIMITS: every app that reads LIMITS would carry it.
@@ -127,6 +146,30 @@ export const PLANS: Readonly<Record<ServiceName, { limit: number; intervalMs: nu
   support: { limit: 500, intervalMs: 60_000 },
   realtime: { limit: 600, intervalMs: 60_000 },
 }
+
+/**
+ * What a customer token (`support:customer`) may ask, per customer and service, BEFORE the app's
+ * plan: each request takes from the customer's own bucket first, then from the app's. So one
+ * customer's burst is refused on its own bucket and never spends what the agents share.
+ */
+export const CUSTOMER_PLAN = { limit: 60, intervalMs: 60_000 } as const
+
+/** The bucket a rate limit answer describes: the app's plan, or one customer's own. */
+export type RateLimitBucket = 'app' | 'customer'
+export const RATE_LIMIT_BUCKETS: readonly RateLimitBucket[] = ['app', 'customer']
+
+/**
+ * The rate limit headers of every REST answer. `RateLimit-*` describe the bucket `bucket` names
+ * (the one closer to empty, which is the one a 429 came from); a 429 also has `Retry-After`
+ * (seconds) and names the bucket in `error.details[0].bucket`.
+ */
+export const RATE_LIMIT_HEADERS = {
+  limit: 'RateLimit-Limit',
+  remaining: 'RateLimit-Remaining',
+  reset: 'RateLimit-Reset',
+  bucket: 'Tandem-RateLimit-Bucket',
+  retryAfter: 'Retry-After',
+} as const
 
 /**
  * A token bucket's level after `elapsedMs` of continuous refill at `perMs` tokens per ms, capped
@@ -202,6 +245,7 @@ export const REALTIME_ERROR_CODES = [
   'message_too_large',
   'rate_limited',
   'token_invalid',
+  'limit_reached',
   'internal',
 ] as const
 export type RealtimeErrorCode = (typeof REALTIME_ERROR_CODES)[number]

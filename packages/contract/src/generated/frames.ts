@@ -204,7 +204,7 @@ export interface Message {
 }
 export interface ErrorBody {
   /**
-   * bad_request, invalid_channel, forbidden, not_subscribed, message_too_large, rate_limited, token_invalid, internal, …
+   * bad_request, invalid_channel, forbidden, not_subscribed, message_too_large, rate_limited, token_invalid, limit_reached, internal, …
    */
   code: string
   message: string
@@ -334,7 +334,7 @@ export interface CustomerTyping {
  */
 export interface ResourcePresenceData {
   /**
-   * How other agents see this member.
+   * How other agents see this member. What a client sends is a hint: the service relays the agent’s verified name (its token’s `profile.name`, else the service’s agent record, else null).
    */
   name?: string | null
   /**
@@ -346,12 +346,14 @@ export interface ResourcePresenceData {
    */
   typing: string[]
   /**
+   * At most one lock per id.
+   *
    * @maxItems 20
    */
   locks: {
     id: string
     /**
-     * Epoch ms, by the holder’s clock: the earliest claim wins.
+     * Epoch ms, stamped by the service when the claim is new (what a client sends is replaced), unique per channel: the earliest claim not yet lapsed holds the lock. A renewal sends back the value it first sent or the stamp, and keeps the stamp.
      */
     acquiredAt: number
     /**

@@ -528,6 +528,26 @@ export type components = {
         details?: components['schemas']['ErrorDetail'][]
       }
     }
+    RateLimitDetail: {
+      /**
+       * @description The bucket that refused: `customer` (the customer token's own) or `app` (the app's plan).
+       * @enum {string}
+       */
+      bucket: 'app' | 'customer'
+      message?: string
+    }
+    /** @description A 429: which bucket refused, in `details[0]`. */
+    RateLimitedError: {
+      error: {
+        /** @description `rate_limited`. */
+        code: string
+        message: string
+        /** @constant */
+        status: 429
+        requestId: string
+        details: components['schemas']['RateLimitDetail'][]
+      }
+    }
     /** @enum {string} */
     ServiceName: 'maps' | 'support' | 'realtime'
     /** @description An item of the generic collection every service offers. */
@@ -892,7 +912,10 @@ export type components = {
       unreadCount: number
       /** Format: date-time */
       createdAt: string
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description The last change the customer can see: its start, a message, a reply, a status change (never an internal note, a tag or an assignee).
+       */
       modifiedAt: string
       /** Format: date-time */
       closedAt: string | null
@@ -998,24 +1021,26 @@ export type components = {
         'RateLimit-Limit': components['headers']['RateLimit-Limit']
         'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
         'RateLimit-Reset': components['headers']['RateLimit-Reset']
+        'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
         [name: string]: unknown
       }
       content: {
         'application/json': components['schemas']['Error']
       }
     }
-    /** @description Over the plan: retry after `Retry-After` seconds. */
+    /** @description Over a plan: retry after `Retry-After` seconds. A customer token is refused on its own bucket first (`details[0].bucket`: `customer`), then on the app's (`app`). */
     RateLimited: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id']
         'RateLimit-Limit': components['headers']['RateLimit-Limit']
         'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
         'RateLimit-Reset': components['headers']['RateLimit-Reset']
+        'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
         'Retry-After': components['headers']['Retry-After']
         [name: string]: unknown
       }
       content: {
-        'application/json': components['schemas']['Error']
+        'application/json': components['schemas']['RateLimitedError']
       }
     }
   }
@@ -1034,12 +1059,14 @@ export type components = {
   headers: {
     /** @description Quote it when reporting a problem (echoes a valid `X-Request-Id` sent). */
     'X-Request-Id': string
-    /** @description The bucket's size: requests per window of the caller's plan. */
+    /** @description The bucket's size: requests per window of the plan (the app's, or a customer's own: `Tandem-RateLimit-Bucket`). */
     'RateLimit-Limit': number
     /** @description Requests left before the bucket is empty. */
     'RateLimit-Remaining': number
     /** @description Seconds until the bucket is full again. */
     'RateLimit-Reset': number
+    /** @description Which bucket the `RateLimit-*` headers describe: `app` (the app's plan, shared by its agents and servers) or `customer` (a customer token's own, drawn on before the app's): the one closer to empty, or the one a 429 came from. Absent from older services: read it as `app`. */
+    'Tandem-RateLimit-Bucket': 'app' | 'customer'
     /** @description Seconds to wait before retrying. */
     'Retry-After': number
   }
@@ -1070,6 +1097,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1105,6 +1133,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1134,6 +1163,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1166,6 +1196,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content?: never
@@ -1200,6 +1231,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1233,6 +1265,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1266,6 +1299,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1304,6 +1338,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1336,6 +1371,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1369,6 +1405,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1401,6 +1438,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1432,6 +1470,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1460,6 +1499,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1491,6 +1531,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1531,6 +1572,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1564,6 +1606,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1592,6 +1635,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1627,6 +1671,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1660,6 +1705,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1695,6 +1741,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1730,6 +1777,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1756,6 +1804,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1787,6 +1836,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1820,6 +1870,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1848,6 +1899,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1881,6 +1933,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1916,6 +1969,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1947,6 +2001,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -1978,6 +2033,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2011,6 +2067,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2039,6 +2096,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2073,6 +2131,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2108,6 +2167,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2121,6 +2181,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2149,6 +2210,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {
@@ -2181,6 +2243,7 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimit-Limit']
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
           'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
           [name: string]: unknown
         }
         content: {

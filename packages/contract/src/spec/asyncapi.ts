@@ -226,7 +226,10 @@ export const asyncapi: Schema = {
       title: 'Who is on a conversation',
       description:
         'One presence channel for the collection: each agent member’s data says which conversations it views, ' +
-        'types in and holds a soft lock on. The service relays typing to the conversation’s customer channel.',
+        'types in and holds a soft lock on. The service checks each member’s data against the payload below ' +
+        '(`bad_request` naming the field), relays the agent’s verified `name` (never the one sent), stamps each ' +
+        'new lock’s `acquiredAt`, and relays typing to the conversation’s customer channel (at most one `typing` ' +
+        'per conversation per second).',
       messages: events({ member: 'ResourcePresenceData' }),
     },
   },

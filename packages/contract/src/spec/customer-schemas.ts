@@ -2,7 +2,7 @@
 // `support:customer` scope reads and writes under /support/v1/me, and what its channel carries.
 // No agent-only field (mailbox, assignee, tags, internal notes) is in any of them.
 import { CUSTOMER_ID } from '../customer.js'
-import { LOCK_TTL_MAX, MAX_PRESENCE_RESOURCES } from '../resource-presence.js'
+import { LOCK_TTL_MAX, LOCK_TTL_MIN, MAX_PRESENCE_RESOURCES, PRESENCE_NAME } from '../resource-presence.js'
 import { LIMITS } from '../wire.js'
 import {
   array,
@@ -31,7 +31,11 @@ export const customer: Record<string, Schema> = {
     messageCount: integer({ minimum: 0 }),
     unreadCount: integer({ minimum: 0, description: 'Agent messages since the customer last marked it read.' }),
     createdAt: dateTime,
-    modifiedAt: dateTime,
+    modifiedAt: {
+      ...dateTime,
+      description:
+        'The last change the customer can see: its start, a message, a reply, a status change (never an internal note, a tag or an assignee).',
+    },
     closedAt: nullable(dateTime),
   }),
   CustomerConversationPage: page('CustomerConversation', 'The customer’s conversations, most recently modified first.'),
@@ -68,20 +72,35 @@ export const customerSocket: Record<string, Schema> = {
   }),
   ResourcePresenceData: object(
     {
-      name: nullable(string({ maxLength: LIMITS.personName, description: 'How other agents see this member.' })),
+      name: nullable(
+        string({
+          maxLength: LIMITS.personName,
+          pattern: PRESENCE_NAME.source,
+          description:
+            'How other agents see this member. What a client sends is a hint: the service relays the agent’s ' +
+            'verified name (its token’s `profile.name`, else the service’s agent record, else null).',
+        }),
+      ),
       viewing: array(string({ maxLength: LIMITS.id }), { maxItems: MAX_PRESENCE_RESOURCES, uniqueItems: true }),
       typing: array(string({ maxLength: LIMITS.id }), { maxItems: MAX_PRESENCE_RESOURCES, uniqueItems: true }),
       locks: array(
         object({
           id: string({ maxLength: LIMITS.id }),
-          acquiredAt: integer({ minimum: 0, description: 'Epoch ms, by the holder’s clock: the earliest claim wins.' }),
+          acquiredAt: integer({
+            minimum: 0,
+            maximum: Number.MAX_SAFE_INTEGER,
+            description:
+              'Epoch ms, stamped by the service when the claim is new (what a client sends is replaced), unique ' +
+              'per channel: the earliest claim not yet lapsed holds the lock. A renewal sends back the value it ' +
+              'first sent or the stamp, and keeps the stamp.',
+          }),
           ttlMs: integer({
-            minimum: 1,
+            minimum: LOCK_TTL_MIN,
             maximum: LOCK_TTL_MAX,
             description: 'The lock lapses this long after acquiredAt.',
           }),
         }),
-        { maxItems: MAX_PRESENCE_RESOURCES },
+        { maxItems: MAX_PRESENCE_RESOURCES, description: 'At most one lock per id.' },
       ),
     },
     ['name'],

@@ -29,7 +29,11 @@ export const openapi: Schema = {
       "One contract for the three services: @tandem/core's types, @tandem/react's typed collections and " +
       '@tandem/emulator all come from it (and from asyncapi.json for the realtime socket). Every path is below its ' +
       "service's prefix (`/maps`, `/support`, `/realtime`) of one base URL. Every answer carries `X-Request-Id` and " +
-      "the caller's `RateLimit-*` headers; errors are `{ error: { code, message, status, requestId, details? } }`.",
+      "the caller's `RateLimit-*` headers; errors are `{ error: { code, message, status, requestId, details? } }`. " +
+      'Credentials go in the `Authorization` header only, never in a query: a request with `?key=` (or `api_key`, ' +
+      '`secret`, `token`, `access_token`) is refused (401 `key_in_url`; 403 `key_not_allowed_in_browser` from a ' +
+      'browser), whatever else it carries. Query parameters are `form` style, exploded: a scalar given twice, or ' +
+      'any parameter with an empty value, is refused (400 `invalid_parameter`); leave an unused one out.',
     license: { name: 'MIT', identifier: 'MIT' },
   },
   servers: [
@@ -205,8 +209,13 @@ export const openapi: Schema = {
       bearerToken: {
         type: 'http',
         scheme: 'bearer',
-        bearerFormat: 'JWT',
-        description: "A short-lived token minted by the app's backend (@tandem/server), or a raw key on a server.",
+        description:
+          "`Authorization: Bearer <credential>`. Either a short-lived JWT minted by the app's backend with " +
+          '@tandem/server (`mintToken`; three base64url parts joined by dots, never a colon), or, from a server ' +
+          "only, the app's raw key `<keyId>:<secret>` (the first colon ends the key id), which acts as the app " +
+          'itself (subject `key:<keyId>`, every capability). A raw key from a browser (a request with `Origin`, ' +
+          '`Referer` or `Sec-Fetch-Site`/`-Dest`/`-User`) is refused 403 `key_not_allowed_in_browser` before it is ' +
+          'checked; a wrong one is 401 `invalid_key`. The realtime socket takes tokens only, in its `connect` frame.',
       },
     },
     headers: HEADERS,
@@ -235,9 +244,11 @@ export const openapi: Schema = {
         content: json(ref('Error')),
       },
       RateLimited: {
-        description: 'Over the plan: retry after `Retry-After` seconds.',
+        description:
+          'Over a plan: retry after `Retry-After` seconds. A customer token is refused on its own bucket first ' +
+          "(`details[0].bucket`: `customer`), then on the app's (`app`).",
         headers: { ...STANDARD_HEADERS, ...headerRefs(['Retry-After']) },
-        content: json(ref('Error')),
+        content: json(ref('RateLimitedError')),
       },
     },
     schemas: { ...common, ...maps, ...support, ...customer, ...without(realtime, 'Position') },

@@ -1,14 +1,24 @@
 // The OpenAPI document's repeated parts: the standard headers, the error answers, and `op()`,
 // which turns an operation's answers, parameters and body into its OpenAPI object.
 import { LIST_RULES } from '../list-rules.js'
+import { RATE_LIMIT_BUCKETS, RATE_LIMIT_HEADERS } from '../wire.js'
+import { examplesOf, type RequestExample } from './examples.js'
 import { integer, ref, string, type Schema } from './helpers.js'
 
 const header = (description: string, schema: Schema = integer({ minimum: 0 })) => ({ description, schema })
 export const HEADERS = {
   'X-Request-Id': header('Quote it when reporting a problem (echoes a valid `X-Request-Id` sent).', string()),
-  'RateLimit-Limit': header("The bucket's size: requests per window of the caller's plan."),
+  'RateLimit-Limit': header(
+    "The bucket's size: requests per window of the plan (the app's, or a customer's own: `Tandem-RateLimit-Bucket`).",
+  ),
   'RateLimit-Remaining': header('Requests left before the bucket is empty.'),
   'RateLimit-Reset': header('Seconds until the bucket is full again.'),
+  [RATE_LIMIT_HEADERS.bucket]: header(
+    "Which bucket the `RateLimit-*` headers describe: `app` (the app's plan, shared by its agents and servers) or " +
+      "`customer` (a customer token's own, drawn on before the app's): the one closer to empty, or the one a 429 " +
+      'came from. Absent from older services: read it as `app`.',
+    string({ enum: [...RATE_LIMIT_BUCKETS] }),
+  ),
   'Retry-After': header('Seconds to wait before retrying.'),
 }
 export const headerRefs = (names: string[]) =>
@@ -19,6 +29,7 @@ export const STANDARD_HEADERS = headerRefs([
   'RateLimit-Limit',
   'RateLimit-Remaining',
   'RateLimit-Reset',
+  RATE_LIMIT_HEADERS.bucket,
 ])
 
 export const json = (schema: Schema) => ({ 'application/json': { schema } })
@@ -52,6 +63,7 @@ export function op(
   summary: string,
   { answers, parameters = [], body, write = false, query = false, description }: Operation,
 ): Schema {
+  const examples = examplesOf(operationId)
   const responses: Record<string, Schema> = {}
   for (const [status, schema] of Object.entries(answers)) {
     responses[status] =
@@ -64,9 +76,19 @@ export function op(
     ...(description ? { description } : {}),
     ...(query ? { 'x-tandem-query': true } : {}),
     parameters: [...parameters, ...(write ? [{ $ref: '#/components/parameters/idempotencyKey' }] : [])],
-    ...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
+    ...(body ? { requestBody: { required: true, content: bodyContent(body, examples) } } : {}),
     responses: { ...responses, ...ERROR_RESPONSES },
+    'x-tandem-examples': examples,
   }
+}
+
+/** The body's schema, with the examples' bodies as its `examples` (the linter checks them against it). */
+function bodyContent(body: string, examples: RequestExample[]): Schema {
+  const named: Record<string, Schema> = {}
+  examples.forEach((e, i) => {
+    if (e.body) named[`example${i + 1}`] = { summary: e.summary, value: e.body }
+  })
+  return { 'application/json': { schema: ref(body), ...(examples.some((e) => e.body) ? { examples: named } : {}) } }
 }
 
 /** The socket's schemas that REST does not use. */
@@ -80,11 +102,20 @@ export const withList = (path: string, operation: Schema): Schema => ({
 })
 
 export const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` })
+/**
+ * A query parameter, its serialisation stated rather than left to defaults: `form` style,
+ * exploded, never empty. So `?status=active&status=closed` gives a scalar twice and `?cursor=` an
+ * empty value: the service refuses both (400 `invalid_parameter`), and the SDK never sends either.
+ */
 export const query = (name: string, schema: Schema, description?: string, required = false): Schema => ({
   name,
   in: 'query',
   required,
-  schema,
+  style: 'form',
+  explode: true,
+  allowEmptyValue: false,
+  // The schema says "not empty" too, for tools that skip `allowEmptyValue` (Prism 5 does).
+  schema: schema.type === 'string' && schema.minLength === undefined ? { ...schema, minLength: 1 } : schema,
   ...(description ? { description } : {}),
 })
 export const pathParam = (name: string, schema: Schema = string({ minLength: 1 })): Schema => ({

@@ -6,7 +6,7 @@
 // Response objects are closed (`additionalProperties: false`): a field the contract does not
 // name fails the emulator's conformance tests instead of drifting in unnoticed. Request bodies
 // are closed too: the emulator refuses a field they do not name (400), as the service does.
-import { CHANNEL_NAME, LIMITS, SERVICES } from '../wire.js'
+import { CHANNEL_NAME, LIMITS, RATE_LIMIT_BUCKETS, SERVICES } from '../wire.js'
 import { anyJson, array, boolean, dateTime, integer, object, page, ref, string, text, type Schema } from './helpers.js'
 
 export { maps } from './maps-schemas.js'
@@ -39,6 +39,29 @@ export const common: Record<string, Schema> = {
     },
     [],
     { description: 'Every error answer.' },
+  ),
+  RateLimitDetail: object(
+    {
+      bucket: string({
+        enum: [...RATE_LIMIT_BUCKETS],
+        description: "The bucket that refused: `customer` (the customer token's own) or `app` (the app's plan).",
+      }),
+      message: string(),
+    },
+    ['message'],
+  ),
+  RateLimitedError: object(
+    {
+      error: object({
+        code: string({ description: '`rate_limited`.' }),
+        message: string(),
+        status: integer({ const: 429 }),
+        requestId: string(),
+        details: array(ref('RateLimitDetail'), { minItems: 1, maxItems: 1 }),
+      }),
+    },
+    [],
+    { description: 'A 429: which bucket refused, in `details[0]`.' },
   ),
   ServiceName: string({ enum: [...SERVICES] }),
   Resource: object(
