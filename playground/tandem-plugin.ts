@@ -84,7 +84,9 @@ function embed(server: Host, options: PlaygroundPluginOptions): void {
       const user = params.get('user')
       if (!user || !USER_NAME.test(user))
         return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
-      return { subject: user, scope: ['maps', 'support', 'realtime'] }
+      // The name the other agents (and a customer, "… is typing") see: the service shows this verified
+      // one, never a name a browser put in its presence data.
+      return { subject: user, scope: ['maps', 'support', 'realtime'], profile: { name: user } }
     },
   })
   server.middlewares.use('/api/tandem-token', toNodeListener(tokens))

@@ -2,6 +2,7 @@
 // access log) and each service's own routes and state. A module owns one directory.
 import type { Server } from 'node:http'
 import type { RouteHandler } from './resource-routes.js'
+import type { MemberPolicy } from './realtime/member-policy.js'
 import type { RealtimeEvent } from './realtime/types.js'
 import type { Route } from './router.js'
 import type { EmulatorApp } from './shared-types.js'
@@ -41,4 +42,9 @@ export interface ServiceChannels {
   publish(app: string, channel: string, event: string, data: unknown): void
   /** Every hub event (presence among them); returns the function that stops listening. */
   on(listener: (event: RealtimeEvent) => void): () => void
+  /**
+   * What the hub does with member data on `channel`, a channel of this module's (resource
+   * presence): stamps what the service vouches for. Returns the function that removes it.
+   */
+  memberPolicy(channel: string, policy: MemberPolicy): () => void
 }

@@ -53,6 +53,7 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
   const channels: ServiceChannels = {
     publish: (app, channel, event, data) => realtime.publish(app, channel, event, data),
     on: (listener) => realtime.controls.on(listener),
+    memberPolicy: (channel, policy) => realtime.memberPolicy(channel, policy),
   }
   const modules = {
     maps: createMapsModule(ctx),
@@ -82,7 +83,9 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
       support: new ResourceStore('support', seed),
       realtime: new ResourceStore('realtime', seed),
     },
-    limiter: new RateLimiter(resolvePlans(o.plans)),
+    limiter: new RateLimiter(resolvePlans(o.plans), undefined, {
+      customerPlan: resolvePlan(o.customerPlan ?? DEFAULTS.customerPlan, 'customerPlan'),
+    }),
     idempotency: new IdempotencyStore(),
     faults: new Faults(seed),
     stats: emptyStats(),
@@ -143,18 +146,15 @@ function resolveApps(apps: EmulatorApp[] | undefined): EmulatorApp[] {
 
 function resolvePlans(plans: EmulatorOptions['plans']): Record<Service, PlanLimit | false> {
   const out = {} as Record<Service, PlanLimit | false>
-  for (const service of SERVICES) {
-    const plan = plans?.[service] ?? DEFAULTS.plans[service]
-    if (plan !== false) {
-      const windowMs = plan.windowMs ?? DEFAULTS.windowMs
-      if (!(Number.isFinite(plan.limit) && plan.limit >= 1))
-        throw new RangeError(`plans.${service}.limit must be a number ≥ 1`)
-      if (!(Number.isFinite(windowMs) && windowMs > 0))
-        throw new RangeError(`plans.${service}.windowMs must be a positive number`)
-      out[service] = { limit: plan.limit, windowMs }
-    } else {
-      out[service] = false
-    }
-  }
+  for (const service of SERVICES)
+    out[service] = resolvePlan(plans?.[service] ?? DEFAULTS.plans[service], `plans.${service}`)
   return out
+}
+
+function resolvePlan(plan: PlanLimit | false, name: string): PlanLimit | false {
+  if (plan === false) return false
+  const windowMs = plan.windowMs ?? DEFAULTS.windowMs
+  if (!(Number.isFinite(plan.limit) && plan.limit >= 1)) throw new RangeError(`${name}.limit must be a number ≥ 1`)
+  if (!(Number.isFinite(windowMs) && windowMs > 0)) throw new RangeError(`${name}.windowMs must be a positive number`)
+  return { limit: plan.limit, windowMs }
 }

@@ -46,7 +46,8 @@ function handleStore(rt: Realtime, path: PresenceCollection, id: string, name: s
 /**
  * This agent on one resource (viewing it while mounted) and the other agents on it: who views,
  * who types, who holds the soft lock. The handle is made on mount and closed on unmount; all the
- * logic is `resourcePresence` in `@tandem/realtime/resource-presence`.
+ * logic is `resourcePresence` in `@tandem/realtime/resource-presence`. The `name` option is a hint:
+ * the service shows each agent's verified name (null when it knows none: show the `clientId`).
  *
  * @example
  * ```tsx

@@ -1,4 +1,4 @@
-import { HISTORY_MAX, MAX_MESSAGE_BYTES, MAX_SUBSCRIBE_CHANNELS } from '@tandem/contract'
+import { HISTORY_MAX, MAX_MESSAGE_BYTES, MAX_SUBSCRIBE_CHANNELS, PRESENCE_RATE } from '@tandem/contract'
 import { LEASE_RELEASE_MS, TOKEN_DEFAULTS } from './core.js'
 
 // Every default of @tandem/realtime, in one place (docs/protocol.md gives the numbers). Each is its
@@ -62,9 +62,13 @@ export { LEASE_RELEASE_MS }
 export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: HISTORY_MAX } as const
 /**
  * `resourcePresence`: a connection's member data goes out at most once per `throttleMs` (changes in
- * between are coalesced), and `setTyping(true)` lapses after `typingIdleMs` without another.
+ * between are coalesced), the pace the service's presence bucket refills at (`PRESENCE_RATE`: 100 ms),
+ * so an agent never meets its `rate_limited`; `setTyping(true)` lapses after `typingIdleMs` without another.
  */
-export const RESOURCE_PRESENCE = { throttleMs: 50, typingIdleMs: 5_000 } as const
+export const RESOURCE_PRESENCE = {
+  throttleMs: PRESENCE_RATE.intervalMs / PRESENCE_RATE.limit,
+  typingIdleMs: 5_000,
+} as const
 
 export const DEFAULTS = {
   path: WS_PATH,

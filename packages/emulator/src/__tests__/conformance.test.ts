@@ -31,5 +31,15 @@ describe('the contract check', () => {
     expect(checkFrame({ type: 'heartbeat', ts: 1, extra: true })).not.toEqual([])
     expect(checkFrame({ type: 'ack', id: 1, offset: 0, epoch: 'e', messageId: 'm' })).not.toEqual([]) // offsets start at 1
     expect(checkFrame({ type: 'gossip' })).not.toEqual([])
+    // A resource presence member whose data breaks ResourcePresenceData.
+    const member = (data: unknown) => ({
+      type: 'presence.event',
+      channel: 'support:conversations:presence',
+      action: 'enter',
+      member: { clientId: 'a', connectionId: 'c', data },
+      ts: 1,
+    })
+    expect(checkFrame(member({ name: null, viewing: [], typing: [], locks: [] }))).toEqual([])
+    expect(checkFrame(member('a string')).join()).toMatch(/member of support:conversations:presence/)
   })
 })

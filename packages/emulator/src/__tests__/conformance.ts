@@ -82,14 +82,34 @@ export function checkCustomerEvent(message: { channel?: unknown; event?: unknown
   return ajv.validate(schema, message.data) ? [] : [`customer ${String(message.event)}: ${explain(ajv.errors)}`]
 }
 
+/** Each channel that declares a member schema (AsyncAPI `channels.*.messages.member`), by its exact address. */
+const memberSchemas = new Map(
+  Object.values(asyncapi.channels as Record<string, { address: string; messages: Record<string, { payload: Json }> }>)
+    .filter((c) => c.messages.member)
+    .map((c) => [
+      c.address,
+      String(c.messages.member!.payload.$ref).replace('#/components/schemas/', 'frames#/$defs/'),
+    ]),
+)
+
+/** Problems with the members a presence frame carries, on a channel with a member schema. */
+function checkMembers(f: { type?: unknown; channel?: unknown; member?: unknown; members?: unknown }): string[] {
+  const schema = typeof f.channel === 'string' ? memberSchemas.get(f.channel) : undefined
+  if (!schema) return []
+  const members = f.type === 'presence.event' ? [f.member] : f.type === 'presence.members' ? f.members : []
+  return (Array.isArray(members) ? (members as { data?: unknown }[]) : []).flatMap((m) =>
+    ajv.validate(schema, m?.data) ? [] : [`member of ${String(f.channel)}: ${explain(ajv.errors)}`],
+  )
+}
+
 /** Problems with one server frame. */
 export function checkFrame(frame: unknown): string[] {
-  const f = frame as { type?: unknown; messages?: unknown; channels?: unknown } | null
+  const f = frame as { type?: unknown; messages?: unknown; channels?: unknown; channel?: unknown } | null
   const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : [])
   // A push, a history page, or what a subscribe missed.
   const carried =
     f?.type === 'message' ? [f as Json] : [...list(f?.messages), ...list(f?.channels).flatMap((c) => list(c.missed))]
-  const events = carried.flatMap((m) => checkCustomerEvent(m))
+  const events = [...carried.flatMap((m) => checkCustomerEvent(m)), ...(f ? checkMembers(f) : [])]
   if (events.length) return events
   if (ajv.validate('frames#/$defs/ServerFrame', frame)) return []
   const type = (frame as { type?: unknown } | null)?.type

@@ -16,7 +16,7 @@ let agent = ''
 const customer = (id: string) =>
   emu().mintToken({ subject: id, scope: [CUSTOMER_SCOPE], profile: { name: 'Ada Lovelace', email: 'Ada@Example.com' } })
 beforeAll(async () => {
-  agent = await emu().mintToken({ subject: 'agt_test', scope: ['support', 'realtime'] })
+  agent = await emu().mintToken({ subject: 'agt_test', scope: ['support', 'realtime'], profile: { name: 'Sam Agent' } })
 })
 
 async function json<T>(token: string, path: string, method = 'GET', body?: unknown, key?: string) {
@@ -102,6 +102,28 @@ describe('a customer', () => {
     expect((await event(tab, 'conversation')).data).toMatchObject({ status: 'active', closedAt: null })
   })
 
+  it('a note or a tag moves nothing the customer sees (its list, the times, its channel); agents see it', async () => {
+    const token = await customer('cus_7') // the customer of seeded conversation 7, modified in 2024
+    const { body: started } = await json<View>(token, '/me/conversations', 'POST', { text: 'Anyone there?' })
+    const list = async () => (await call(emu(), '/support/v1/me/conversations', { token })).text()
+    const before = await list()
+    const [first, seeded] = (JSON.parse(before) as { data: View[] }).data
+    expect(first?.id).toBe(started.id)
+    const tab = await listen(token, customerChannelName('cus_7'))
+    const path = `/conversations/${seeded?.id ?? ''}`
+    const agentBefore = (await json<{ modifiedAt: string }>(agent, path)).body.modifiedAt
+    expect((await json(agent, `${path}/notes`, 'POST', { text: 'Internal' })).status).toBe(201)
+    expect((await json(agent, path, 'PATCH', { tags: ['vip'] })).status).toBe(200)
+    expect(await list()).toBe(before)
+    expect((await json<{ modifiedAt: string }>(agent, path)).body.modifiedAt).not.toBe(agentBefore)
+    // A reply, which the customer sees, is the first thing its channel hears.
+    await json(agent, `/conversations/${started.id}/reply`, 'POST', { text: 'Yes.' })
+    expect(await tab.take((f) => f.type === 'message')).toMatchObject({
+      event: 'message',
+      data: { conversationId: started.id, text: 'Yes.' },
+    })
+  })
+
   it("keeps each customer's Idempotency-Keys apart", async () => {
     const [a, b] = [await customer('cus_key_a'), await customer('cus_key_b')]
     const first = await json<View>(a, '/me/conversations', 'POST', { text: 'Same' }, 'same-key')
@@ -112,13 +134,14 @@ describe('a customer', () => {
     expect(other.body.id).not.toBe(first.body.id)
   })
 
-  it('hears an agent start and stop typing, and stop when the agent leaves', async () => {
+  it("hears an agent start and stop typing (by the agent's verified name), and stop when the agent leaves", async () => {
     const token = await customer('cus_ida')
     const { body: c } = await json<View>(token, '/me/conversations', 'POST', { text: 'Hello?' })
     const tab = await listen(token, customerChannelName('cus_ida'))
     const presence = resourcePresenceChannel('support/conversations')
     const desk = await listen(agent, presence)
-    const data = (typing: string[]) => ({ name: 'Sam Agent', viewing: [c.id], typing, locks: [] })
+    // The name the member writes is a hint: the customer hears the token's profile name.
+    const data = (typing: string[]) => ({ name: 'Not Sam', viewing: [c.id], typing, locks: [] })
     expect((await desk.request({ type: 'presence.enter', channel: presence, data: data([c.id]) })).type).toBe('ok')
     expect((await event(tab, 'typing')).data).toEqual({ conversationId: c.id, typing: true, name: 'Sam Agent' })
     expect((await desk.request({ type: 'presence.update', channel: presence, data: data([]) })).type).toBe('ok')
@@ -127,5 +150,27 @@ describe('a customer', () => {
     expect((await event(tab, 'typing')).data).toMatchObject({ typing: true })
     await desk.request({ type: 'presence.leave', channel: presence })
     expect((await event(tab, 'typing')).data).toMatchObject({ typing: false })
+  })
+
+  it('hears "stopped" only when the last of two typing agents stops', async () => {
+    const token = await customer('cus_two')
+    const { body: c } = await json<View>(token, '/me/conversations', 'POST', { text: 'Hello?' })
+    const tab = await listen(token, customerChannelName('cus_two'))
+    const presence = resourcePresenceChannel('support/conversations')
+    const other = await emu().mintToken({
+      subject: 'agt_kim',
+      scope: ['support', 'realtime'],
+      profile: { name: 'Kim' },
+    })
+    const [sam, kim] = [await listen(agent, presence), await listen(other, presence)]
+    const data = (typing: string[]) => ({ name: null, viewing: [c.id], typing, locks: [] })
+    await sam.request({ type: 'presence.enter', channel: presence, data: data([c.id]) })
+    expect((await event(tab, 'typing')).data).toEqual({ conversationId: c.id, typing: true, name: 'Sam Agent' })
+    await kim.request({ type: 'presence.enter', channel: presence, data: data([c.id]) })
+    await sam.request({ type: 'presence.update', channel: presence, data: data([]) })
+    // Kim still types: what the customer hears next (once the second's interval ends) says so.
+    expect((await event(tab, 'typing')).data).toEqual({ conversationId: c.id, typing: true, name: 'Kim' })
+    await kim.request({ type: 'presence.leave', channel: presence })
+    expect((await event(tab, 'typing')).data).toEqual({ conversationId: c.id, typing: false, name: 'Kim' })
   })
 })

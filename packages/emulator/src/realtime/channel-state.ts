@@ -35,6 +35,8 @@ export class Channel {
   readonly subscribers = new Set<Peer>()
   /** Keyed by connectionId: one member per connection. */
   readonly members = new Map<string, Member>()
+  /** When the newest message of this epoch was stored (undefined: none yet). */
+  private lastAt: number | undefined
   /** Oldest first; offsets are contiguous because we only ever drop from the front. */
   private history: StoredMessage[] = []
   private dedupe = new Map<string, { ack: Omit<Ack, 'duplicate'>; at: number }>()
@@ -67,6 +69,7 @@ export class Channel {
       ts: now,
     }
     this.history.push(message)
+    this.lastAt = now
     if (this.history.length > this.limits.historySize)
       this.history.splice(0, this.history.length - this.limits.historySize)
     const ack = { offset: message.offset, epoch: message.epoch, messageId: message.messageId }
@@ -90,11 +93,18 @@ export class Channel {
     return { messages: this.history.slice(start, start + limit), complete: first <= since.offset + 1 }
   }
 
+  /** A channel forgotten while idle, used again: on in its epoch from its offset, its history gone (channel-table.ts). */
+  goOn(epoch: string, offset: number): void {
+    this.epoch = epoch
+    this.offset = offset
+  }
+
   /** A new epoch: the history, its offsets and the dedupe keys are gone (a service that lost its state). */
   restart(): void {
     this.epoch = newId('ep')
     this.offset = 0
     this.history = []
+    this.lastAt = undefined
     this.dedupe.clear()
   }
 
@@ -106,9 +116,17 @@ export class Channel {
     return this.history.length
   }
 
-  /** Whether the hub can forget the channel (nothing anyone could ask about is left). */
-  get idle(): boolean {
-    return this.subscribers.size === 0 && this.members.size === 0 && this.offset === 0
+  /**
+   * Whether the hub can forget the channel: nobody subscribed, no member (one held for a resume
+   * is still a member), and nothing stored anyone could ask about (no message within the dedupe
+   * window, which is at least the history's). Forgotten, it keeps only its position (channel-table.ts).
+   */
+  idle(now = Date.now()): boolean {
+    return (
+      this.subscribers.size === 0 &&
+      this.members.size === 0 &&
+      (this.lastAt === undefined || now - this.lastAt >= this.limits.dedupeMs)
+    )
   }
 
   broadcast(frame: Record<string, unknown>): void {

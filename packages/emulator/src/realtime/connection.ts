@@ -1,4 +1,4 @@
-// One socket: its identity, subscriptions, publish bucket, timers and ordered (optionally delayed) output.
+// One socket: identity, subscriptions, publish and presence buckets, timers, ordered (optionally delayed) output.
 import type { WebSocket } from 'ws'
 import type { Peer } from './channel-state.js'
 import { CLOSE, closeName } from '@tandem/contract'
@@ -30,10 +30,12 @@ export class Connection implements Peer {
   readonly subscriptions = new Set<string>()
   /** Channels where this connection is a presence member. */
   readonly presence = new Set<string>()
-  /** Publish refusals in a row (close 4290 past the limit). */
+  /** Rate refusals in a row, publish and presence alike (close 4290 past the limit). */
   refusals = 0
   blackholed = false
   readonly bucket: RateBucket
+  /** presence.enter/update draw on this one, so presence cannot spend what publishes need (nor the reverse). */
+  readonly presenceBucket: RateBucket
   private lastSeen = Date.now()
   private queue: { due: number; text: string }[] = []
   private flushTimer: NodeJS.Timeout | undefined
@@ -45,8 +47,9 @@ export class Connection implements Peer {
     readonly ws: WebSocket,
     private readonly env: ConnectionEnv,
   ) {
-    const { limit, intervalMs, burst } = env.options.publishRate
-    this.bucket = new RateBucket(limit, intervalMs, burst)
+    const { publishRate: p, presenceRate: r } = env.options
+    this.bucket = new RateBucket(p.limit, p.intervalMs, p.burst)
+    this.presenceBucket = new RateBucket(r.limit, r.intervalMs, r.burst)
     this.handshakeTimer = setTimeout(() => env.close(this, CLOSE.handshake_timeout), env.options.handshakeTimeoutMs)
     ws.on('pong', () => this.seen())
   }

@@ -29,6 +29,7 @@ export function createControls(hub: Hub, defaultApp = ''): RealtimeControls {
     },
     restart({ channel, dropConnections = channel === undefined } = {}) {
       for (const c of hub.channelsNamed(channel)) c.restart()
+      hub.forgetPositions(channel)
       if (dropConnections) for (const conn of [...hub.sockets]) hub.close(conn, CLOSE.server_restart)
     },
     delayFrames(ms) {

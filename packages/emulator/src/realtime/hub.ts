@@ -1,17 +1,20 @@
 // The hub: sockets on `/realtime/v1/ws`, the handshake, channels per app, and publishing (shared with REST).
-import type { IncomingMessage, Server } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type Server as WsServer } from 'ws'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { EmulatorApp } from '../shared-types.js'
-import { isBrowser, keyFromBrowser } from '../auth.js'
-import { Channel, type Ack } from './channel-state.js'
+import { hasCredentialParam, isBrowser, keyFromBrowser, keyInUrl } from '../auth.js'
+import type { Ack, Channel } from './channel-state.js'
+import { ChannelTable } from './channel-table.js'
 import { Connection, type ConnectionEnv } from './connection.js'
 import { CLOSE } from '@tandem/contract'
 import { DEFAULTS } from './defaults.js'
 import { frameChecks } from '../spec/frame-inputs.js'
+import { memberChecks } from '../spec/member-inputs.js'
 import { parseFrame, RtError, type Parsed } from './frames.js'
 import { handshake } from './handshake.js'
+import type { MemberPolicy } from './member-policy.js'
 import type { ResolvedOptions } from './options.js'
 import { Presence, type PresenceEnv } from './presence.js'
 import type { RequestHub } from './request-hub.js'
@@ -36,12 +39,15 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
   readonly sockets = new Set<Connection>()
   /** Handshaken connections by id. */
   readonly open = new Map<string, Connection>()
+  /** By channel name: what the service owning a channel does with its member data (member-policy.ts). */
+  readonly policies = new Map<string, MemberPolicy>()
   paused = false
   delayMs = 0
-  private channels = new Map<string, Map<string, Channel>>()
+  private channels: ChannelTable
   private listeners = new Set<(event: RealtimeEvent) => void>()
   private wss: WsServer<typeof SizedSocket>
   private detachers: (() => void)[] = []
+  private sweeper: NodeJS.Timeout
 
   constructor(
     readonly options: ResolvedOptions,
@@ -49,7 +55,16 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
     private readonly webhooks: WebhookModule,
   ) {
     this.gate = new TokenGate(apps)
-    frameChecks() // the AsyncAPI frame schemas, compiled now rather than on the first frame
+    // The AsyncAPI frame and member schemas, compiled now rather than on the first frame.
+    frameChecks()
+    memberChecks()
+    const { historySize, historyTtlMs } = options
+    const dedupeMs = Math.max(historyTtlMs, DEFAULTS.minDedupeMs)
+    const limits = { historySize, historyTtlMs, dedupeMs, maxDedupeKeys: DEFAULTS.maxDedupeKeys }
+    this.channels = new ChannelTable(limits, DEFAULTS.maxTombstones)
+    // Channels whose last message left the dedupe window are forgotten; the sweep never holds the process open.
+    this.sweeper = setInterval(() => this.channels.sweep(), DEFAULTS.sweepMs)
+    this.sweeper.unref()
     // ws refuses a bigger frame from its header alone; SizedSocket makes that close 4009.
     this.wss = new WebSocketServer({
       noServer: true,
@@ -70,13 +85,13 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
         return
       }
       socket.on('error', () => socket.destroy())
-      // The socket takes only tokens (in its `connect` frame), but a raw key from a page gets the
-      // same clear refusal as over REST, not an upgrade that then fails for another reason.
-      if (new URLSearchParams((req.url ?? '').split('?')[1]).has('key') && isBrowser(req.headers)) {
-        const { status, code, message } = keyFromBrowser()
+      // The socket takes only tokens (in its `connect` frame). A key in its URL gets the same clear
+      // refusal as over REST (403 from a page, 401 `key_in_url` from a server), not an upgrade.
+      if (hasCredentialParam(new URLSearchParams((req.url ?? '').split('?')[1]))) {
+        const { status, code, message } = isBrowser(req.headers) ? keyFromBrowser() : keyInUrl()
         const body = JSON.stringify({ error: { code, message, status } })
         return void socket.end(
-          `HTTP/1.1 ${status} Forbidden\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
             `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         )
       }
@@ -87,6 +102,7 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
   }
 
   shutdown(): void {
+    clearInterval(this.sweeper)
     for (const detach of this.detachers.splice(0)) detach()
     this.dropAll()
     this.presence.clear()
@@ -138,39 +154,15 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
 
   // ---- channels ----
 
-  channel(app: string, name: string): Channel | undefined {
-    return this.channels.get(app)?.get(name)
-  }
-
-  ensureChannel(app: string, name: string): Channel {
-    let byName = this.channels.get(app)
-    if (!byName) this.channels.set(app, (byName = new Map<string, Channel>()))
-    let channel = byName.get(name)
-    if (!channel) {
-      const { historySize, historyTtlMs } = this.options
-      const dedupeMs = Math.max(historyTtlMs, DEFAULTS.minDedupeMs)
-      byName.set(
-        name,
-        (channel = new Channel(app, name, {
-          historySize,
-          historyTtlMs,
-          dedupeMs,
-          maxDedupeKeys: DEFAULTS.maxDedupeKeys,
-        })),
-      )
-    }
-    return channel
-  }
-
-  channelsOf(app: string): Channel[] {
-    return [...(this.channels.get(app)?.values() ?? [])]
-  }
-
+  channel = (app: string, name: string): Channel | undefined => this.channels.get(app, name)
+  ensureChannel = (app: string, name: string): Channel => this.channels.ensure(app, name)
+  channelsOf = (app: string): Channel[] => this.channels.of(app)
   /** A channel name across every app (test controls), or all channels. */
-  channelsNamed(name?: string): Channel[] {
-    const all = [...this.channels.values()].flatMap((byName) => [...byName.values()])
-    return name === undefined ? all : all.filter((c) => c.name === name)
-  }
+  channelsNamed = (name?: string): Channel[] => this.channels.named(name)
+  /** Forgets `channel` if nobody is on it and it holds nothing anyone could ask about (channel-table.ts). */
+  dropIfIdle = (channel: Channel): void => void this.channels.release(channel)
+  /** A restart of `name` (or all): forgotten channels of that name start a new epoch too. */
+  forgetPositions = (name?: string): void => this.channels.forget(name)
 
   subscribe(conn: Connection, channel: Channel): void {
     conn.subscriptions.add(channel.name)
@@ -186,6 +178,7 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
     if (channel.subscribers.delete(conn) && channel.subscribers.size === 0) {
       this.webhooks.dispatch(channel.app, { type: 'channel.vacated', data: { channel: channel.name } })
     }
+    this.dropIfIdle(channel)
   }
 
   /**
@@ -289,9 +282,11 @@ export class Hub implements ConnectionEnv, PresenceEnv, RequestHub {
     if (identity) {
       for (const name of conn.subscriptions) {
         const channel = this.channel(identity.app, name)
-        if (channel?.subscribers.delete(conn) && channel.subscribers.size === 0) {
+        if (!channel) continue
+        if (channel.subscribers.delete(conn) && channel.subscribers.size === 0) {
           this.webhooks.dispatch(identity.app, { type: 'channel.vacated', data: { channel: name } })
         }
+        this.dropIfIdle(channel) // a member held for a resume keeps it
       }
       this.presence.hold(conn)
     }

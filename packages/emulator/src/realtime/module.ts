@@ -2,6 +2,7 @@
 import type { ModuleContext, ServiceModule } from '../service-module.js'
 import { createControls } from './controls.js'
 import { Hub } from './hub.js'
+import type { MemberPolicy } from './member-policy.js'
 import { resolveOptions } from './options.js'
 import { realtimeRoutes } from './rest-routes.js'
 import type { RealtimeControls, RealtimeOptions } from './types.js'
@@ -24,6 +25,8 @@ export interface RealtimeModule extends ServiceModule {
    * service applied must not fail because its notification could not be sent.
    */
   publish(app: string, channel: string, event: string, data: unknown): void
+  /** Sets what the service owning `channel` does with its member data (member-policy.ts); returns the undo. */
+  memberPolicy(channel: string, policy: MemberPolicy): () => void
 }
 
 export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOptions = {}): RealtimeModule {
@@ -40,6 +43,10 @@ export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOption
       } catch (err) {
         console.error(`[tandem-emulator] could not publish ${event} on ${channel}:`, err)
       }
+    },
+    memberPolicy(channel, policy) {
+      hub.policies.set(channel, policy)
+      return () => void (hub.policies.get(channel) === policy && hub.policies.delete(channel))
     },
   }
 }

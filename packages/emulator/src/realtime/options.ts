@@ -2,24 +2,35 @@
 import { DEFAULTS } from './defaults.js'
 import type { RealtimeOptions } from './types.js'
 
+interface Rate {
+  limit: number
+  intervalMs: number
+  burst: number
+}
+
+/** A bucket option (its burst 2 × limit when not given), or the default bucket. */
+const rateOf = (given: RealtimeOptions['publishRate'], fallback: Rate): Rate =>
+  given ? { limit: given.limit, intervalMs: given.intervalMs, burst: given.burst ?? given.limit * 2 } : { ...fallback }
+
 export interface ResolvedOptions {
   heartbeatMs: number
   historySize: number
   historyTtlMs: number
   maxMessageBytes: number
-  publishRate: { limit: number; intervalMs: number; burst: number }
+  publishRate: Rate
+  presenceRate: Rate
   presenceGraceMs: number
   handshakeTimeoutMs: number
 }
 
 export function resolveOptions(o: RealtimeOptions = {}): ResolvedOptions {
-  const rate = o.publishRate ?? DEFAULTS.publishRate
   const resolved: ResolvedOptions = {
     heartbeatMs: o.heartbeatMs ?? DEFAULTS.heartbeatMs,
     historySize: o.historySize ?? DEFAULTS.historySize,
     historyTtlMs: o.historyTtlMs ?? DEFAULTS.historyTtlMs,
     maxMessageBytes: o.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
-    publishRate: { limit: rate.limit, intervalMs: rate.intervalMs, burst: o.publishRate?.burst ?? rate.limit * 2 },
+    publishRate: rateOf(o.publishRate, DEFAULTS.publishRate),
+    presenceRate: rateOf(o.presenceRate, DEFAULTS.presenceRate),
     presenceGraceMs: o.presenceGraceMs ?? DEFAULTS.presenceGraceMs,
     handshakeTimeoutMs: o.handshakeTimeoutMs ?? DEFAULTS.handshakeTimeoutMs,
   }
@@ -36,6 +47,9 @@ export function resolveOptions(o: RealtimeOptions = {}): ResolvedOptions {
   positive('publishRate.limit', resolved.publishRate.limit)
   positive('publishRate.intervalMs', resolved.publishRate.intervalMs)
   positive('publishRate.burst', resolved.publishRate.burst)
+  positive('presenceRate.limit', resolved.presenceRate.limit)
+  positive('presenceRate.intervalMs', resolved.presenceRate.intervalMs)
+  positive('presenceRate.burst', resolved.presenceRate.burst)
   positive('presenceGraceMs', resolved.presenceGraceMs)
   positive('handshakeTimeoutMs', resolved.handshakeTimeoutMs)
   if (resolved.maxMessageBytes < 1024) throw new RangeError('realtime.maxMessageBytes must be at least 1024')

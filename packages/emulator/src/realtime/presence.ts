@@ -7,6 +7,8 @@ export interface PresenceEnv {
   channel(app: string, name: string): Channel | undefined
   emit(event: RealtimeEvent): void
   graceMs(): number
+  /** A member left `channel`: the hub forgets it if nothing else is on it. */
+  dropIfIdle(channel: Channel): void
 }
 
 interface Held {
@@ -38,6 +40,7 @@ export class Presence {
     if (!member) return
     channel.members.delete(connectionId)
     this.announce(channel, 'leave', member)
+    this.env.dropIfIdle(channel)
   }
 
   /** The socket died: its members stay for the grace period, unless a resume takes them over. */

@@ -1,6 +1,6 @@
 import { msUntil, refill } from '@tandem/contract'
 
-// A connection's publish bucket: `limit` tokens per `intervalMs`, holding at most `burst`.
+// A connection's publish or presence bucket: `limit` tokens per `intervalMs`, holding at most `burst`.
 
 export class RateBucket {
   private tokens: number

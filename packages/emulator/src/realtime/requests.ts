@@ -1,11 +1,13 @@
 // The requests of an open connection (docs/protocol.md, "Requests"): check capability, act, reply.
 // Each frame already matched its AsyncAPI schema (spec/frame-inputs.ts): the rules left here are
 // the ones JSON Schema cannot state (capabilities, subscriptions, rates; docs/contract.md).
-import { CLOSE, HISTORY_DEFAULT, type ClientFrame } from '@tandem/contract'
+import { CLOSE, HISTORY_DEFAULT, MAX_CONNECTION_SUBSCRIPTIONS, type ClientFrame } from '@tandem/contract'
 import { refusal, SERVICE_ONLY_MESSAGE } from '../access.js'
 import type { Connection } from './connection.js'
 import { DEFAULTS } from './defaults.js'
 import { RtError, type RequestId } from './frames.js'
+import { acceptMember } from './member-data.js'
+import type { RateBucket } from './rate-bucket.js'
 import type { RequestHub as Hub } from './request-hub.js'
 import type { Identity } from './token-auth.js'
 
@@ -25,6 +27,24 @@ function need(me: Identity, ...capabilities: string[]): void {
   throw new RtError('forbidden', `The token lacks the "${capabilities[0] ?? ''}" capability.`)
 }
 
+/**
+ * Takes a token from `bucket`, or refuses (`rate_limited`, temporary, with `retryAfterMs`); past
+ * DEFAULTS.maxRefusals refusals in a row (publish and presence counted together) closes 4290 and
+ * returns false. True when the request may go on.
+ */
+function spend(hub: Hub, conn: Connection, bucket: RateBucket, what: string): boolean {
+  const waitMs = bucket.take()
+  if (waitMs <= 0) {
+    conn.refusals = 0
+    return true
+  }
+  if (++conn.refusals > DEFAULTS.maxRefusals) {
+    hub.close(conn, CLOSE.rate_limited, waitMs)
+    return false
+  }
+  throw new RtError('rate_limited', `${what} too fast; retry in ${waitMs} ms.`, waitMs)
+}
+
 /** Runs one request; replies (or throws an RtError, which the hub turns into `error`). */
 export function handleRequest(hub: Hub, conn: Connection, frame: ClientFrame, id: RequestId): void | Promise<void> {
   if (frame.type === 'connect') throw new RtError('bad_request', 'Already connected.')
@@ -40,6 +60,11 @@ const HANDLERS: { [T in Type]: Handler<T> } = {
     const channels = frame.channels.map(({ channel: name, since: from }) => {
       try {
         need(me, `realtime:subscribe:${name}`)
+        if (!conn.subscriptions.has(name) && conn.subscriptions.size >= MAX_CONNECTION_SUBSCRIPTIONS)
+          throw new RtError(
+            'limit_reached',
+            `A connection subscribes to at most ${MAX_CONNECTION_SUBSCRIPTIONS} channels; unsubscribe from one first.`,
+          )
         const channel = hub.ensureChannel(me.app, name)
         hub.subscribe(conn, channel)
         hub.stats.subscribes++
@@ -65,12 +90,7 @@ const HANDLERS: { [T in Type]: Handler<T> } = {
   publish(hub, conn, me, frame, id) {
     const { channel: name, event, idempotencyKey: key } = frame
     need(me, `realtime:publish:${name}`)
-    const waitMs = conn.bucket.take()
-    if (waitMs > 0) {
-      if (++conn.refusals > DEFAULTS.maxRefusals) return hub.close(conn, CLOSE.rate_limited, waitMs)
-      throw new RtError('rate_limited', `Publishing too fast; retry in ${waitMs} ms.`, waitMs)
-    }
-    conn.refusals = 0
+    if (!spend(hub, conn, conn.bucket, 'Publishing')) return
     hub.publish(me.app, name, event, frame.data, me.subject, key, (ack) =>
       conn.push({ type: 'ack', id, channel: name, ...ack }),
     )
@@ -99,6 +119,7 @@ const HANDLERS: { [T in Type]: Handler<T> } = {
     const channel = hub.ensureChannel(me.app, name)
     const { messages, complete } = channel.read(from, limit)
     conn.push({ type: 'history', id, channel: name, epoch: channel.epoch, offset: channel.offset, messages, complete })
+    hub.dropIfIdle(channel) // a read of a channel nobody uses leaves nothing behind
   },
 
   async auth(hub, conn, me, frame, id) {
@@ -125,6 +146,9 @@ function presenceSet(
   need(me, `realtime:presence:${name}`)
   if (!conn.subscriptions.has(name))
     throw new RtError('not_subscribed', `Subscribe to "${name}" before entering its presence.`)
+  if (!spend(hub, conn, conn.presenceBucket, 'Presence writes')) return
+  const channel = hub.ensureChannel(me.app, name)
+  const data = acceptMember(hub.policies, conn, me, channel, frame.data)
   conn.push({ type: 'ok', id })
-  hub.presence.set(conn, hub.ensureChannel(me.app, name), frame.data, me.subject)
+  hub.presence.set(conn, channel, data, me.subject)
 }

@@ -36,6 +36,7 @@ export function realtimeRoutes(hub: Hub): Route<RouteHandler>[] {
       const channel = hub.ensureChannel(principal.app, channelParam(params))
       const limit = query.has('limit') ? Number(query.get('limit')) : HISTORY_DEFAULT
       const { messages, complete } = channel.read(sinceOf(query), limit)
+      hub.dropIfIdle(channel) // a read of a channel nobody uses leaves nothing behind
       return { status: 200, body: { epoch: channel.epoch, offset: channel.offset, messages, complete } }
     },
   }

@@ -1,6 +1,6 @@
 // Socket tokens go through the same check as REST ones (`checkToken`: @tandem/server's
 // verifyToken, one clock tolerance), plus revocation.
-import { DEFAULTS } from '@tandem/server'
+import { DEFAULTS, type TokenProfile } from '@tandem/server'
 import { checkToken } from '../auth.js'
 import type { EmulatorApp } from '../shared-types.js'
 
@@ -17,6 +17,8 @@ export interface Identity {
   refusedFromMs: number
   iat: number
   jti: string
+  /** Who the user is, from the token's `profile` claim: what the service may show of it (a verified name). */
+  profile?: TokenProfile
 }
 
 export type TokenRefusal = 'token_expired' | 'token_invalid' | 'token_revoked'
@@ -40,6 +42,7 @@ export class TokenGate {
       refusedFromMs: (c.exp + DEFAULTS.clockToleranceSeconds) * 1000,
       iat: c.iat,
       jti: c.jti,
+      ...(c.profile ? { profile: c.profile } : {}),
     }
     const r = this.revoked.get(identity.subject)
     if (r && (identity.iat < r.beforeIat || r.jtis.has(identity.jti))) return 'token_revoked'

@@ -23,9 +23,15 @@ export interface RealtimeOptions {
   maxMessageBytes?: number
   /**
    * Per-connection publish bucket: `limit` per `intervalMs`, holding up to `burst` (2 × limit when not given).
-   * @default { limit: 100, intervalMs: 1000 }
+   * @default PUBLISH_RATE of @tandem/contract: { limit: 100, intervalMs: 1000, burst: 200 }
    */
   publishRate?: { limit: number; intervalMs: number; burst?: number }
+  /**
+   * Per-connection presence bucket (`presence.enter`, `presence.update`), apart from the publish
+   * bucket: `limit` per `intervalMs`, holding up to `burst` (2 × limit when not given).
+   * @default PRESENCE_RATE of @tandem/contract: { limit: 10, intervalMs: 1000, burst: 20 }
+   */
+  presenceRate?: { limit: number; intervalMs: number; burst?: number }
   /**
    * How long a dead socket's presence is kept for a resume, in ms.
    * @default 3000

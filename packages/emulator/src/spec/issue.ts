@@ -1,6 +1,13 @@
 // An ajv error, in words a caller can act on: which field (`customer.email`, `waypoints[0].lat`)
 // and what is wrong with it. Shared by the REST and socket checks, so both say the same thing.
-import { CHANNEL_NAME, CHANNEL_NAME_RULE, IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE } from '@tandem/contract'
+import {
+  CHANNEL_NAME,
+  CHANNEL_NAME_RULE,
+  IDEMPOTENCY_KEY,
+  IDEMPOTENCY_KEY_RULE,
+  PRESENCE_NAME,
+  PRESENCE_NAME_RULE,
+} from '@tandem/contract'
 import type { ErrorObject } from 'ajv/dist/2020.js'
 
 export interface Issue {
@@ -17,6 +24,7 @@ export interface Issue {
 const RULES: Record<string, string> = {
   [CHANNEL_NAME.source]: CHANNEL_NAME_RULE,
   [IDEMPOTENCY_KEY.source]: IDEMPOTENCY_KEY_RULE,
+  [PRESENCE_NAME.source]: PRESENCE_NAME_RULE,
   '\\S': 'must not be blank',
 }
 const FORMATS: Record<string, string> = {

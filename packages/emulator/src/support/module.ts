@@ -7,15 +7,32 @@ import { ConversationStore } from './conversation-store.js'
 import { createCustomerFeed } from './customer-feed.js'
 import { customerRoutes } from './customer-routes.js'
 import { CustomerReads } from './customer-view.js'
+import { createPresencePolicy, PRESENCE_CHANNEL } from './presence-policy.js'
 import { createTypingRelay } from './typing-relay.js'
+import { createTypingThrottle } from './typing-throttle.js'
 
 /** Nothing to tune yet: the data comes from the emulator's `seed`. */
 export function createSupportModule(ctx: ModuleContext): ServiceModule {
   const store = new ConversationStore(ctx.seed)
   const reads = new CustomerReads()
   const feed = createCustomerFeed(store, reads, ctx.realtime)
-  const relay = createTypingRelay(feed)
-  const stopRelay = ctx.realtime?.on((event) => relay.listener(event))
+  // Resource presence: verified names and stamped locks (the hub runs the policy on each write).
+  const policy = createPresencePolicy(() => store.data.agents)
+  const throttle = createTypingThrottle((app, data) => feed.typing(app, data))
+  const relay = createTypingRelay(
+    (app, connectionId) => policy.nameOf(app, connectionId),
+    (app, data) => throttle.say(app, data),
+  )
+  const stops = ctx.realtime
+    ? [
+        ctx.realtime.memberPolicy(PRESENCE_CHANNEL, policy),
+        ctx.realtime.on((event) => {
+          relay.listener(event)
+          if (event.type === 'presence' && event.channel === PRESENCE_CHANNEL && event.action === 'leave')
+            policy.left(event.app, event.member.connectionId)
+        }),
+      ]
+    : []
   return {
     routes: [
       ...catalogRoutes(store),
@@ -26,7 +43,12 @@ export function createSupportModule(ctx: ModuleContext): ServiceModule {
       store.reset()
       reads.reset()
       relay.reset()
+      throttle.reset()
+      policy.reset()
     },
-    close: () => stopRelay?.(),
+    close: () => {
+      for (const stop of stops) stop()
+      throttle.reset()
+    },
   }
 }

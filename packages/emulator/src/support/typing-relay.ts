@@ -1,23 +1,21 @@
 // Agents say which conversations they type in through resource presence (one member per agent
 // socket on `support:conversations:presence`, data `ResourcePresenceData`); the service tells the
-// customer through their channel (`typing`). Registered on the hub's events by the support module,
-// so realtime code knows nothing of support.
-import { MAX_PRESENCE_RESOURCES, resourcePresenceChannel } from '@tandem/contract'
+// customer through their channel (`typing`), with the agent's verified name (presence-policy.ts),
+// at most once per conversation per second (typing-throttle.ts). Registered on the hub's events by
+// the support module, so realtime code knows nothing of support.
+import type { CustomerTyping } from '@tandem/contract'
 import type { RealtimeEvent } from '../realtime/types.js'
-import type { CustomerFeed } from './customer-feed.js'
-
-const CHANNEL = resourcePresenceChannel('support/conversations')
+import { PRESENCE_CHANNEL } from './presence-policy.js'
 
 interface Typist {
   name: string | null
   typing: Set<string>
 }
 
-/** What a member's data says; anything malformed reads as "not typing" (the data is the client's). */
-function read(data: unknown): Typist {
-  const d = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {}
-  const ids = Array.isArray(d.typing) ? d.typing.filter((id): id is string => typeof id === 'string') : []
-  return { name: typeof d.name === 'string' ? d.name : null, typing: new Set(ids.slice(0, MAX_PRESENCE_RESOURCES)) }
+/** The ids a member types in: its data matched ResourcePresenceData (the hub checked it), anything else reads as none. */
+function typingOf(data: unknown): Set<string> {
+  const typing = typeof data === 'object' && data !== null ? (data as { typing?: unknown }).typing : undefined
+  return new Set(Array.isArray(typing) ? typing.filter((id): id is string => typeof id === 'string') : [])
 }
 
 export interface TypingRelay {
@@ -25,23 +23,49 @@ export interface TypingRelay {
   reset(): void
 }
 
-export function createTypingRelay(feed: CustomerFeed): TypingRelay {
+/** `nameOf`: the member's verified name (the policy's); `say`: the customer channel's (throttled) `typing`. */
+export function createTypingRelay(
+  nameOf: (app: string, connectionId: string) => string | null | undefined,
+  say: (app: string, data: CustomerTyping) => void,
+): TypingRelay {
   /** By app and connection: what each member said last, to see what changed. */
   const typists = new Map<string, Typist>()
+  /**
+   * By app and conversation: who types in it now (member key → verified name). A customer hears
+   * "typing" while anyone does, and "stopped" only when the last one stops, not when one of two does.
+   */
+  const typers = new Map<string, Map<string, string | null>>()
+  const tell = (app: string, id: string, member: string, typist: Typist, typing: boolean) => {
+    const key = `${app}\u0000${id}`
+    const now = typers.get(key) ?? new Map<string, string | null>()
+    const was = now.size
+    if (typing) now.set(member, typist.name)
+    else now.delete(member)
+    if (now.size) typers.set(key, now)
+    else typers.delete(key)
+    if (!typing && was === now.size) return
+    // The newest typist's name while someone types; the one who stopped last when nobody does.
+    const name = typing || !now.size ? typist.name : ([...now.values()].at(-1) ?? null)
+    say(app, { conversationId: id, typing: now.size > 0, name })
+  }
   return {
     listener(event) {
-      if (event.type !== 'presence' || event.channel !== CHANNEL) return
-      const key = `${event.app}\u0000${event.member.connectionId}`
+      if (event.type !== 'presence' || event.channel !== PRESENCE_CHANNEL) return
+      const { app, member, action } = event
+      const key = `${app}\u0000${member.connectionId}`
       const before = typists.get(key) ?? { name: null, typing: new Set<string>() }
-      const after =
-        event.action === 'leave' ? { name: before.name, typing: new Set<string>() } : read(event.member.data)
-      if (event.action === 'leave') typists.delete(key)
+      const after: Typist =
+        action === 'leave'
+          ? { name: before.name, typing: new Set<string>() }
+          : { name: nameOf(app, member.connectionId) ?? null, typing: typingOf(member.data) }
+      if (action === 'leave') typists.delete(key)
       else typists.set(key, after)
-      for (const id of after.typing)
-        if (!before.typing.has(id)) feed.typing(event.app, { conversationId: id, typing: true, name: after.name })
-      for (const id of before.typing)
-        if (!after.typing.has(id)) feed.typing(event.app, { conversationId: id, typing: false, name: after.name })
+      for (const id of after.typing) if (!before.typing.has(id)) tell(app, id, key, after, true)
+      for (const id of before.typing) if (!after.typing.has(id)) tell(app, id, key, after, false)
     },
-    reset: () => typists.clear(),
+    reset: () => {
+      typists.clear()
+      typers.clear()
+    },
   }
 }

@@ -111,6 +111,29 @@ describe('@tandem/react/persist', () => {
     expect(persister.getSnapshot()).toMatchObject({ status: 'restored', restore: { entries: 1, reason: 'restored' } })
   })
 
+  it('a saved list of the wrong shape is dropped: the gate renders, the list loads afresh, nothing throws', async () => {
+    const { emu } = await setup()
+    const storage = memoryStorage()
+    const key = newKey()
+    const now = Date.now()
+    const entries = [{ query: LIST, data: { pages: 5 }, dataUpdatedAt: now - 1 }]
+    await storage.set(`${key}:cache`, { v: 1, buster: '', savedAt: now, state: { entries } })
+    const after = page(emu.url)
+    const persister = persisted(after.base, key, storage)
+    const renders: { status: string; names: string[] }[] = []
+    render(
+      <TandemProvider client={after.base}>
+        <PersistGate persister={persister} fallback={<p>Restoring…</p>}>
+          <Names renders={renders} />
+        </PersistGate>
+      </TandemProvider>,
+    )
+    await waitFor(() => expect(renders.at(-1)?.status).toBe('success'))
+    expect(renders[0]).toEqual({ status: 'pending', names: [] })
+    expect(renders.at(-1)!.names).toHaveLength(3)
+    expect(persister.getSnapshot().restore).toMatchObject({ entries: 0, reason: 'unreadable', dropped: 1 })
+  })
+
   it('PersistGate without a persister renders its children at once', async () => {
     const { emu } = await setup()
     const { base } = page(emu.url)
@@ -174,13 +197,17 @@ describe('@tandem/react/persist', () => {
     })
     expect(result.current).toEqual({ status: 'restoring', mode: 'storage', restore: undefined })
     await waitFor(() => expect(result.current.status).toBe('restored'))
-    expect(result.current).toEqual({ status: 'restored', mode: 'storage', restore: { entries: 0, reason: 'empty' } })
+    expect(result.current).toEqual({
+      status: 'restored',
+      mode: 'storage',
+      restore: { entries: 0, reason: 'empty', dropped: 0, problems: [] },
+    })
     await act(async () => {
       await client.cache.fetch(LIST)
       await persister.flush()
     })
     expect(result.current.mode).toBe('memory')
-    expect(result.current.restore).toEqual({ entries: 0, reason: 'empty' })
+    expect(result.current.restore).toEqual({ entries: 0, reason: 'empty', dropped: 0, problems: [] })
   })
 
   it('useOutbox: a write made offline is held (and shown) until it is applied; a refused one leaves too', async () => {

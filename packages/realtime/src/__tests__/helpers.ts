@@ -31,6 +31,8 @@ export interface ClientSetup {
   scope?: string[]
   /** Seconds the client believes its tokens live (the emulator's own minimum is 60 s). */
   expiresIn?: number
+  /** The token's `profile` claim (an agent's verified name, shown in resource presence). */
+  profile?: { name?: string; email?: string }
   fetchToken?: () => Promise<{ token: string; expiresIn: number }>
 }
 
@@ -40,7 +42,11 @@ export function client(emu: Emulator, setup: ClientSetup = {}, options: Realtime
   const fetchToken =
     setup.fetchToken ??
     (async () => ({
-      token: await emu.mintToken({ subject: setup.subject ?? 'user_1', scope: setup.scope ?? ['realtime'] }),
+      token: await emu.mintToken({
+        subject: setup.subject ?? 'user_1',
+        scope: setup.scope ?? ['realtime'],
+        ...(setup.profile ? { profile: setup.profile } : {}),
+      }),
       expiresIn: setup.expiresIn ?? 600,
     }))
   const rt = createRealtime(

@@ -86,6 +86,20 @@ describe('live lists keep the service’s filter and order', () => {
     expect(gets()).toBe(before) // placed from the event alone
   })
 
+  it('a pushed item that is not the contract’s is never placed: the list is asked again instead (issue 43)', async () => {
+    const { client, rt, gets } = reader(emu(), 'agent_a')
+    const all = await live(client, rt, { limit: 10 })
+    const before = gets()
+    const target = all.items()[2]!
+    const shown = all.items()
+    // On the collection's channel, as the service would: an update whose item lacks fields and has a numeric status.
+    emu().realtime.publish('support:conversations', 'updated', { item: { id: target.id, status: 42, subject: 7 } })
+    await vi.waitFor(() => expect(gets()).toBe(before + 1), { timeout: 5_000 })
+    await vi.waitFor(() => expect(all.entry.getSnapshot().isFetching).toBe(false), { timeout: 5_000 })
+    expect(all.items().find((c) => c.id === target.id)).toEqual(target) // the service's answer, not the push
+    expect(all.items()).toEqual(shown)
+  })
+
   it('a reply moves the item to the top of every open list', async () => {
     const { client, rt, gets } = reader(emu(), 'agent_a')
     const all = await live(client, rt, { limit: 20 })

@@ -20,16 +20,24 @@ const untilStore = <S>(store: Store<S>, check: (s: S) => boolean, timeoutMs = 5_
 const names = (h: ResourcePresence, key: 'viewers' | 'typing') => h.getSnapshot()[key].map((m) => m.data.name)
 
 describe('resourcePresence', () => {
-  it('shows the other agents who view, type and lock, with their names', async () => {
-    const a = client(emu(), { subject: 'ada', scope })
-    const b = client(emu(), { subject: 'bob', scope })
-    const ha = resourcePresence(a, PATH, 'cnv_1', { name: 'Ada' })
+  it('shows the other agents who view, type and lock, with their verified names', async () => {
+    const a = client(emu(), { subject: 'ada', scope, profile: { name: 'Ada' } })
+    const b = client(emu(), { subject: 'bob', scope, profile: { name: 'Bob' } })
+    // The name option is a hint: the service shows the token's profile name.
+    const ha = resourcePresence(a, PATH, 'cnv_1', { name: 'Not Ada' })
     const hb = resourcePresence(b, PATH, 'cnv_1', { name: 'Bob' })
     hb.subscribe(() => {})
     await untilStore(hb, (s) => s.viewers.length === 1, 5_000, 'Bob sees Ada')
     expect(hb.getSnapshot()).toMatchObject({ status: 'live', typing: [], lock: null })
     expect(names(hb, 'viewers')).toEqual(['Ada'])
     expect(hb.getSnapshot().viewers[0]!.clientId).toBe('ada')
+    // Without a profile (nor an agent record of that id) the name is null: a UI shows the clientId.
+    const c = client(emu(), { subject: 'cyd', scope })
+    const hc = resourcePresence(c, PATH, 'cnv_1', { name: 'Cyd' })
+    await untilStore(hb, (s) => s.viewers.length === 2, 5_000, 'Bob sees Cyd')
+    expect(hb.getSnapshot().viewers.find((m) => m.clientId === 'cyd')!.data.name).toBeNull()
+    hc.close()
+    await untilStore(hb, (s) => s.viewers.length === 1, 5_000, 'Cyd gone')
 
     ha.setTyping(true)
     await untilStore(hb, (s) => s.typing.length === 1, 5_000, 'Bob sees Ada typing')
@@ -54,7 +62,7 @@ describe('resourcePresence', () => {
   })
 
   it('merges every handle of a connection into ONE member, and leaves with the last', async () => {
-    const a = client(emu(), { subject: 'ada', scope })
+    const a = client(emu(), { subject: 'ada', scope, profile: { name: 'Ada' } })
     const w = client(emu(), { subject: 'watcher', scope })
     const rows = collectionPresence(w, PATH)
     rows.subscribe(() => {})
@@ -74,7 +82,7 @@ describe('resourcePresence', () => {
     expect(await presence(w.channel(resourcePresenceChannel(PATH))).get()).toEqual([])
   })
 
-  it('refuses a bad path, id, ttl or a resource too many with typed errors', () => {
+  it('refuses a bad path, id, name, ttl or a resource too many with typed errors', () => {
     const a = client(emu(), { subject: 'ada', scope }, { autoConnect: false })
     const refused = (f: () => unknown) => {
       try {
@@ -88,6 +96,8 @@ describe('resourcePresence', () => {
     expect(refused(() => resourcePresence(a, 'support/mailboxes', 'x'))).toBe('path')
     expect(refused(() => resourcePresence(a, PATH, ''))).toBe('id')
     expect(refused(() => resourcePresence(a, PATH, 'x'.repeat(1000)))).toBe('id')
+    expect(refused(() => resourcePresence(a, PATH, 'cnv_n', { name: 'Ada\u202e' }))).toBe('name')
+    expect(refused(() => resourcePresence(a, PATH, 'cnv_n', { name: 'a'.repeat(201) }))).toBe('name')
     const h = resourcePresence(a, PATH, 'cnv_t')
     expect(refused(() => h.lock({ ttlMs: LOCK_TTL_MAX + 1 }))).toBe('ttlMs')
     expect(refused(() => h.lock({ ttlMs: 0.5 }))).toBe('ttlMs')

@@ -1,7 +1,7 @@
 // A member's `ResourcePresenceData` (contract): read from other clients (untrusted: anything
 // malformed counts as nothing), written from this connection's claims, and merged with what the
 // other tabs sharing the connection wrote. Pure helpers: the lock rule here is every observer's.
-import type { ResourcePresenceData } from '@tandem/contract'
+import { LOCK_TTL_MAX, LOCK_TTL_MIN, type ResourcePresenceData } from '@tandem/contract'
 import type { Member } from '../types.js'
 
 export type Lock = ResourcePresenceData['locks'][number]
@@ -16,10 +16,21 @@ export interface Claim {
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
 const field = (v: object, key: string): unknown => Reflect.get(v, key)
 const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+/**
+ * A lock within the contract: `acquiredAt` a safe integer ≥ 0 (the service's stamp), `ttlMs` a
+ * whole number within LOCK_TTL_MIN..LOCK_TTL_MAX. Anything else (a forged `ttlMs: 9e15`) is absent.
+ */
 const isLock = (v: unknown): v is Lock => {
   if (!isObject(v)) return false
   const [id, at, ttl] = [field(v, 'id'), field(v, 'acquiredAt'), field(v, 'ttlMs')]
-  return typeof id === 'string' && typeof at === 'number' && Number.isFinite(at) && typeof ttl === 'number' && ttl > 0
+  return (
+    typeof id === 'string' &&
+    Number.isSafeInteger(at) &&
+    (at as number) >= 0 &&
+    Number.isInteger(ttl) &&
+    (ttl as number) >= LOCK_TTL_MIN &&
+    (ttl as number) <= LOCK_TTL_MAX
+  )
 }
 
 /** A member's data as resource presence, or empty lists where it is not that. */
@@ -64,9 +75,18 @@ export function compose(
   }
 }
 
-/** Equal data, by value (both sorted by `compose` or read the same way). */
-export const sameData = (a: ResourcePresenceData, b: ResourcePresenceData): boolean =>
-  JSON.stringify(dataOf(a)) === JSON.stringify(dataOf(b))
+/**
+ * What this connection says, without what the service owns: `name` (the service writes the
+ * verified one) and each lock's `acquiredAt` (the service stamps it). So our echo, stamped, is
+ * still known as ours, and a merge with another tab's write (stamped) is not taken for a change.
+ */
+export function ownKey(data: unknown): string {
+  const d = dataOf(data)
+  return JSON.stringify([d.viewing, d.typing, d.locks.map((l) => [l.id, l.ttlMs])])
+}
+
+/** Equal data as far as this connection says it (both sorted by `compose` or read the same way). */
+export const sameData = (a: ResourcePresenceData, b: ResourcePresenceData): boolean => ownKey(a) === ownKey(b)
 
 export interface Holder {
   holder: Member<ResourcePresenceData>

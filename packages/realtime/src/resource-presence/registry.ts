@@ -12,7 +12,7 @@ import { presence } from '../presence.js'
 import type { Realtime } from '../realtime.js'
 import type { Store } from '../stores.js'
 import type { Channel, PresenceEvent } from '../types.js'
-import { compose, dataOf, sameData, type Claim } from './data.js'
+import { compose, dataOf, ownKey, sameData, type Claim } from './data.js'
 import { createView, type Activity } from './view.js'
 
 export interface Registry {
@@ -79,7 +79,7 @@ function createRegistry(rt: Realtime, path: PresenceCollection): Registry {
     if (entered && sameData(desired, current)) return
     current = desired
     lastSentAt = Date.now()
-    outstanding = [...outstanding, JSON.stringify(desired)].slice(-MAX_OUTSTANDING)
+    outstanding = [...outstanding, ownKey(desired)].slice(-MAX_OUTSTANDING)
     void sent(entered ? pres.update(desired) : pres.enter(desired))
     entered = true
   }
@@ -89,8 +89,8 @@ function createRegistry(rt: Realtime, path: PresenceCollection): Registry {
   /** Our member as the service has it: our echo, or another tab's write to merge with. */
   function heard({ action, member }: PresenceEvent) {
     if (action === 'leave' || member.connectionId !== rt.connectionId || !claims.size) return
-    const text = JSON.stringify(dataOf(member.data))
-    const echo = outstanding.indexOf(text)
+    // The service stamps the name and the locks' acquiredAt: an echo is known by the rest.
+    const echo = outstanding.indexOf(ownKey(member.data))
     if (echo >= 0) {
       outstanding = outstanding.slice(echo + 1)
       return

@@ -1,7 +1,15 @@
 // `resourcePresence(rt, path, id)`: this client on one resource (viewing it from creation until
 // close, typing, a soft lock), and the others on it, as a store. Its claim joins the connection's
 // registry, which sends them all as one member of the collection's presence channel.
-import { LIMITS, LOCK_TTL_DEFAULT, LOCK_TTL_MAX, LOCK_TTL_MIN, type PresenceCollection } from '@tandem/contract'
+import {
+  LIMITS,
+  LOCK_TTL_DEFAULT,
+  LOCK_TTL_MAX,
+  LOCK_TTL_MIN,
+  PRESENCE_NAME,
+  PRESENCE_NAME_RULE,
+  type PresenceCollection,
+} from '@tandem/contract'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
 import { RESOURCE_PRESENCE } from '../defaults.js'
 import type { Realtime } from '../realtime.js'
@@ -12,7 +20,13 @@ import { registryOf } from './registry.js'
 import type { Activity, PresenceMember } from './view.js'
 
 export interface ResourcePresenceOptions {
-  /** How the other agents see this connection (its member data's `name`); the last one given wins. */
+  /**
+   * A hint of how the other agents see this connection (its member data's `name`; the last one
+   * given wins). The service replaces it with the agent's VERIFIED name (the token's
+   * `profile.name`, else its own agent record, else null): a member's name is never the client's
+   * to choose. Show `clientId` when the name is null. At most `LIMITS.personName` characters,
+   * without control or bidirectional-override characters (`PRESENCE_NAME`).
+   */
   name?: string | null
 }
 
@@ -30,7 +44,7 @@ export type ResourcePresenceStatus = 'connecting' | 'live' | 'failed' | 'closed'
 
 export interface ResourceLock {
   holder: PresenceMember
-  /** Epoch ms, by the holder's clock. */
+  /** Epoch ms, by the service's clock (it stamps each claim's `acquiredAt`). */
   expiresAt: number
   /** Held by this connection. */
   mine: boolean
@@ -53,11 +67,13 @@ export interface ResourcePresence extends Store<ResourcePresenceSnapshot> {
   setTyping(typing: boolean): void
   /**
    * Claims the resource's soft lock, or renews this client's claim. ADVISORY: nothing stops
-   * another client from writing; every observer computes the same holder (the earliest claim not
-   * yet lapsed, a tie by clientId), and a claim lapses at its `acquiredAt + ttlMs` BY THE HOLDER'S
-   * CLOCK (a skewed clock shifts when the others see it lapse). A claim made while another holds
-   * the lock waits: it holds once the other's lapses or is released. A renewal keeps the claim's
-   * place while the whole span stays within `LOCK_TTL_MAX`, and starts a new claim after that.
+   * another client from writing; every observer computes the same holder: the earliest claim not
+   * yet lapsed, by `acquiredAt`, which THE SERVICE STAMPS with its own clock when the claim is new
+   * (unique per channel, so no two claims tie and a back-dated claim wins nothing). A claim lapses
+   * at `acquiredAt + ttlMs` (an observer's skewed clock shifts when it sees that). A claim made
+   * while another holds the lock waits: it holds once the other's lapses or is released. A renewal
+   * keeps the claim's place while the whole span stays within `LOCK_TTL_MAX`, and starts a new
+   * claim after that.
    */
   lock(options?: LockOptions): void
   unlock(): void
@@ -85,6 +101,17 @@ function checkTtl(ttlMs: unknown): asserts ttlMs is number {
     )
 }
 
+function checkName(name: unknown): asserts name is string | null | undefined {
+  if (name === undefined || name === null) return
+  if (typeof name !== 'string' || name.length > LIMITS.personName || !PRESENCE_NAME.test(name))
+    throw new ValidationError(
+      'name',
+      process.env.NODE_ENV !== 'production' &&
+        `is a string of at most ${LIMITS.personName} characters that ${PRESENCE_NAME_RULE}`,
+      `max ${LIMITS.personName}`,
+    )
+}
+
 /**
  * This client on one resource of a collection, and who else is on it.
  *
@@ -105,6 +132,7 @@ export function resourcePresence(
 ): ResourcePresence {
   checkPath(path)
   checkId(id)
+  checkName(options.name)
   const registry = registryOf(rt, path)
   const { channel } = registry
   const claim: Claim = { id, typing: false, lock: undefined }

@@ -3,7 +3,7 @@
 // the members change, when this connection's id does, and when a lock lapses; a row whose activity
 // did not change keeps its object, so a list re-renders only the rows that moved.
 import type { ResourcePresenceData } from '@tandem/contract'
-import { createEmitter } from '../core.js'
+import { clampDelay, createEmitter, MAX_TIMER_MS } from '../core.js'
 import { presenceStore } from '../presence-store.js'
 import type { Realtime } from '../realtime.js'
 import type { Store } from '../stores.js'
@@ -16,7 +16,7 @@ export type PresenceMember = Member<ResourcePresenceData>
 export interface Activity {
   viewers: readonly PresenceMember[]
   typers: readonly PresenceMember[]
-  /** The soft lock's holder (this connection included) until `lockExpiresAt` (epoch ms, the holder's clock). */
+  /** The soft lock's holder (this connection included) until `lockExpiresAt` (epoch ms, the service's clock). */
   lockHolder: PresenceMember | null
   lockExpiresAt: number | null
 }
@@ -44,6 +44,12 @@ const sameActivity = (a: Activity, b: Activity) =>
   sameList(a.typers, b.typers) &&
   sameMember(a.lockHolder, b.lockHolder) &&
   a.lockExpiresAt === b.lockExpiresAt
+
+/**
+ * The lapse check waits at least this long: a lock that lapses sooner (or a clock that says it
+ * has, give or take a millisecond) is looked at again then, never in a tight loop.
+ */
+const LAPSE_FLOOR_MS = 25
 
 export function createView(rt: Realtime, channel: Channel): Store<ReadonlyMap<string, Activity>> {
   const members = presenceStore(channel)
@@ -91,8 +97,10 @@ export function createView(rt: Realtime, channel: Channel): Store<ReadonlyMap<st
       if (kept !== had) same = false
       next.set(id, kept)
     }
-    // A lapsed lock may leave the next claim holding it: look again then.
-    if (lapsesAt !== Infinity) lapse = setTimeout(rebuild, Math.max(0, lapsesAt - now) + 1)
+    // A lapsed lock may leave the next claim holding it: look again then (within a sane range:
+    // never past 2^31-1 ms, when a timer would fire at once, nor below the floor).
+    if (lapsesAt !== Infinity)
+      lapse = setTimeout(rebuild, clampDelay(lapsesAt - now + 1, LAPSE_FLOOR_MS, MAX_TIMER_MS) ?? LAPSE_FLOOR_MS)
     if (same && next.size === map.size) return
     map = next
     emitter.emit('change')

@@ -1,6 +1,6 @@
 // Negative inputs, generated from a schema: for each constraint a valid input meets (`required`,
 // `additionalProperties`, `maxLength`, `minLength`, `pattern`, `format`, `enum`, `maximum`,
-// `minimum`, `maxItems`, `minItems`), one copy of it that breaks that constraint, and, where one
+// `minimum`, `maxItems`, `minItems`, `uniqueItems`), one copy of it that breaks that constraint, and, where one
 // exists, nothing else. ajv (allErrors) confirms each break, so a generator bug cannot pass quietly.
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
@@ -79,6 +79,13 @@ function arrayMutations(s: Json, value: unknown[], resolve: (s: Json) => Json, p
     out.push({ keyword: 'maxItems', path, value: Array(s.maxItems + 1).fill(first), alone: true })
   if (typeof s.minItems === 'number' && s.minItems > 0)
     out.push({ keyword: 'minItems', path, value: value.slice(0, s.minItems - 1), alone: true })
+  if (s.uniqueItems === true && first !== undefined)
+    out.push({
+      keyword: 'uniqueItems',
+      path,
+      value: [first, first],
+      alone: typeof s.maxItems !== 'number' || s.maxItems >= 2,
+    })
   if (s.items && first !== undefined) out.push(...mutations(s.items as Json, first, resolve, [...path, 0]))
   return out
 }

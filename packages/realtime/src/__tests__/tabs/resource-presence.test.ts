@@ -1,7 +1,7 @@
 // Resource presence over one connection shared by two tabs (tab-env.ts, as share.test.ts): the
 // service has ONE member for both, and each tab's registry keeps the other's resources in it.
 import { afterEach, describe, expect, it } from 'vitest'
-import { until } from '../../../../../test/utils/wait.js'
+import { during, slack, until } from '../../../../../test/utils/wait.js'
 import { resourcePresenceChannel } from '@tandem/contract'
 import { presence } from '../../presence.js'
 import { collectionPresence, resourcePresence } from '../../resource-presence.js'
@@ -63,5 +63,49 @@ describe('resourcePresence across tabs', () => {
     again.close()
     fromLeader.close()
     await until(rows.subscribe, () => rows.getSnapshot().size === 0, 5_000, 'the member left')
+  })
+
+  it('two tabs holding locks settle after a change: the service stamps acquiredAt and names, and no registry answers the other for ever', async () => {
+    const browser = createBrowser()
+    const tabs = [openTab(browser), openTab(browser)]
+    for (const t of tabs) {
+      t.rt.connect()
+      await untilState(t.rt, 'connected')
+    }
+    // Every presence write the service gets from the tabs' one connection.
+    let writes = 0
+    const off = emu().realtime.on((e) => {
+      if (e.type === 'in' && (e.frame.type === 'presence.enter' || e.frame.type === 'presence.update')) writes++
+    })
+    try {
+      const watcher = client(emu(), { subject: 'watcher' })
+      const rows = collectionPresence(watcher, PATH)
+      rows.subscribe(() => {})
+      const one = resourcePresence(tabs[0]!.rt, PATH, 'cnv_one', { name: 'Ada' })
+      const two = resourcePresence(tabs[1]!.rt, PATH, 'cnv_two', { name: 'Ada' })
+      one.lock()
+      two.lock()
+      const held = () =>
+        ['cnv_one', 'cnv_two'].every((id) => rows.getSnapshot().get(id)?.lockHolder?.clientId === 'ada')
+      await until(rows.subscribe, held, 5_000, 'both locks held')
+      // A change: one tab types. Each tab writes what it must, then nothing more.
+      one.setTyping(true)
+      await until(rows.subscribe, () => rows.getSnapshot().get('cnv_one')?.typers.length === 1, 5_000, 'Ada types')
+      // Settled: four throttle periods without a write, widened for a busy machine (a ping-pong never gets there: 10 tries).
+      for (let before = -1, i = 0; i < 10 && before !== writes; i++) {
+        before = writes
+        await during(slack(400))
+      }
+      const afterChange = writes
+      await during(1_000) // the window in which nothing more may be written
+      console.info(`two tabs with locks: ${afterChange} presence writes to settle, then ${writes - afterChange} in 1 s`)
+      expect(writes - afterChange).toBe(0)
+      expect(afterChange).toBeLessThanOrEqual(12)
+      expect(held()).toBe(true)
+      one.close()
+      two.close()
+    } finally {
+      off()
+    }
   })
 })
