@@ -2,7 +2,8 @@
 // Chromium sends no Sec-Fetch-* to a destination that is not secure (http, not localhost), and
 // no Origin on a same-origin GET: such a page's `?key=` request used to be served. The page and
 // the emulator share one origin on this machine's non-loopback address (or, without one, a
-// LAN-looking name mapped by --host-resolver-rules). The key is refused, a token is not.
+// LAN-looking name mapped by --host-resolver-rules). The key is refused, in the Authorization
+// header (where a server sends it) or the URL (where no one may, since issue 43); a token is not.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
@@ -59,19 +60,28 @@ describe.skipIf(!hasChromium)('a raw key from a page on a LAN address, in Chromi
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
   })
 
-  it('a same-origin GET with ?key= carries no Origin and no Sec-Fetch-*, and is refused 403 key_not_allowed_in_browser', async () => {
+  it('a same-origin GET with the key, in the header or ?key=, carries no Origin and no Sec-Fetch-*, and is refused 403 key_not_allowed_in_browser', async () => {
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false)
-    const answer = await page.evaluate(async (key) => {
-      const res = await fetch(`/maps/v1/resources?limit=1&key=${encodeURIComponent(key)}`)
-      return { status: res.status, text: await res.text() }
+    const answers = await page.evaluate(async (key) => {
+      const header = await fetch('/maps/v1/resources?limit=1', { headers: { authorization: `Bearer ${key}` } })
+      const query = await fetch(`/maps/v1/resources?limit=1&key=${encodeURIComponent(key)}`)
+      return [
+        { status: header.status, text: await header.text() },
+        { status: query.status, text: await query.text() },
+      ]
     }, KEY)
-    const sent = seen.find((s) => s.url.startsWith('/maps/v1/resources'))!.headers
-    // The gap: none of the headers that used to mark a browser.
-    expect(Object.keys(sent).filter((h) => h === 'origin' || h.startsWith('sec-fetch-'))).toEqual([])
-    expect(sent.referer).toBe(`${origin}/`)
-    expect(answer.status).toBe(403)
-    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'key_not_allowed_in_browser' } })
-    expect(answer.text).not.toContain(DEV_APP.keys[0]!.secret)
+    const sent = seen.filter((s) => s.url.startsWith('/maps/v1/resources')).map((s) => s.headers)
+    expect(sent).toHaveLength(2)
+    for (const headers of sent) {
+      // The gap: none of the headers that used to mark a browser.
+      expect(Object.keys(headers).filter((h) => h === 'origin' || h.startsWith('sec-fetch-'))).toEqual([])
+      expect(headers.referer).toBe(`${origin}/`)
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(403)
+      expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'key_not_allowed_in_browser' } })
+      expect(answer.text).not.toContain(DEV_APP.keys[0]!.secret)
+    }
   })
 
   it('a WebSocket with ?key= is refused at the upgrade', async () => {

@@ -1,6 +1,8 @@
-// Who is calling: a bearer JWT verified with the app's keys, or (server-side only) a raw key.
+// Who is calling: `Authorization: Bearer <credential>`, a JWT verified with the app's keys or
+// (server-side only) the app's raw key `<keyId>:<secret>`. Never a credential in the URL.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import { isCredentialParam } from '@tandem/contract'
 import { decodeToken, TokenError, verifyToken, type TokenClaims, type TokenProfile } from '@tandem/server'
 import { refusal, SERVICE_ONLY_MESSAGE, type AccessOptions } from './access.js'
 import { HttpError } from './http-errors.js'
@@ -8,6 +10,8 @@ import type { EmulatorApp, Service } from './shared-types.js'
 
 export interface Principal {
   app: string
+  /** What it proved itself with: a token, or the app's raw key (whose subject reads `key:<keyId>`). */
+  via: 'token' | 'key'
   subject: string
   scope: string[]
   /** Who the user is, from the token's `profile` claim (a customer's name and email). */
@@ -24,12 +28,40 @@ export async function authenticate(
   query: URLSearchParams,
   apps: ReadonlyMap<string, EmulatorApp>,
 ): Promise<AuthResult> {
+  // A key in a URL is refused whatever else the request carries: URLs reach access logs, history
+  // and Referer headers (DESIGN.md §2). A page gets the browser refusal, so it cannot probe.
+  if (hasCredentialParam(query)) return { ok: false, error: isBrowser(req.headers) ? keyFromBrowser() : keyInUrl() }
   const header = req.headers.authorization
-  if (header !== undefined && header !== '') return verifyBearer(header, apps)
-  const key = query.get('key')
-  if (key !== null) return verifyRawKey(key, isBrowser(req.headers), apps)
-  return { ok: false, error: unauthorized('missing_token', 'Send Authorization: Bearer <token>.') }
+  if (header === undefined || header === '')
+    return { ok: false, error: unauthorized('missing_token', 'Send Authorization: Bearer <token>.') }
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)
+  if (!match?.[1]) {
+    return { ok: false, error: unauthorized('missing_token', 'The Authorization header must be "Bearer <token>".') }
+  }
+  const credential = match[1]
+  if (isRawKey(credential)) return verifyRawKey(credential, isBrowser(req.headers), apps)
+  return verifyBearer(credential, apps)
 }
+
+/**
+ * `?key=` (where raw keys used to travel) or any other credential parameter of the contract's
+ * (`api_key`, `token`, …: the names core refuses in a URL it is given).
+ */
+export const hasCredentialParam = (query: URLSearchParams): boolean => [...query.keys()].some(isCredentialParam)
+
+/**
+ * A raw key `<keyId>:<secret>` from a JWT, by shape: a JWT (compact JWS) is base64url parts
+ * joined by dots and can never hold a colon, and a raw key always has one after its key id.
+ */
+export const isRawKey = (credential: string): boolean => credential.includes(':')
+
+/** A credential in the URL, from a server: where it goes instead, never the value. */
+export const keyInUrl = () =>
+  unauthorized(
+    'key_in_url',
+    'Credentials never go in a URL: send them in the Authorization header, "Bearer <keyId>:<secret>" ' +
+      'from a server or "Bearer <token>".',
+  )
 
 /**
  * The headers that mark a request from a browser: the one rule for REST and the socket upgrade.
@@ -80,19 +112,15 @@ export async function checkToken(
   }
 }
 
-async function verifyBearer(header: string, apps: ReadonlyMap<string, EmulatorApp>): Promise<AuthResult> {
-  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)
-  if (!match?.[1]) {
-    return { ok: false, error: unauthorized('missing_token', 'The Authorization header must be "Bearer <token>".') }
-  }
-  const checked = await checkToken(match[1], apps)
+async function verifyBearer(token: string, apps: ReadonlyMap<string, EmulatorApp>): Promise<AuthResult> {
+  const checked = await checkToken(token, apps)
   if (!checked.ok) {
     const error = unauthorized(checked.code, checked.message)
     return checked.app === undefined ? { ok: false, error } : { ok: false, error, app: checked.app }
   }
   const { app, claims } = checked
   const { sub: subject, scope, profile } = claims
-  return { ok: true, principal: { app: app.appId, subject, scope, ...(profile ? { profile } : {}) } }
+  return { ok: true, principal: { app: app.appId, via: 'token', subject, scope, ...(profile ? { profile } : {}) } }
 }
 
 function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<string, EmulatorApp>): AuthResult {
@@ -105,10 +133,10 @@ function verifyRawKey(raw: string, fromBrowser: boolean, apps: ReadonlyMap<strin
     const key = app.keys.find((k) => k.id === keyId)
     if (key && sameSecret(key.secret, secret)) {
       // A raw key is the app's own credential: it may do anything the app may.
-      return { ok: true, principal: { app: app.appId, subject: `key:${key.id}`, scope: ['*'] } }
+      return { ok: true, principal: { app: app.appId, via: 'key', subject: `key:${key.id}`, scope: ['*'] } }
     }
   }
-  return { ok: false, error: unauthorized('invalid_key', 'The key is not valid. Use ?key=<keyId>:<secret>.') }
+  return { ok: false, error: unauthorized('invalid_key', 'The key is not valid.') }
 }
 
 function sameSecret(expected: string, given: string): boolean {

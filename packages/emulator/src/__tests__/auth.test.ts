@@ -117,54 +117,84 @@ describe('scopes', () => {
 })
 
 describe('raw keys', () => {
-  it('accepted without Origin', async () => {
-    const res = await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only&limit=1')
-    expect(res.status).toBe(200)
-    const other = await call(emu(), '/support/v1/resources?key=key_other_2:rotated_secret', {
+  const KEY = 'key_dev:tandem_dev_secret_local_only'
+  const BROWSERS: Record<string, string>[] = [
+    { Origin: 'http://localhost:5173' },
+    // Sec-Fetch-Mode alone is not a browser: Node's own fetch sends it on every request.
+    { 'Sec-Fetch-Site': 'cross-site' },
+    { 'Sec-Fetch-Dest': 'image' },
+    { 'Sec-Fetch-User': '?1' },
+    // A page on plain http (a LAN address) sends no fetch metadata, and no Origin on a same-origin GET (issue 27).
+    { Referer: 'http://192.168.1.20:5173/' },
+  ]
+
+  it('Authorization: Bearer <keyId>:<secret> from a server acts as the app (subject key:<keyId>, every capability)', async () => {
+    expect((await call(emu(), '/maps/v1/resources?limit=1', { token: KEY })).status).toBe(200)
+    const other = await call(emu(), '/support/v1/resources', {
+      token: 'key_other_2:rotated_secret',
       method: 'POST',
       json: { name: 'server side' },
     })
     expect(other.status).toBe(201)
+    const published = await call(emu(), '/realtime/v1/channels/keys:room/messages', {
+      token: KEY,
+      method: 'POST',
+      json: { event: 'said', data: 1 },
+    })
+    expect(published.status).toBe(201)
+    const history = await call(emu(), '/realtime/v1/channels/keys:room/messages', { token: KEY })
+    const { messages } = (await history.json()) as { messages: { clientId: string }[] }
+    expect(messages.map((m) => m.clientId)).toEqual(['key:key_dev'])
   })
 
-  it('refused with Origin, before the key is even checked', async () => {
-    const headers = { Origin: 'http://localhost:5173' }
-    await expectError(
-      await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only', { headers }),
-      403,
-      'key_not_allowed_in_browser',
-    )
-    await expectError(
-      await call(emu(), '/maps/v1/resources?key=wrong:wrong', { headers }),
-      403,
-      'key_not_allowed_in_browser',
-    )
-  })
-
-  it('refused with the fetch metadata a browser sends (no Origin), before the key is checked', async () => {
-    // Sec-Fetch-Mode alone is not a browser: Node's own fetch sends it on every request (see above).
-    const browsers: Record<string, string>[] = [
-      { 'Sec-Fetch-Site': 'cross-site' },
-      { 'Sec-Fetch-Dest': 'image' },
-      { 'Sec-Fetch-User': '?1' },
-      // A page on plain http (a LAN address) sends no fetch metadata, and no Origin on a same-origin GET (issue 27).
-      { Referer: 'http://192.168.1.20:5173/' },
-    ]
-    for (const headers of browsers) {
+  it('a raw key in the header from a browser: 403, before the key is even checked', async () => {
+    for (const headers of BROWSERS) {
       await expectError(
-        await call(emu(), '/maps/v1/resources?key=key_dev:tandem_dev_secret_local_only', { headers }),
+        await call(emu(), '/maps/v1/resources', { token: KEY, headers }),
+        403,
+        'key_not_allowed_in_browser',
+      )
+      await expectError(
+        await call(emu(), '/maps/v1/resources', { token: 'wrong:wrong', headers }),
         403,
         'key_not_allowed_in_browser',
       )
     }
+    // A token from the same browser is what pages are for.
+    const token = await mint()
+    expect((await call(emu(), '/maps/v1/resources', { token, headers: BROWSERS[0] })).status).toBe(200)
   })
 
   it('a wrong key → 401 invalid_key, never echoed', async () => {
-    for (const key of ['key_dev:wrong', 'nope:tandem_dev_secret_local_only', 'key_dev', '', ':']) {
-      const res = await call(emu(), `/maps/v1/resources?key=${encodeURIComponent(key)}`)
-      const body = await expectError(res, 401, 'invalid_key')
+    for (const key of ['key_dev:wrong', 'nope:tandem_dev_secret_local_only', 'key_dev:', ':tandem_dev', ':']) {
+      const body = await expectError(await call(emu(), '/maps/v1/resources', { token: key }), 401, 'invalid_key')
       if (key.length > 2) expect(JSON.stringify(body)).not.toContain(key)
+      expect(JSON.stringify(body)).not.toContain('tandem_dev')
     }
+    // No colon: a token, and not a well-formed one.
+    await expectError(await call(emu(), '/maps/v1/resources', { token: 'key_dev' }), 401, 'malformed_token')
+  })
+
+  it('?key= is refused everywhere: 401 key_in_url from a server (saying where the key goes), 403 from a browser', async () => {
+    const token = await mint()
+    for (const query of [`key=${KEY}`, 'key=key_dev:wrong', 'key=', `limit=1&key=${encodeURIComponent(KEY)}`]) {
+      // Even beside a valid token: a key in a URL is a leak to stop, not a second credential.
+      for (const init of [{}, { token }]) {
+        const body = await expectError(await call(emu(), `/maps/v1/resources?${query}`, init), 401, 'key_in_url')
+        expect(body.error.message).toMatch(/Authorization/)
+        expect(JSON.stringify(body)).not.toContain('tandem_dev')
+        expect(JSON.stringify(body)).not.toContain('wrong')
+      }
+      for (const headers of BROWSERS)
+        await expectError(
+          await call(emu(), `/maps/v1/resources?${query}`, { headers }),
+          403,
+          'key_not_allowed_in_browser',
+        )
+    }
+    // The other credential names of the contract (CREDENTIAL_PARAMS), as core refuses them in a URL.
+    for (const query of ['api_key=x', 'token=x', 'access_token=x', 'API-Key=x'])
+      await expectError(await call(emu(), `/maps/v1/resources?${query}`, { token }), 401, 'key_in_url')
   })
 
   it('never echoes a token in an error', async () => {

@@ -63,6 +63,23 @@ describe('resources', () => {
     await expectError(await authed(emu(), `/maps/v1/resources?cursor=${page.nextCursor ?? ''}`), 400, 'invalid_cursor')
   })
 
+  it('refuses a query parameter given twice or empty, as the contract states (form, explode, allowEmptyValue: false)', async () => {
+    const refused = async (query: string, field: string, message: string) => {
+      const body = await expectError(await authed(emu(), `/support/v1/${query}`), 400, 'invalid_parameter')
+      expect(body.error.details, query).toEqual([{ field, message }])
+      expect(body.error.message).toBe(`Invalid ${field}: ${message}.`)
+    }
+    // Before: the first value won (200), and `?cursor=` was read as no cursor while `?limit=` was refused.
+    await refused('conversations?status=active&status=closed', 'status', 'is given more than once')
+    await refused('conversations?status=active&status=active', 'status', 'is given more than once')
+    await refused('resources?limit=2&limit=3', 'limit', 'is given more than once')
+    for (const name of ['cursor', 'limit']) await refused(`resources?${name}=`, name, 'must not be empty')
+    for (const name of ['status', 'mailboxId', 'tag', 'query', 'modifiedSince', 'cursor'])
+      await refused(`conversations?limit=2&${name}=`, name, 'must not be empty')
+    // Once each, and set, they are taken as before.
+    expect((await authed(emu(), '/support/v1/conversations?status=active&limit=2')).status).toBe(200)
+  })
+
   it('gets one resource, 404 for unknown ids', async () => {
     const res = await authed(emu(), '/realtime/v1/resources/res_rt_7')
     expect(res.status).toBe(200)

@@ -21,8 +21,10 @@ interface Param {
   name: string
   in: 'path' | 'query' | 'header'
   required: boolean
-  /** Query values arrive as text: an integer or number param is read as one first. */
+  /** Query values arrive as text: an integer or number param (or array item) is read as one first. */
   numeric: 'integer' | 'number' | undefined
+  /** An array query param takes each repeat as an item (`form`, exploded); a scalar takes one value. */
+  array: boolean
   validate: ValidateFunction
 }
 
@@ -47,12 +49,14 @@ function compile(method: string, path: string): InputCheck {
   const params: Param[] = [...list(item.parameters), ...list(operation.parameters)].map((ref) => {
     const p = resolve(ref)
     const schema = retarget(p.schema as Json, REST)
-    const type = schema.type
+    const array = schema.type === 'array'
+    const type = array ? (schema.items as Json | undefined)?.type : schema.type
     return {
       name: p.name as string,
       in: p.in as Param['in'],
       required: p.required === true,
       numeric: type === 'integer' || type === 'number' ? type : undefined,
+      array,
       validate: ajv.compile(schema),
     }
   })
@@ -68,8 +72,12 @@ function compile(method: string, path: string): InputCheck {
           throw refusal(param, { field: '', message: 'is required', keyword: 'required', channel: false })
         continue
       }
-      if (!param.validate(param.numeric ? numeric(raw, param.numeric) : raw))
-        throw refusal(param, pickIssue(param.validate.errors))
+      const value = param.numeric
+        ? Array.isArray(raw)
+          ? raw.map((item) => numeric(item, param.numeric!))
+          : numeric(raw, param.numeric)
+        : raw
+      if (!param.validate(value)) throw refusal(param, pickIssue(param.validate.errors))
     }
     if (!body) return
     if (input.body === undefined || !isObject(input.body))
@@ -82,16 +90,25 @@ function compile(method: string, path: string): InputCheck {
   }
 }
 
-function read(param: Param, input: RestInput): string | undefined {
+function read(param: Param, input: RestInput): string | string[] | undefined {
   if (param.in === 'path') return input.params[param.name]
   if (param.in === 'header') {
     const value = input.headers[param.name.toLowerCase()]
     // A repeated header arrives as a list: refused as the joined text would be.
     return Array.isArray(value) ? value.join(', ') : value
   }
-  // `?cursor=` is the empty string, checked as such (handlers read an allowed '' as absent).
-  return input.query.get(param.name) ?? undefined
+  // As the contract states every query param (`form`, `explode: true`, `allowEmptyValue: false`):
+  // a scalar once, an array's items one per repeat, and never an empty value. First-wins would
+  // quietly drop what a caller meant; an empty value is refused, not read as absent.
+  const values = input.query.getAll(param.name)
+  if (values.length === 0) return undefined
+  if (values.includes('')) throw refusal(param, queryIssue('must not be empty'))
+  if (param.array) return values
+  if (values.length > 1) throw refusal(param, queryIssue('is given more than once'))
+  return values[0]
 }
+
+const queryIssue = (message: string): Issue => ({ field: '', message, keyword: 'query', channel: false })
 
 /** `12` → 12 for an integer param; anything else stays text, so the type check names it. */
 function numeric(raw: string, type: 'integer' | 'number'): string | number {
