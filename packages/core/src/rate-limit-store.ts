@@ -1,3 +1,4 @@
+import type { RateLimitBucket } from '@tandem/contract'
 import type { Client } from './base-client.js'
 import type { ServiceName, Unsubscribe } from './types.js'
 
@@ -9,6 +10,8 @@ export interface RateLimitSnapshot {
   waitMs: number
   /** When that wait ends (ms since the epoch; 0 when nothing waits): a countdown's target. */
   until: number
+  /** Whose quota the bucket follows: `customer` (a customer token's own) or `app` (the app's plan). */
+  bucket: RateLimitBucket
 }
 
 export interface RateLimitStore {
@@ -17,7 +20,10 @@ export interface RateLimitStore {
   getSnapshot: () => RateLimitSnapshot
 }
 
-const IDLE: RateLimitSnapshot = Object.freeze({ queued: 0, waitMs: 0, until: 0 })
+const IDLE: Readonly<Record<RateLimitBucket, RateLimitSnapshot>> = Object.freeze({
+  app: Object.freeze({ queued: 0, waitMs: 0, until: 0, bucket: 'app' }),
+  customer: Object.freeze({ queued: 0, waitMs: 0, until: 0, bucket: 'customer' }),
+})
 
 /**
  * A store of one service's rate-limit queue, from the client's `rateLimit` events: for
@@ -33,14 +39,13 @@ const IDLE: RateLimitSnapshot = Object.freeze({ queued: 0, waitMs: 0, until: 0 }
  * ```
  */
 export function watchRateLimit(client: Pick<Client, 'on'>, service: ServiceName): RateLimitStore {
-  let snapshot = IDLE
+  let snapshot = IDLE.app
   return {
     subscribe(listener) {
       return client.on('rateLimit', (state) => {
         if (state.service !== service) return
-        snapshot = state.queued
-          ? { queued: state.queued, waitMs: state.waitMs, until: Date.now() + state.waitMs }
-          : IDLE
+        const { queued, waitMs, bucket } = state
+        snapshot = queued ? { queued, waitMs, until: Date.now() + waitMs, bucket } : IDLE[bucket]
         listener()
       })
     },

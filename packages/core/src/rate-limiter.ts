@@ -1,4 +1,4 @@
-import { msUntil, refill as refillBucket } from '@tandem/contract'
+import { msUntil, refill as refillBucket, type RateLimitBucket } from '@tandem/contract'
 import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
 import { RATE_LIMIT_SAFETY_MS } from './defaults.js'
 import { RateLimitError } from './errors.js'
@@ -36,11 +36,15 @@ export interface RateLimiterState {
   waitMs: number
   remaining: number
   limit: number
+  /** The bucket the service last named (`app` until it names one). */
+  bucket: RateLimitBucket
 }
 
 export interface RateLimitHeaders {
   limit?: number
   remaining?: number
+  /** Whose bucket `limit` and `remaining` describe (`Tandem-RateLimit-Bucket`); absent when the answer had none. */
+  bucket?: RateLimitBucket
 }
 
 export interface RateLimiter {
@@ -73,6 +77,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   let tokens = capacity
   let last = now()
   let pausedUntil = 0
+  let bucket: RateLimitBucket = 'app'
   /** Waiters in FIFO order; each lets its request go when called with the current time. */
   const queue: ((t: number) => void)[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -106,6 +111,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   /** The budget `onChange` was last told: a response that leaves it as it was tells nothing. */
   let toldLeft = -1
   let toldLimit = 0
+  let toldBucket: RateLimitBucket = bucket
   const left = () => Math.max(0, Math.floor(tokens))
 
   /** Tells `onChange` the queue's length, the wait of its last request and the budget left. */
@@ -113,7 +119,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (!options.onChange) return
     const t = now()
     waitMs ??= queue.length ? estimate(t, queue.length) : 0
-    options.onChange({ queued: queue.length, waitMs, remaining: (toldLeft = left()), limit: (toldLimit = capacity) })
+    options.onChange({
+      queued: queue.length,
+      waitMs,
+      remaining: (toldLeft = left()),
+      limit: (toldLimit = capacity),
+      bucket: (toldBucket = bucket),
+    })
   }
 
   /** The wait of a request arriving at `t` behind everything queued: until the pause ends and its token has refilled. */
@@ -144,7 +156,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       if (wait > maxWaitMs) {
         const name = options.name ? `${options.name}: ` : ''
         const message = `${name}rate limited: the next slot is ~${wait} ms away, past this call's deadline`
-        return Promise.reject(new RateLimitError(message, { code: 'rate_limit_wait', retryAfterMs: wait }))
+        return Promise.reject(new RateLimitError(message, { code: 'rate_limit_wait', retryAfterMs: wait, bucket }))
       }
       return new Promise<number>((resolve, reject) => {
         const go = (granted: number) => {
@@ -165,9 +177,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       })
     },
     estimate: () => estimate(now()),
-    update({ limit, remaining }, inflight) {
+    update({ limit, remaining, bucket: named }, inflight) {
       const t = now()
       refill(t)
+      // Whichever bucket the answer names (a customer's own 60 a minute, or the app's plan), its
+      // figures are followed the same way, so a customer's client paces itself to its own bucket.
+      if (named !== undefined) bucket = named
       if (limit !== undefined && limit > 0 && limit < capacity) {
         // The service's plan is smaller than configured: follow it (never raise past what the user set).
         perMs = (perMs * limit) / capacity
@@ -176,7 +191,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
       // Only ever lower: the service knows about other clients of the same app, we know our in-flight requests.
       if (remaining !== undefined) tokens = Math.min(tokens, remaining - inflight)
-      if (left() !== toldLeft || capacity !== toldLimit) changed()
+      if (left() !== toldLeft || capacity !== toldLimit || bucket !== toldBucket) changed()
     },
     pause(ms) {
       const t = now()

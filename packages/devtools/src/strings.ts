@@ -92,6 +92,8 @@ export interface DevtoolsStrings {
   tabRole: (role: string, tabId: string, leader: string | undefined, key: string) => string
 
   noQueue: string
+  /** After the service's name when its bucket is a customer's own quota, not the app's plan. */
+  customerBucket: string
   queue: (queued: number, wait: string) => string
   lastWaits: string
   noWaits: string
@@ -188,6 +190,7 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
     `${role} (tab ${tabId}${leader && leader !== tabId ? `, leader ${leader}` : ''}), key ${key}`,
 
   noQueue: 'nothing waits',
+  customerBucket: ' (customer quota)',
   queue: (queued: number, wait: string) => `${queued} queued, the last waits ${wait}`,
   lastWaits: 'Last waits',
   noWaits: 'No waits yet.',

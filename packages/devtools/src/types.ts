@@ -1,5 +1,5 @@
 // What the devtools read (the public sources of a Tandem app) and what they record of them.
-import type { Client, HttpMethod, ServiceName, Unsubscribe } from '@tandem/core'
+import type { Client, HttpMethod, RateLimitBucket, ServiceName, Unsubscribe } from '@tandem/core'
 import type { CachePersister, DurableOutbox } from '@tandem/core/persist'
 import type { ConnectionState, Realtime } from '@tandem/realtime'
 import type { TabRole, TabShare } from '@tandem/realtime/tabs'
@@ -133,6 +133,8 @@ export interface RateLimitRow {
   waitMs: number
   /** When the last wait ends (ms since epoch; 0 when nothing waits). */
   until: number
+  /** Whose quota the bucket follows: `customer` (a customer token's own) or `app`. */
+  bucket: RateLimitBucket
 }
 
 export interface RateLimitWaitRow {

@@ -1,5 +1,5 @@
 // Every tunable default of the emulator in one place.
-import { PLANS } from '@tandem/contract'
+import { CUSTOMER_PLAN, PLANS } from '@tandem/contract'
 import type { EmulatorApp, PlanLimit, Service } from './shared-types.js'
 
 export const DEV_APP: EmulatorApp = Object.freeze({
@@ -18,6 +18,13 @@ export const DEFAULTS = {
   plans: Object.fromEntries(
     Object.entries(PLANS).map(([service, plan]) => [service, { limit: plan.limit, windowMs: plan.intervalMs }]),
   ) as Record<Service, PlanLimit>,
+  /** Each customer's own bucket per service (the contract's CUSTOMER_PLAN), drawn on before the app's plan. */
+  customerPlan: { limit: CUSTOMER_PLAN.limit, windowMs: CUSTOMER_PLAN.intervalMs } as PlanLimit,
+  /**
+   * Rate-limit buckets kept at most. Full buckets are forgotten anyway (a full one is the same as a
+   * new one); this bounds the rest, forgetting the least recently used first.
+   */
+  rateLimitMaxBuckets: 100_000,
   /**
    * The client's bucket and ours start at slightly different instants (the first request's
    * latency), so a client that waits for exactly one token may arrive a hair early. We admit

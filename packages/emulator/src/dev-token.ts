@@ -1,6 +1,7 @@
 // The development token endpoint (`GET|POST /dev/token`): the same `createTokenHandler` an
 // app backend would mount, for the local dev app, with `subject`/`scope` narrowing it.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { CUSTOMER_ID_RULE, CUSTOMER_SCOPE, isCustomerId, isCustomerScope } from '@tandem/contract'
 import { createTokenHandler, toNodeListener } from '@tandem/server'
 import { DEFAULTS } from './defaults.js'
 import { codeForStatus } from './http-errors.js'
@@ -78,12 +79,17 @@ async function parseGrant(request: Request): Promise<Parsed> {
       return { error: 'Send the body as application/json.', status: 415, code: 'unsupported_media_type' }
     }
   }
+  // Every rule the minting checks is checked here first, so a bad input is a 400 naming its field,
+  // never the token handler's 500.
   const subject = fields.subject ?? DEFAULTS.devSubject
   if (typeof subject !== 'string' || subject === '' || subject.length > 256 || /\p{Cc}/u.test(subject)) {
-    return invalid('subject', 'must be a non-empty string of at most 256 characters')
+    return invalid('subject', 'must be a non-empty string of at most 256 characters, without control characters')
   }
   const scope = parseScope(fields.scope)
   if (!scope) return invalid('scope', 'must be a space- or comma-separated string, or an array of scope strings')
+  // A customer's subject becomes its channel name (support:customer:<id>): the contract's rule.
+  if (isCustomerScope(scope) && !isCustomerId(subject))
+    return invalid('subject', `for a customer token (scope ${CUSTOMER_SCOPE}) it ${CUSTOMER_ID_RULE}`)
   return { subject, scope }
 }
 

@@ -1,13 +1,16 @@
 // Small node:http helpers: request ids, CORS, JSON responses, bounded body reading.
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { RATE_LIMIT_HEADERS } from '@tandem/contract'
 import { HttpError, type ErrorDetail } from './http-errors.js'
 
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
-  'Access-Control-Expose-Headers':
-    'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed',
+  // A browser client reads these: the request id, every rate limit header (the bucket too), the replay mark.
+  'Access-Control-Expose-Headers': ['X-Request-Id', ...Object.values(RATE_LIMIT_HEADERS), 'Idempotent-Replayed'].join(
+    ', ',
+  ),
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8'

@@ -1,4 +1,5 @@
-// Remembered write responses per (app, Idempotency-Key), so a retried write applies once.
+// Remembered write responses per (principal, Idempotency-Key), so a retried write applies once. The
+// owner is the app and the caller's subject (service-pipeline.ts): one agent never replays another's.
 import { createHash } from 'node:crypto'
 import { DEFAULTS } from './defaults.js'
 
@@ -31,8 +32,8 @@ export class IdempotencyStore {
     return `${method} ${path} ${createHash('sha256').update(body).digest('base64url')}`
   }
 
-  lookup(app: string, key: string, fingerprint: string): IdempotencyLookup {
-    const id = `${app}\u0000${key}`
+  lookup(owner: string, key: string, fingerprint: string): IdempotencyLookup {
+    const id = `${owner}\u0000${key}`
     const entry = this.entries.get(id)
     if (!entry) return { kind: 'miss' }
     if (entry.expiresAt <= this.now()) {
@@ -42,8 +43,8 @@ export class IdempotencyStore {
     return entry.fingerprint === fingerprint ? { kind: 'replay', response: entry.response } : { kind: 'mismatch' }
   }
 
-  remember(app: string, key: string, fingerprint: string, response: StoredResponse): void {
-    const id = `${app}\u0000${key}`
+  remember(owner: string, key: string, fingerprint: string, response: StoredResponse): void {
+    const id = `${owner}\u0000${key}`
     this.entries.delete(id)
     this.entries.set(id, { fingerprint, response, expiresAt: this.now() + this.ttlMs })
     while (this.entries.size > this.maxEntries) {

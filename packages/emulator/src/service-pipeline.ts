@@ -1,6 +1,7 @@
 // One service request, in order: injected faults → route → auth → rate limit → body → the
 // contract's input check → idempotency → handler. Every refusal is an HttpError the caller turns into JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { RATE_LIMIT_HEADERS, type RateLimitBucket, type RateLimitDetail } from '@tandem/contract'
 import { isCustomer } from './access.js'
 import { authenticate, checkScope, requiredCapability } from './auth.js'
 import { codeForStatus, HttpError } from './http-errors.js'
@@ -60,13 +61,14 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
         fault.status,
         fault.code ?? codeForStatus(fault.status),
         'Injected failure (emulator fault).',
-        undefined,
+        // Every 429 names its bucket (the contract's RateLimitedError): an injected one is the app's.
+        fault.status === 429 ? [{ bucket: 'app' }] : undefined,
         retry,
       )
     }
     case 'rateLimit':
       state.stats.rateLimited++
-      throw rateLimited(fault.retryAfterSeconds)
+      throw rateLimited(fault.retryAfterSeconds, 'app')
   }
 
   const match = state.routers[service].match(method, r.path)
@@ -81,11 +83,13 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   const { principal } = auth
   r.app = principal.app
 
-  const decision = state.limiter.take(principal.app, service)
+  // A customer draws on its own bucket first, then on the app's (docs/services/support.md, "Quotas").
+  const customer = isCustomer(principal) ? { customer: principal.subject } : {}
+  const decision = state.limiter.take({ app: principal.app, ...customer }, service)
   setHeaders(res, decision?.headers)
   if (decision && !decision.allowed) {
     state.stats.rateLimited++
-    throw rateLimited(decision.retryAfterSeconds ?? 1)
+    throw rateLimited(decision.retryAfterSeconds ?? 1, decision.bucket)
   }
   const handler = match.route.handler
   const required = handler.capability ? handler.capability(match.params) : requiredCapability(service, method)
@@ -108,9 +112,10 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   const key = req.headers['idempotency-key']
   const idempotencyKey = handler.write && typeof key === 'string' ? key : undefined
   const fingerprint = idempotencyKey ? IdempotencyStore.fingerprint(method, `/${service}${r.path}`, raw) : ''
-  // Customers of one app share its paths (/me/...): each customer's keys are its own, so one
-  // never replays another's answer.
-  const keyOwner = isCustomer(principal) ? `${principal.app}\u0000${principal.subject}` : principal.app
+  // Keys are scoped per principal (the token's subject, agent or customer; the raw key by its id,
+  // apart from tokens, so a token whose subject reads `key:<keyId>` is still someone else): two agents
+  // of one app, like two customers, may pick the same key and never replay each other's answer.
+  const keyOwner = `${principal.app}\u0000${principal.via}\u0000${principal.subject}`
   if (idempotencyKey) {
     const seen = state.idempotency.lookup(keyOwner, idempotencyKey, fingerprint)
     if (seen.kind === 'mismatch') {
@@ -157,9 +162,12 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   sendJson(res, result.status, result.body)
 }
 
-function rateLimited(retryAfterSeconds: number): HttpError {
-  return new HttpError(429, 'rate_limited', `Rate limit exceeded; retry after ${retryAfterSeconds} s.`, undefined, {
-    'Retry-After': String(retryAfterSeconds),
+function rateLimited(retryAfterSeconds: number, bucket: RateLimitBucket): HttpError {
+  const whose = bucket === 'customer' ? "this customer's own quota" : "the app's plan"
+  const message = `Rate limit exceeded (${whose}); retry after ${retryAfterSeconds} s.`
+  const detail: RateLimitDetail = { bucket, message: `Refused on ${whose}.` }
+  return new HttpError(429, 'rate_limited', message, [{ ...detail }], {
+    [RATE_LIMIT_HEADERS.retryAfter]: String(retryAfterSeconds),
   })
 }
 

@@ -32,6 +32,12 @@ export interface EmulatorOptions {
    */
   plans?: Partial<Record<Service, PlanLimit | false>>
   /**
+   * Each customer token's own rate limit per service, drawn on before the app's plan (a request
+   * refused there spends nothing of the app's); `false` turns it off.
+   * @default { limit: 60, windowMs: 60_000 } (CUSTOMER_PLAN of @tandem/contract)
+   */
+  customerPlan?: PlanLimit | false
+  /**
    * Seed of the generated data: the same seed gives the same data.
    * @default 1
    */

@@ -27,7 +27,7 @@ describe('rate-limit waits made visible', () => {
     await Promise.all(calls)
     expect(states.at(-1)).toMatchObject({ service: 'maps', queued: 0, waitMs: 0 })
     expect(seen.at(-1)).toBe(0)
-    expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0 })
+    expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0, bucket: 'app' })
     expect(waits.map((w) => w.reason)).toEqual(['bucket', 'bucket']) // the client's own pace, not the service's
     off()
   })
@@ -87,7 +87,7 @@ describe('rate-limit waits made visible', () => {
     expect((await call).data).toHaveLength(1)
     expect(Date.now() - started).toBeGreaterThanOrEqual(990) // Retry-After kept
     expect(waits).toMatchObject([{ service: 'maps', reason: 'retry-after' }]) // the service's wait, named as such
-    expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0 })
+    expect(store.getSnapshot()).toEqual({ queued: 0, waitMs: 0, until: 0, bucket: 'app' })
     off()
   })
 })

@@ -2,7 +2,7 @@ import { getCache, listQuery } from '@tandem/core'
 import { durableOutbox, memoryStorage, persistCache } from '@tandem/core/persist'
 import { describe, expect, it } from 'vitest'
 import { poll, waitUntil } from '../../../../test/utils/wait.js'
-import { everythingIn, mount, openPanel, setup, tab } from './helpers.js'
+import { everythingIn, mount, openPanel, setup, tab, type Setup } from './helpers.js'
 
 // <tandem-devtools> in happy-dom against the emulator: the launcher, the dialog and its tabs from
 // the keyboard, and each tab showing what the sources say.
@@ -179,6 +179,20 @@ describe('<tandem-devtools>', () => {
     limits.tab.click()
     expect(limits.panel.textContent).toContain('maps: nothing waits')
     off()
+  })
+
+  it("Rate limits: a customer's client names its own quota once the service does", async () => {
+    const customer = async () => ({
+      token: await s.emu.mintToken({ subject: 'cus_1', scope: ['support:customer'] }),
+      expiresIn: 600,
+    })
+    const s: Setup = await setup({ client: { auth: { fetchToken: customer } } })
+    const root = await openPanel(mount({ client: s.client }))
+    const limits = tab(root, 'Rate limits')
+    limits.tab.click()
+    expect(limits.panel.textContent).toContain('support: nothing waits')
+    await s.client.request({ service: 'support', method: 'GET', path: '/v1/me' })
+    await poll(() => limits.panel.textContent!.includes('support (customer quota): nothing waits'), 'the bucket named')
   })
 
   it('shows Outbox and Saved cache only when given', async () => {

@@ -24,7 +24,8 @@ export function createRateLimitsView(ctx: PanelContext): View {
     (r) => r.service,
     line((r) => {
       const s = ctx.strings()
-      return `${r.service}: ${r.queued ? s.queue(r.queued, s.duration(Math.max(0, r.until - Date.now()))) : s.noQueue}`
+      const whose = r.bucket === 'customer' ? s.customerBucket : ''
+      return `${r.service}${whose}: ${r.queued ? s.queue(r.queued, s.duration(Math.max(0, r.until - Date.now()))) : s.noQueue}`
     }),
   )
   const waitRows = createKeyedList<RateLimitWaitRow, number>(

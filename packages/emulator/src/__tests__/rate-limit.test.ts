@@ -1,3 +1,4 @@
+import { CUSTOMER_PLAN } from '@tandem/contract'
 import { describe, expect, it } from 'vitest'
 import { DEV_APP } from '../defaults.js'
 import { RateLimiter } from '../rate-limiter.js'
@@ -57,6 +58,8 @@ describe('rate limiting over HTTP', () => {
   })
 })
 
+const A = { app: 'a' }
+
 describe('RateLimiter arithmetic (fake clock)', () => {
   const make = (limit: number, windowMs: number) => {
     let now = 1000
@@ -66,49 +69,176 @@ describe('RateLimiter arithmetic (fake clock)', () => {
 
   it('refills continuously at limit per window and reports reset until full', () => {
     const { limiter, advance } = make(100, 60_000)
-    for (let i = 0; i < 100; i++) expect(limiter.take('a', 'maps')?.allowed).toBe(true)
-    const refused = limiter.take('a', 'maps')
+    for (let i = 0; i < 100; i++) expect(limiter.take(A, 'maps')?.allowed).toBe(true)
+    const refused = limiter.take(A, 'maps')
     expect(refused?.allowed).toBe(false)
     expect(refused?.retryAfterSeconds).toBe(1) // one token per 600 ms
     expect(refused?.headers['RateLimit-Reset']).toBe('60')
     advance(600)
-    const next = limiter.take('a', 'maps')
+    const next = limiter.take(A, 'maps')
     expect(next?.allowed).toBe(true)
     expect(next?.headers['RateLimit-Remaining']).toBe('0')
     advance(60_000)
-    expect(limiter.take('a', 'maps')?.headers).toEqual({
+    expect(limiter.take(A, 'maps')?.headers).toEqual({
       'RateLimit-Limit': '100',
       'RateLimit-Remaining': '99',
       'RateLimit-Reset': '1',
+      'Tandem-RateLimit-Bucket': 'app',
     })
   })
 
   it('Retry-After rounds up to whole seconds', () => {
     const { limiter } = make(1, 10_000)
-    expect(limiter.take('a', 'maps')?.allowed).toBe(true)
-    const refused = limiter.take('a', 'maps')
+    expect(limiter.take(A, 'maps')?.allowed).toBe(true)
+    const refused = limiter.take(A, 'maps')
     expect(refused?.retryAfterSeconds).toBe(10)
     expect(refused?.headers['Retry-After']).toBe('10')
   })
 
   it('a client that waits for its own token is never refused, even arriving a hair early', () => {
     const { limiter, advance } = make(10, 1000)
-    for (let i = 0; i < 10; i++) limiter.take('a', 'maps')
+    for (let i = 0; i < 10; i++) limiter.take(A, 'maps')
     for (let i = 0; i < 200; i++) {
       // The client's bucket started ~3 ms before ours: it sends 3 ms "early" every time.
       advance(i === 0 ? 97 : 100)
-      expect(limiter.take('a', 'maps')?.allowed).toBe(true)
+      expect(limiter.take(A, 'maps')?.allowed).toBe(true)
     }
     // …but it cannot go faster than the plan: an immediate extra request is refused.
-    expect(limiter.take('a', 'maps')?.allowed).toBe(false)
+    expect(limiter.take(A, 'maps')?.allowed).toBe(false)
   })
 
   it('peek never creates or spends', () => {
     const { limiter } = make(3, 1000)
     expect(limiter.peek('a', 'maps')?.headers['RateLimit-Remaining']).toBe('3')
     expect(limiter.peek(undefined, 'maps')?.headers['RateLimit-Remaining']).toBe('3')
-    expect(limiter.take('a', 'maps')?.headers['RateLimit-Remaining']).toBe('2')
+    expect(limiter.take(A, 'maps')?.headers['RateLimit-Remaining']).toBe('2')
     expect(limiter.peek('a', 'maps')?.headers['RateLimit-Remaining']).toBe('2')
     expect(limiter.peek('a', 'support')).toBeUndefined()
+  })
+})
+
+describe('customer buckets (fake clock)', () => {
+  const make = (app: number, customer: { limit: number; windowMs: number }, maxBuckets?: number) => {
+    let now = 1000
+    const limiter = new RateLimiter(
+      { maps: false, support: { limit: app, windowMs: 60_000 }, realtime: false },
+      () => now,
+      { customerPlan: customer, ...(maxBuckets ? { maxBuckets } : {}) },
+    )
+    return { limiter, advance: (ms: number) => (now += ms) }
+  }
+  const ada = { app: 'a', customer: 'cus_ada' }
+  const bob = { app: 'a', customer: 'cus_bob' }
+  const remaining = (d: { headers: Record<string, string> } | undefined) => d?.headers['RateLimit-Remaining']
+
+  it("a customer draws on its own bucket first; refused there, it spends nothing of the app's", () => {
+    const { limiter } = make(100, { limit: 3, windowMs: 60_000 })
+    for (const left of ['2', '1', '0']) {
+      const d = limiter.take(ada, 'support')
+      expect(d).toMatchObject({ allowed: true, bucket: 'customer' })
+      expect(d?.headers).toMatchObject({ 'RateLimit-Limit': '3', 'Tandem-RateLimit-Bucket': 'customer' })
+      expect(remaining(d)).toBe(left)
+    }
+    for (let i = 0; i < 10; i++) {
+      const refused = limiter.take(ada, 'support')
+      expect(refused).toMatchObject({ allowed: false, bucket: 'customer', retryAfterSeconds: 20 })
+      expect(refused?.headers).toMatchObject({ 'RateLimit-Limit': '3', 'Retry-After': '20' })
+    }
+    // The app spent 3 (Ada's admitted requests), not 13; another customer and an agent are untouched.
+    expect(remaining(limiter.peek('a', 'support'))).toBe('97')
+    expect(limiter.take(bob, 'support')).toMatchObject({ allowed: true, bucket: 'customer' })
+    const agent = limiter.take({ app: 'a' }, 'support')
+    expect(agent).toMatchObject({ allowed: true, bucket: 'app' })
+    expect(remaining(agent)).toBe('95')
+  })
+
+  it("the headers describe the bucket closer to empty; refused by the app's, the customer's is not spent", () => {
+    const { limiter, advance } = make(5, { limit: 3, windowMs: 600_000 })
+    expect(remaining(limiter.take(ada, 'support'))).toBe('2') // customer 2, app 4: the customer's
+    for (let i = 0; i < 4; i++) limiter.take({ app: 'a' }, 'support')
+    const refused = limiter.take(ada, 'support')
+    expect(refused).toMatchObject({ allowed: false, bucket: 'app', retryAfterSeconds: 12 })
+    expect(refused?.headers).toMatchObject({ 'RateLimit-Limit': '5', 'Tandem-RateLimit-Bucket': 'app' })
+    advance(60_000) // the app's is full again; the customer's gained 0.3
+    const next = limiter.take(ada, 'support')
+    expect(next).toMatchObject({ allowed: true, bucket: 'customer' })
+    expect(remaining(next)).toBe('1') // 2.3 - 1: the refused request took nothing from it
+    // Once the app's is the lower, it is the one named (app 1 → 0, customer 1.3 → 0.3).
+    for (let i = 0; i < 3; i++) limiter.take({ app: 'a' }, 'support')
+    expect(limiter.take(ada, 'support')).toMatchObject({ allowed: true, bucket: 'app' })
+  })
+
+  it('full buckets are forgotten, and no more than maxBuckets are ever kept', () => {
+    const { limiter, advance } = make(100_000, { limit: 60, windowMs: 60_000 })
+    for (let i = 0; i < 1000; i++) limiter.take({ app: 'a', customer: `cus_${i}` }, 'support')
+    expect(limiter.size).toBe(1001) // 1000 customers and the app, none full yet
+    advance(60_000)
+    limiter.take(ada, 'support')
+    expect(limiter.size).toBe(2) // every full one is gone: Ada's and the app's are left
+    expect(remaining(limiter.take({ app: 'a', customer: 'cus_7' }, 'support'))).toBe('59') // as new
+
+    const capped = make(100_000, { limit: 60, windowMs: 60_000 }, 10)
+    for (let i = 0; i < 1000; i++) {
+      capped.limiter.take({ app: 'a', customer: `cus_${i}` }, 'support')
+      expect(capped.limiter.size).toBeLessThanOrEqual(10)
+    }
+  })
+})
+
+describe('customer buckets over HTTP', () => {
+  // Slow refills (a token per 30 s for the app, 12 s for a customer): no token comes back mid-test.
+  const small = useEmulator({
+    plans: { support: { limit: 20, windowMs: 600_000 } },
+    customerPlan: { limit: 5, windowMs: 60_000 },
+  })
+  const customerToken = (e: ReturnType<typeof small>, subject: string) =>
+    e.mintToken({ subject, scope: ['support:customer'] })
+
+  it("a customer's 6th request is its own 429 (header, details, Retry-After); agents and others are untouched", async () => {
+    small().reset()
+    const token = await customerToken(small(), 'cus_1')
+    for (const left of ['4', '3', '2', '1', '0']) {
+      const res = await call(small(), '/support/v1/me', { token })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('tandem-ratelimit-bucket')).toBe('customer')
+      expect(res.headers.get('ratelimit-limit')).toBe('5')
+      expect(res.headers.get('ratelimit-remaining')).toBe(left)
+    }
+    const limited = await call(small(), '/support/v1/me', { token })
+    const body = await expectError(limited, 429, 'rate_limited')
+    expect(body.error.details?.[0]).toMatchObject({ bucket: 'customer' })
+    expect(limited.headers.get('retry-after')).toBe('12')
+    expect(limited.headers.get('tandem-ratelimit-bucket')).toBe('customer')
+    expect(limited.headers.get('ratelimit-limit')).toBe('5')
+
+    const agent = await call(small(), '/support/v1/mailboxes?limit=1', { token: await small().mintToken() })
+    expect(agent.status).toBe(200)
+    expect(agent.headers.get('tandem-ratelimit-bucket')).toBe('app')
+    expect(agent.headers.get('ratelimit-remaining')).toBe('14') // 20 - 5 admitted - this one
+    const other = await call(small(), '/support/v1/me', { token: await customerToken(small(), 'cus_2') })
+    expect(other.status).toBe(200)
+    expect(other.headers.get('ratelimit-remaining')).toBe('4')
+  })
+
+  it("an app's 429 says bucket app, and an injected one too", async () => {
+    small().reset()
+    const agentToken = await small().mintToken()
+    for (let i = 0; i < 20; i++) await call(small(), '/support/v1/mailboxes?limit=1', { token: agentToken })
+    const limited = await call(small(), '/support/v1/me', { token: await customerToken(small(), 'cus_3') })
+    expect((await expectError(limited, 429, 'rate_limited')).error.details?.[0]).toMatchObject({ bucket: 'app' })
+    expect(limited.headers.get('tandem-ratelimit-bucket')).toBe('app')
+    small().reset()
+    small().faults.rateLimitNext(1)
+    const injected = await call(small(), '/support/v1/mailboxes', { token: agentToken })
+    expect((await expectError(injected, 429, 'rate_limited')).error.details?.[0]).toMatchObject({ bucket: 'app' })
+  })
+
+  it("by default a customer's own plan is the contract's CUSTOMER_PLAN", async () => {
+    emu().reset()
+    // This emulator's support plan is off: the customer's own bucket is all that limits it.
+    const token = await emu().mintToken({ subject: 'cus_1', scope: ['support:customer'] })
+    const res = await call(emu(), '/support/v1/me', { token })
+    expect(res.headers.get('ratelimit-limit')).toBe(String(CUSTOMER_PLAN.limit))
+    expect(res.headers.get('tandem-ratelimit-bucket')).toBe('customer')
   })
 })

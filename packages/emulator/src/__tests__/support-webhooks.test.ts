@@ -24,7 +24,7 @@ function setup() {
   const run = <T>(method: string, path: string, body?: Record<string, unknown>): T => {
     const match = router.match(method, path)
     if (match instanceof HttpError) throw match
-    const principal = { app: 'app_test', subject: 'user_9', scope: ['support'] }
+    const principal = { app: 'app_test', via: 'token' as const, subject: 'user_9', scope: ['support'] }
     const ctx = {
       store: undefined as never,
       principal,

@@ -201,6 +201,28 @@ describe('support REST: writes', () => {
     expect((await json<Conversation>(`${S}/conversations/${c.id}`)).body.threadCount).toBe(2)
   })
 
+  it("an agent's Idempotency-Key is its own: Y reusing X's key stores Y's note; X repeating gets the replay", async () => {
+    const c = await create()
+    const [x, y] = [await emu().mintToken({ subject: 'agt_x' }), await emu().mintToken({ subject: 'agt_y' })]
+    const headers = { 'Idempotency-Key': `note-${c.id}` }
+    const note = (token: string, text: string) =>
+      call(emu(), `${S}/conversations/${c.id}/notes`, { token, method: 'POST', json: { text }, headers })
+    const first = await note(x, 'From X')
+    const other = await note(y, 'From Y')
+    expect(other.status).toBe(201)
+    expect(other.headers.get('idempotent-replayed')).toBeNull()
+    expect(await other.json()).toMatchObject({ text: 'From Y', author: { id: 'agt_y' } })
+    const again = await note(x, 'From X')
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(await again.json()).toEqual(await first.json())
+    const threads = (await json<Page<Thread>>(`${S}/conversations/${c.id}/threads`)).body.data
+    expect(threads.map((t) => [t.text, t.author.id])).toEqual([
+      ['It is on fire.', null],
+      ['From X', 'agt_x'],
+      ['From Y', 'agt_y'],
+    ])
+  })
+
   it('a walk sees every conversation once even when some change between pages', async () => {
     const before = new Set<string>()
     let cursor: string | null = null

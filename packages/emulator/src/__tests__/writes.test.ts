@@ -1,5 +1,6 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
+import { DEV_APP } from '../defaults.js'
 import type { Resource } from '../types.js'
 import { authed, call, expectError, useEmulator } from './helpers.js'
 
@@ -46,7 +47,7 @@ describe('idempotency keys', () => {
     )
   })
 
-  it('keys are per app and apply to PATCH and DELETE too', async () => {
+  it('keys apply to PATCH and DELETE too', async () => {
     const token = await emu().mintToken()
     const headers = { 'Idempotency-Key': 'del-1' }
     expect((await call(emu(), '/support/v1/resources/res_sup_3', { token, method: 'DELETE', headers })).status).toBe(
@@ -61,6 +62,22 @@ describe('idempotency keys', () => {
       404,
       'not_found',
     )
+  })
+
+  it('keys are per principal: a raw key and a token of one app never share one', async () => {
+    const [key] = DEV_APP.keys
+    const server = `${key?.id}:${key?.secret}` // the app's raw key, as a server sends it
+    const headers = { 'Idempotency-Key': 'k-principal' }
+    const post = (token: string, name: string) =>
+      call(emu(), '/support/v1/resources', { token, method: 'POST', json: { name }, headers })
+    expect((await post(server, 'by the server')).status).toBe(201)
+    const user = await post(await emu().mintToken(), 'by a user')
+    expect(user.status).toBe(201)
+    expect(user.headers.get('idempotent-replayed')).toBeNull()
+    expect(await user.json()).toMatchObject({ name: 'by a user' })
+    const again = await post(server, 'by the server')
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(await again.json()).toMatchObject({ name: 'by the server' })
   })
 
   it('rejects a malformed key', async () => {

@@ -32,8 +32,9 @@ export function createCustomerFeed(
     conversation(app, conversationId) {
       const conversation = store.get(conversationId)
       const threads = store.threads(conversationId)
-      if (conversation && threads)
-        say(app, conversationId, CUSTOMER_EVENTS.conversation, reads.view(conversation, threads))
+      const modifiedAt = store.customerModifiedAt(conversationId)
+      if (conversation && threads && modifiedAt)
+        say(app, conversationId, CUSTOMER_EVENTS.conversation, reads.view(conversation, threads, modifiedAt))
     },
     message(app, thread) {
       if (thread.type !== 'note') say(app, thread.conversationId, CUSTOMER_EVENTS.message, toCustomerMessage(thread))

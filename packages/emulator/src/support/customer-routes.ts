@@ -48,8 +48,10 @@ export function customerRoutes(
     return conversation
   }
   const threadsOf = (id: string) => store.threads(id) ?? []
-  const viewOf = (id: string) => reads.view(store.get(id) as Conversation, threadsOf(id))
-  const conversationsOf = (subject: string) => store.list({ customerId: subject }, Number.MAX_SAFE_INTEGER, null).data
+  const viewOf = (id: string) =>
+    reads.view(store.get(id) as Conversation, threadsOf(id), store.customerModifiedAt(id) as string)
+  const conversationsOf = (subject: string) =>
+    store.list({ customerId: subject }, Number.MAX_SAFE_INTEGER, null, 'customer').data
 
   const me = customerOnly({
     write: false,
@@ -71,10 +73,12 @@ export function customerRoutes(
   const list = customerOnly({
     write: false,
     run: ({ principal, query }) => {
+      // In the order of what the customer sees: a note never moves a conversation up its list.
       const page = store.list(
         { customerId: principal.subject },
         parseLimit(query.get('limit')),
         query.get('cursor') || null,
+        'customer',
       )
       return { status: 200, body: { data: page.data.map((c) => viewOf(c.id)), nextCursor: page.nextCursor } }
     },

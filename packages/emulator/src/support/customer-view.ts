@@ -38,8 +38,12 @@ export class CustomerReads {
     return threads.slice(from).filter((t) => t.type === 'reply').length
   }
 
-  view(conversation: Conversation, threads: readonly Thread[]): CustomerConversation {
-    const { id, subject, status, preview, createdAt, modifiedAt, closedAt } = conversation
+  /**
+   * `modifiedAt` is the customer's own (`ConversationStore.customerModifiedAt`), never the
+   * conversation's: that one moves for an internal note too, and would tell the customer of it.
+   */
+  view(conversation: Conversation, threads: readonly Thread[], modifiedAt: string): CustomerConversation {
+    const { id, subject, status, preview, createdAt, closedAt } = conversation
     return {
       id,
       subject,

@@ -70,7 +70,7 @@ describe('the maps quota, from the rateLimit event', () => {
     const states: RateLimitState[] = []
     client.on('rateLimit', (s) => void states.push(s))
     await autocompletePlaces(client, { input: 'porto' })
-    expect(states.at(-1)).toEqual({ service: 'maps', queued: 0, waitMs: 0, remaining: 9, limit: 10 })
+    expect(states.at(-1)).toEqual({ service: 'maps', queued: 0, waitMs: 0, remaining: 9, limit: 10, bucket: 'app' })
     await autocompletePlaces(client, { input: 'lisbon' })
     expect(states.at(-1)).toMatchObject({ remaining: 8, limit: 10 })
   })
