@@ -1,6 +1,7 @@
 import type { Collection } from '../collection.js'
 import { CACHE_DEFAULTS } from './defaults.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
+import { wrongData } from './data-fits.js'
 import { createEntry, mergeSettings, type Entry, type EntryContext } from './entry.js'
 import { INITIAL } from './entry-actions.js'
 import { hashQuery, matchesFilter, normalizeQuery } from './key.js'
@@ -15,6 +16,7 @@ import type {
   DehydratedState,
   GetOptions,
   HydrateOptions,
+  HydrateResult,
   ResourceCache,
   WatchOptions,
 } from './types.js'
@@ -188,11 +190,25 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
         }),
       }
     },
-    hydrate(state: DehydratedState, o: HydrateOptions = {}) {
+    hydrate(state: DehydratedState, o: HydrateOptions = {}): HydrateResult {
       // `freshMs` given (a saved cache, another tab): that long, then `staleTime` from the data's own time.
       const freshUntil = Date.now() + (o.freshMs ?? Math.max(defaults.staleTime, d.hydrateFreshMs))
-      for (const { query, data, dataUpdatedAt } of state?.entries ?? [])
-        get(query).dispatch({ type: 'hydrate', data, at: dataUpdatedAt, freshUntil })
+      const result: HydrateResult = { entries: 0, refused: [] }
+      for (const { query, data, dataUpdatedAt } of state?.entries ?? []) {
+        // Refused here, not later: a snapshot, a live patch or a next page would throw on it.
+        const why =
+          typeof query !== 'object' || query === null
+            ? 'query: not a query'
+            : Number.isFinite(dataUpdatedAt)
+              ? wrongData(query, data)
+              : 'dataUpdatedAt: not a time'
+        if (why !== undefined) result.refused.push({ query, why })
+        else {
+          get(query).dispatch({ type: 'hydrate', data, at: dataUpdatedAt, freshUntil })
+          result.entries++
+        }
+      }
+      return result
     },
     onChange(listener: (change: CacheChange) => void) {
       const once = (change: CacheChange) => listener(change) // one subscription per call, even of one function

@@ -1,8 +1,11 @@
+import { hasOwn, setOwn } from '../own-keys.js'
+
 /**
  * `next`, but reusing every part of `prev` that is deep-equal (JSON-like values only), so
  * unchanged items keep their references across refetches and memoised UI skips them.
  * Arrays of objects with an `id` are matched by id, so an item inserted on top does not
- * make every item after it look new.
+ * make every item after it look new. Keys are read and written as own properties only: a
+ * `"__proto__"` key in service data stays a key (own-keys.ts), never the copy's prototype.
  */
 export function replaceEqualDeep<T>(prev: unknown, next: T): T {
   if (prev === next) return prev as T
@@ -16,10 +19,11 @@ export function replaceEqualDeep<T>(prev: unknown, next: T): T {
   let same = keys.length === (array ? (prev as unknown[]).length : Object.keys(p).length)
   for (const k of keys) {
     const id = idOf(n[k])
-    const base = byId && id !== undefined && byId.has(id) ? byId.get(id) : p[k]
-    const v = replaceEqualDeep(base, n[k])
-    out[k] = v
-    if (v !== p[k] || !(k in p)) same = false
+    const own = hasOwn(p, k)
+    const before = own ? p[k] : undefined
+    const v = replaceEqualDeep(byId && id !== undefined && byId.has(id) ? byId.get(id) : before, n[k])
+    setOwn(out, k, v)
+    if (v !== before || !own) same = false
   }
   return (same ? prev : out) as T
 }
@@ -31,5 +35,5 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 export function idOf(v: unknown): unknown {
-  return isPlainObject(v) ? v.id : undefined
+  return isPlainObject(v) && hasOwn(v, 'id') ? v.id : undefined
 }

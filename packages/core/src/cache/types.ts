@@ -184,6 +184,13 @@ export interface HydrateOptions {
   freshMs?: number
 }
 
+/** What `hydrate` did: how many entries it put in, and the ones it refused (data that does not fit its query). */
+export interface HydrateResult {
+  entries: number
+  /** `why` is a path into the data and what is wrong there (`$.pages: not an array`). */
+  refused: { query: CacheQuery; why: string }[]
+}
+
 /** An entry changed (`cache.onChange`): its query and its state now. */
 export interface CacheChange {
   query: CacheQuery
@@ -238,8 +245,12 @@ export interface ResourceCache {
   /** Why a live binding cannot keep an entry live (its snapshot's `liveError`); null once it is live again. */
   setLiveError(query: CacheQuery, error: Error | null): void
   dehydrate(): DehydratedState
-  /** Puts dehydrated entries in (never over newer data). */
-  hydrate(state: DehydratedState, options?: HydrateOptions): void
+  /**
+   * Puts dehydrated entries in (never over newer data). An entry whose data does not fit its query
+   * (a list that is not `{ pages }` of the contract's pages, an item that is not an object) is
+   * refused, so no reader of the cache can meet it.
+   */
+  hydrate(state: DehydratedState, options?: HydrateOptions): HydrateResult
   /**
    * Every entry now, in insertion order: a copy, read when asked (a tool polls it; nothing is kept
    * for it). A change of an entry's data or status reaches `onChange`; a change of its observer

@@ -7,7 +7,7 @@ import { clearKeys, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
 import { createDrain } from './outbox-drain.js'
 import { realtimeLink, restLink } from './outbox-links.js'
-import { describe, readEntries, toStored, type NewEntry } from './outbox-entries.js'
+import { describe, readStored, toEntry, toStored, type NewEntry, type ReadOutbox } from './outbox-entries.js'
 import { fromWire, toWire } from './outbox-classify.js'
 import { watchOnline } from './page.js'
 import { safeStorage } from './storage.js'
@@ -68,15 +68,51 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
       snapshot.set({ status, mode: storage.mode(), entries })
   }
 
-  /** Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is now. */
+  /**
+   * Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is
+   * now. What the read finds that must never be sent is left out of what is written, and refused.
+   */
   async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
     const before = generation
     let next: OutboxEntry[] = entries
-    await storage.update(keys.outbox, (old) => toStored((next = fn(readEntries(old)))))
+    let refused: ReadOutbox['refused'] = []
+    await storage.update(keys.outbox, (old) => {
+      // Logged out or stopped since the change began: the logout's delete decides, never a list written back.
+      if (stopped || generation !== before) return old
+      const read = readStored(old)
+      refused = read.refused
+      return toStored((next = fn(read.entries)))
+    })
+    refuseAll(refused)
     if (generation !== before) return // logged out meanwhile: what it read is gone
     entries = withAnnounced(next)
     notify()
     channel.post({ t: 'outbox' })
+  }
+
+  /**
+   * Storage held entries that must never be sent (a path that is none of the contract's writes) or
+   * no entry at all: the list is written again without them, so no later read meets them. Each
+   * refused one is said once, by the tab whose rewrite dropped it.
+   */
+  async function purge(): Promise<void> {
+    const before = generation
+    let refused: ReadOutbox['refused'] = []
+    await storage.update(keys.outbox, (old) => {
+      if (stopped || generation !== before) return old
+      const read = readStored(old)
+      refused = read.refused
+      return read.refused.length || read.unreadable ? toStored(read.entries) : old
+    })
+    refuseAll(refused)
+  }
+
+  /** Refused without being sent: its caller (here or in another tab) and the app hear why. */
+  function refuseAll(refused: ReadOutbox['refused']) {
+    for (const { entry, error } of refused) {
+      finish(entry.id, { error })
+      events.emit('refused', { entry, error })
+    }
   }
 
   /** The stored list, and the writes other tabs announced that it does not have yet. */
@@ -88,10 +124,11 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
 
   async function reload(): Promise<void> {
     const before = generation
-    const stored = readEntries(await storage.get(keys.outbox))
+    const read = readStored(await storage.get(keys.outbox))
     if (generation !== before) return
-    entries = withAnnounced(stored)
+    entries = withAnnounced(read.entries)
     notify()
+    if (read.refused.length || read.unreadable) await purge()
   }
 
   function settle(id: string, outcome: { result?: unknown; error?: TandemError }) {
@@ -183,20 +220,20 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
       throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
     }
     const bytes = json.length
+    // Stored as the JSON it was measured as (plain data, which any storage can clone: a function or a
+    // class instance in a body would otherwise fail the write, not the storage), checked as it is read back.
+    const entry = toEntry(JSON.parse(json) as NewEntry, bytes, randomId())
     const held = entries.reduce((sum, e) => sum + e.bytes, 0)
     if (entries.length >= maxEntries || held + bytes > maxBytes) {
       const error = new OutboxFullError(
         process.env.NODE_ENV !== 'production'
-          ? `The outbox is full (${entries.length} writes, ${held} bytes; at most ${maxEntries} and ${maxBytes}): ${describe({ ...fields, id: '', createdAt: 0, attempts: 0, bytes })} was not taken`
+          ? `The outbox is full (${entries.length} writes, ${held} bytes; at most ${maxEntries} and ${maxBytes}): ${describe(entry)} was not taken`
           : 'outbox_full',
         { code: 'outbox_full', details: { entries: entries.length, bytes: held, maxEntries, maxBytes } },
       )
       events.emit('full', error)
       throw error
     }
-    // Stored as the JSON it was measured as: plain data, which any storage can clone (a function
-    // or a class instance in a body would otherwise fail the write, not the storage).
-    const entry = { ...(JSON.parse(json) as NewEntry), id: randomId(), createdAt: Date.now(), attempts: 0, bytes }
     let stored = false
     let abortedEarly = false
     const onAbort = () => {

@@ -1,7 +1,7 @@
 import type { SafeEmitter } from '../events.js'
-import type { TandemError } from '../errors.js'
+import { ValidationError, type TandemError } from '../errors.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
-import { heads } from './outbox-entries.js'
+import { checkEntry, heads } from './outbox-entries.js'
 import { isRetryable, toTandemError } from './outbox-classify.js'
 import type { LockManagerLike, OutboxEntry, OutboxEvents } from './types.js'
 
@@ -65,11 +65,26 @@ export function createDrain(ctx: DrainContext): Drain {
     if (held(entry)) await ctx.change((stored) => stored.filter((e) => e.id !== entry.id))
   }
 
+  /** Dropped without a send, as refused: what the contract would not have the write be. */
+  async function refuse(entry: OutboxEntry, error: TandemError): Promise<void> {
+    await drop(entry)
+    ctx.settle(entry, { error })
+    ctx.events.emit('refused', { entry, error })
+  }
+
   async function send(entry: OutboxEntry): Promise<void> {
     inFlight.add(entry.id)
     ctx.notify()
-    if (entry.attempts > 0 || entry.createdAt < startedAt) ctx.events.emit('replay', entry)
     try {
+      // Checked again right before it goes: whatever put it in the list, only a write of the contract is sent.
+      const checked = checkEntry(entry)
+      if (!checked || checked.error)
+        return await refuse(
+          entry,
+          checked?.error ??
+            new ValidationError('entry', process.env.NODE_ENV !== 'production' && 'not an outbox entry'),
+        )
+      if (entry.attempts > 0 || entry.createdAt < startedAt) ctx.events.emit('replay', entry)
       const result = await senders.get(entry.kind)!(entry)
       await drop(entry)
       ctx.settle(entry, { result })
@@ -77,9 +92,7 @@ export function createDrain(ctx: DrainContext): Drain {
     } catch (thrown) {
       const error = toTandemError(thrown)
       if (isRetryable(error)) return await failedForNow(entry, error)
-      await drop(entry)
-      ctx.settle(entry, { error })
-      ctx.events.emit('refused', { entry, error })
+      await refuse(entry, error)
     } finally {
       inFlight.delete(entry.id)
       ctx.notify()

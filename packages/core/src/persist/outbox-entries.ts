@@ -1,15 +1,15 @@
+import { MAX_EVENT_NAME, isChannelName, isIdempotencyKey, matchWrite } from '@tandem/contract'
+import { ValidationError } from '../errors.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
 import type { OutboxEntry, OutboxRequest } from './types.js'
 
 // The outbox's entries as data: how one is made from a write, which lane it takes, how the stored
-// list is read back (checked, never cast: another version may have written it).
+// list is read back. Storage is not trusted (another version, an extension or a person with the
+// profile may have written it): every entry is checked against the contract on every read and
+// before every send, and one that is not a write of the contract is never sent.
 
 export const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
-/** `/v1/conversations/c_1/messages` → `support /v1/conversations/c_1`: the resource the write changes. */
-export const restLane = (service: string, path: string): string =>
-  `${service} ${path.split('?')[0]!.split('/').slice(0, 4).join('/')}`
 
 export const publishLane = (channel: string): string => `realtime ${channel}`
 
@@ -20,18 +20,23 @@ export function restRequest(req: RequestOptions): OutboxRequest {
   if (query !== undefined) out.query = query
   if (body !== undefined) out.body = body
   if (headers !== undefined) {
-    const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'))
+    const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !isAuthorization(name)))
     if (Object.keys(kept).length) out.headers = kept
   }
   return out
 }
 
+/** A write as a client hands it over: its lane is worked out from it (`checkEntry`). */
 export type NewEntry =
-  | { kind: 'rest'; lane: string; idempotencyKey: string; request: OutboxRequest }
-  | { kind: 'publish'; lane: string; idempotencyKey: string; publish: OutboxPublish }
+  | { kind: 'rest'; idempotencyKey: string; request: OutboxRequest }
+  | { kind: 'publish'; idempotencyKey: string; publish: OutboxPublish }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const isPlain = (v: unknown): v is Record<string, unknown> => isObject(v) && !Array.isArray(v)
+const isAuthorization = (name: string) => name.toLowerCase() === 'authorization'
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0
 
+/** An entry's fields, each of its type: what is read at all (anything else is another version's). */
 function isEntry(v: unknown): v is OutboxEntry {
   if (!isObject(v)) return false
   const { id, lane, idempotencyKey, createdAt, attempts, bytes, kind } = v
@@ -54,17 +59,94 @@ function isEntry(v: unknown): v is OutboxEntry {
   return false
 }
 
+const refuse = (field: string, why: string) =>
+  new ValidationError(field, process.env.NODE_ENV !== 'production' && `${why}: not a write of the contract, never sent`)
+
+/** A REST write's lane, or why it is no write of the contract. */
+function checkRest(request: OutboxRequest): string | ValidationError {
+  const { service, method, path, query, body, headers } = request
+  const match = matchWrite(service, method, path)
+  if (!match) return refuse('request.path', `not a ${String(method)} the contract has on ${String(service)}`)
+  if (match.operation.body ? !isPlain(body) : body !== undefined)
+    return refuse('request.body', match.operation.body ? 'must be a JSON object' : 'must be absent')
+  if (
+    query !== undefined &&
+    !(isPlain(query) && Object.values(query).every((v) => v === null || typeof v !== 'object'))
+  )
+    return refuse('request.query', 'must be an object of strings, numbers and booleans')
+  if (
+    headers !== undefined &&
+    !(isPlain(headers) && Object.entries(headers).every(([k, v]) => typeof v === 'string' && !isAuthorization(k)))
+  )
+    return refuse('request.headers', 'must be an object of strings, without authorization')
+  return match.lane
+}
+
+/** A publish's lane, or why it is no publish the service takes. */
+function checkPublish(publish: OutboxPublish, key: string): string | ValidationError {
+  const { channel, event, idempotencyKey } = publish
+  if (!isChannelName(channel)) return refuse('publish.channel', 'not a channel name')
+  if (event === '' || event.length > MAX_EVENT_NAME)
+    return refuse('publish.event', `must be 1 to ${MAX_EVENT_NAME} characters`)
+  if (idempotencyKey !== key) return refuse('publish.idempotencyKey', 'must be the entry’s key')
+  return publishLane(channel)
+}
+
+/**
+ * A stored entry checked against the contract: undefined when it is not an entry at all (unreadable),
+ * else the entry with its lane worked out again (never the stored one), and `error` when it must not
+ * be sent: its service, method and path are none of the contract's writes (`matchWrite`), its body
+ * is not what the operation takes, its key or its channel breaks the contract's rule.
+ */
+export function checkEntry(v: unknown): { entry: OutboxEntry; error?: ValidationError } | undefined {
+  if (!isEntry(v)) return undefined
+  const lane = !isIdempotencyKey(v.idempotencyKey)
+    ? refuse('idempotencyKey', 'not an idempotency key')
+    : !(isCount(v.attempts) && isCount(v.bytes) && Number.isFinite(v.createdAt))
+      ? refuse('attempts', 'attempts, bytes and createdAt must be counts and a time')
+      : v.kind === 'rest'
+        ? checkRest(v.request)
+        : checkPublish(v.publish, v.idempotencyKey)
+  return typeof lane === 'string' ? { entry: v.lane === lane ? v : { ...v, lane } } : { entry: v, error: lane }
+}
+
+/** A write handed over now, as it is stored and read back; throws the `ValidationError` a read would refuse it with. */
+export function toEntry(fields: NewEntry, bytes: number, id: string): OutboxEntry {
+  const checked = checkEntry({ ...fields, lane: '', id, createdAt: Date.now(), attempts: 0, bytes })
+  if (!checked || checked.error) throw checked?.error ?? refuse('request', 'not a write')
+  return checked.entry
+}
+
 /** What is stored under `<key>:outbox`. */
 export interface StoredOutbox {
   v: 1
   entries: OutboxEntry[]
 }
 
-/** The stored entries, oldest first; anything unreadable is left out. */
-export function readEntries(stored: unknown): OutboxEntry[] {
-  if (!isObject(stored) || stored.v !== 1 || !Array.isArray(stored.entries)) return []
-  return stored.entries.filter(isEntry)
+export interface ReadOutbox {
+  /** The entries that may be sent, oldest first. */
+  entries: OutboxEntry[]
+  /** Entries that must never be sent, and why. */
+  refused: { entry: OutboxEntry; error: ValidationError }[]
+  /** Elements that are no entry at all. */
+  unreadable: number
 }
+
+/** The stored list, checked entry by entry (another version's whole list reads as empty). */
+export function readStored(stored: unknown): ReadOutbox {
+  const read: ReadOutbox = { entries: [], refused: [], unreadable: 0 }
+  if (!isObject(stored) || stored.v !== 1 || !Array.isArray(stored.entries)) return read
+  for (const v of stored.entries as unknown[]) {
+    const checked = checkEntry(v)
+    if (!checked) read.unreadable++
+    else if (checked.error) read.refused.push({ entry: checked.entry, error: checked.error })
+    else read.entries.push(checked.entry)
+  }
+  return read
+}
+
+/** The stored entries that may be sent, oldest first. */
+export const readEntries = (stored: unknown): OutboxEntry[] => readStored(stored).entries
 
 export const toStored = (entries: OutboxEntry[]): StoredOutbox => ({ v: 1, entries })
 

@@ -3,7 +3,7 @@ import { randomId, type Http } from '../http.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
 import type { Drain } from './outbox-drain.js'
-import { WRITES, publishLane, restLane, restRequest, type NewEntry } from './outbox-entries.js'
+import { WRITES, restRequest, type NewEntry } from './outbox-entries.js'
 import type { OutboxEntry } from './types.js'
 
 // How each client's writes enter the outbox (the two sides of OutboxLink), and how stored ones
@@ -22,7 +22,6 @@ export function restLink(http: Http, drain: Drain, submit: Submit): Http {
     const given = req.idempotencyKey ?? req.headers?.['idempotency-key'] ?? req.headers?.['Idempotency-Key']
     const entry: NewEntry = {
       kind: 'rest',
-      lane: restLane(req.service, req.path),
       idempotencyKey: given ?? randomId(),
       request: restRequest(req),
     }
@@ -49,7 +48,6 @@ export function realtimeLink<A>(
     const p = pick(publish)
     return submit({
       kind: 'publish',
-      lane: publishLane(p.channel),
       idempotencyKey: p.idempotencyKey,
       publish: p,
     }) as Promise<A>

@@ -1,7 +1,7 @@
 import type { Client } from '../base-client.js'
 import { getCache } from '../cache/get-cache.js'
 import { hashQuery } from '../cache/key.js'
-import type { CacheChange, DehydratedState, ListQuery } from '../cache/types.js'
+import type { CacheChange, DehydratedState, HydrateResult, ListQuery } from '../cache/types.js'
 import { ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'
@@ -10,12 +10,14 @@ import { PERSIST_DEFAULTS } from './defaults.js'
 import { followOutbox } from './follow-outbox.js'
 import { watchPageHide } from './page.js'
 import { safeStorage } from './storage.js'
-import { isDehydratedEntry, isObject, openTabChannel, type TabMessage } from './tab-channel.js'
+import { splitSaved, whyNotSaved } from './saved-entries.js'
+import { isObject, openTabChannel, type TabMessage } from './tab-channel.js'
 import type {
   CachePersister,
   PersistCacheOptions,
   PersistEvents,
   PersistSnapshot,
+  RestoreProblem,
   RestoreReason,
   RestoreResult,
 } from './types.js'
@@ -91,18 +93,21 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
       return events.emit('cleared')
     }
     if (message.t !== 'entries') return
+    // Checked as a saved cache is: one entry of the wrong shape is left out, the others land.
+    const { fit, problems } = splitSaved(message.entries, Date.now())
     // What this tab shows because the sender told it follows the sender even back in time (a
     // rollback restores older data); what this tab fetched itself is replaced only by newer.
-    const entries = message.entries.map((e) => {
+    const entries = fit.map((e) => {
       const { data, dataUpdatedAt } = cache.get(e.query as ListQuery<unknown>).getSnapshot()
       return isObject(data) && fromRemote.has(data)
         ? { ...e, dataUpdatedAt: Math.max(e.dataUpdatedAt, dataUpdatedAt) }
         : e
     })
     applyingRemote = true
+    let landed: HydrateResult
     try {
       // Fresh for this tab as for the sender: its `dataUpdatedAt` decides, no refetch.
-      cache.hydrate({ entries }, { freshMs: 0 })
+      landed = cache.hydrate({ entries }, { freshMs: 0 })
     } finally {
       applyingRemote = false
     }
@@ -110,7 +115,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
       const { data } = cache.get(e.query as ListQuery<unknown>).getSnapshot()
       if (isObject(data)) fromRemote.add(data)
     }
-    events.emit('remote', { entries: entries.length })
+    events.emit('remote', { entries: landed.entries, dropped: problems.length + landed.refused.length })
   }
 
   async function save(): Promise<void> {
@@ -147,22 +152,45 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   }
 
   async function restore(): Promise<RestoreResult> {
-    const done = (entries: number, reason: RestoreReason): RestoreResult => ({ entries, reason })
+    const done = (entries: number, reason: RestoreReason, problems: RestoreProblem[] = []): RestoreResult => ({
+      entries,
+      reason,
+      dropped: problems.length,
+      problems,
+    })
     const saved = await storage.get(keys.cache)
     if (saved === undefined) return done(0, 'empty')
     if (!isSaved(saved)) return (await storage.del(keys.cache), done(0, 'unreadable'))
     if (saved.buster !== buster) return (await storage.del(keys.cache), done(0, 'busted'))
-    const oldest = Date.now() - maxAgeMs
+    const now = Date.now()
+    const oldest = now - maxAgeMs
     if (saved.savedAt < oldest) return (await storage.del(keys.cache), done(0, 'expired'))
-    const entries = saved.state.entries.filter((e) => isDehydratedEntry(e) && e.dataUpdatedAt >= oldest)
+    // Entry by entry: one of the wrong shape is left out on its own, the others restore.
+    const { fit, problems } = splitSaved(saved.state.entries, now)
+    const entries = fit.filter((e) => e.dataUpdatedAt >= oldest)
     applyingRemote = true // what was saved is not news to the other tabs
+    let landed: HydrateResult
     try {
       // Stale at once: what watches it shows it, then revalidates.
-      cache.hydrate({ entries }, { freshMs: 0 })
+      landed = cache.hydrate({ entries }, { freshMs: 0 })
     } finally {
       applyingRemote = false
     }
-    return done(entries.length, entries.length ? 'restored' : 'expired')
+    for (const { query, why } of landed.refused) problems.push({ key: hashQuery(query), why })
+    if (problems.length) await forget(now)
+    return done(landed.entries, landed.entries ? 'restored' : problems.length ? 'unreadable' : 'expired', problems)
+  }
+
+  /** Writes the saved cache again without its entries of the wrong shape (atomically: another tab may be saving). */
+  function forget(now: number): Promise<void> {
+    return storage.update(keys.cache, (old) =>
+      isSaved(old)
+        ? {
+            ...old,
+            state: { ...old.state, entries: old.state.entries.filter((e) => whyNotSaved(e, now) === undefined) },
+          }
+        : old,
+    )
   }
 
   function wipe() {
@@ -183,7 +211,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   const unwatchPage = watchPageHide(() => void save())
   const restored = restore().then(
     (result) => result,
-    (): RestoreResult => ({ entries: 0, reason: 'unreadable' }),
+    (): RestoreResult => ({ entries: 0, reason: 'unreadable', dropped: 0, problems: [] }),
   )
   void restored.then((result) => {
     status.set((s) => ({ ...s, status: 'restored', restore: result }))

@@ -1,4 +1,4 @@
-import { createStore, del, get, set, update } from 'idb-keyval'
+import { createStore, del, get, promisifyRequest, set } from 'idb-keyval'
 import { TandemError } from '../errors.js'
 import type { PersistStorage, StorageMode } from './types.js'
 
@@ -9,7 +9,12 @@ export function memoryStorage(): PersistStorage {
     get: (key) => Promise.resolve(values.get(key)),
     set: (key, value) => Promise.resolve(void values.set(key, value)),
     del: (key) => Promise.resolve(void values.delete(key)),
-    update: (key, updater) => Promise.resolve(void values.set(key, updater(values.get(key)))),
+    update: (key, updater) => {
+      const next = updater(values.get(key))
+      if (next === undefined) values.delete(key)
+      else values.set(key, next)
+      return Promise.resolve()
+    },
   }
 }
 
@@ -20,7 +25,17 @@ export function indexedDbStorage(): PersistStorage {
     get: (key) => get(key, store),
     set: (key, value) => set(key, value, store),
     del: (key) => del(key, store),
-    update: (key, updater) => update(key, updater, store),
+    // idb-keyval's `update` would store an `undefined` result; ours deletes the key then, in the same transaction.
+    update: (key, updater) =>
+      store('readwrite', (s) => {
+        const read = s.get(key)
+        return promisifyRequest(read).then(() => {
+          const next = updater(read.result)
+          if (next === undefined) s.delete(key)
+          else s.put(next, key)
+          return promisifyRequest(s.transaction)
+        })
+      }),
   }
 }
 
@@ -105,7 +120,9 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
         const compute = (old: unknown) => (next = updater(old))
         return guard(
           async (s) => {
-            await (s.update ? s.update(key, compute) : s.get(key).then((old) => s.set(key, compute(old))))
+            await (s.update
+              ? s.update(key, compute)
+              : s.get(key).then((old) => (compute(old) === undefined ? s.del(key) : s.set(key, next))))
             seen(key, next)
           },
           (m) => m.update!(key, (old) => seen(key, updater(old))),

@@ -16,7 +16,7 @@ export interface WireError {
 }
 
 export type TabMessage =
-  /** Cache entries that changed in the sender's cache. */
+  /** Cache entries that changed in the sender's cache (checked one by one where they land: saved-entries.ts). */
   | { t: 'entries'; entries: DehydratedState['entries'] }
   /** The stored outbox changed: read it again. `added`: the write just stored (shown before the read). */
   | { t: 'outbox'; added?: OutboxEntry | undefined }
@@ -27,23 +27,13 @@ export type TabMessage =
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
-/** A saved or told cache entry: a list's or an item's query (calls never travel) and its time. */
-export function isDehydratedEntry(e: unknown): e is DehydratedState['entries'][number] {
-  if (!isObject(e) || typeof e.dataUpdatedAt !== 'number' || !isObject(e.query)) return false
-  const { service, collection, id, key } = e.query
-  return (
-    key === undefined &&
-    typeof service === 'string' &&
-    typeof collection === 'string' &&
-    (id === undefined || typeof id === 'string')
-  )
-}
-
 export function parse(data: unknown): TabMessage | undefined {
   if (!isObject(data)) return undefined
   switch (data.t) {
     case 'entries':
-      return Array.isArray(data.entries) && data.entries.every(isDehydratedEntry) ? (data as TabMessage) : undefined
+      return Array.isArray(data.entries)
+        ? { t: 'entries', entries: data.entries as DehydratedState['entries'] }
+        : undefined
     case 'outbox':
       return { t: 'outbox', added: readEntries({ v: 1, entries: [data.added] })[0] }
     case 'cleared':

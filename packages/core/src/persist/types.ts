@@ -5,7 +5,9 @@ import type { RequestOptions, Unsubscribe } from '../types.js'
 /**
  * Where things are saved: the shape of `idb-keyval` (`import * as idb from 'idb-keyval'` is one).
  * `update`, when there, changes a value atomically (idb-keyval's runs in one IndexedDB transaction),
- * so two tabs changing the outbox at once never lose each other's writes.
+ * so two tabs changing the outbox at once never lose each other's writes. An updater that returns
+ * `undefined` means "no value": the default storages delete the key then (idb-keyval's own `update`
+ * stores `undefined`, which reads back as absent).
  */
 export interface PersistStorage {
   get(key: string): Promise<unknown>
@@ -74,7 +76,22 @@ export type RestoreReason = 'restored' | 'empty' | 'expired' | 'busted' | 'unrea
 export interface RestoreResult {
   /** Entries put in the cache. */
   entries: number
+  /** `restored` when any entry was; `unreadable` when none was and some were of the wrong shape. */
   reason: RestoreReason
+  /**
+   * Saved entries left out because they are of the wrong shape (each on its own: the others are
+   * restored); the saved cache is written again without them. Entries older than `maxAgeMs` are
+   * not counted.
+   */
+  dropped: number
+  /** Why each dropped entry was: its key (`cache.inspect()`'s `hash`) and what is wrong (`$.pages: not an array`). */
+  problems: RestoreProblem[]
+}
+
+/** A saved entry that was not restored, and why. */
+export interface RestoreProblem {
+  key: string
+  why: string
 }
 
 export type PersistStatus = 'restoring' | 'restored'
@@ -92,8 +109,8 @@ export interface PersistEvents {
   save: (saved: { entries: number }) => void
   /** Storage is full or refused: from now on everything is kept in memory only. Said once. */
   fallback: (error: TandemError) => void
-  /** Another tab's cache update landed here. */
-  remote: (update: { entries: number }) => void
+  /** Another tab's cache update landed here (`dropped`: its entries of the wrong shape, left out). */
+  remote: (update: { entries: number; dropped: number }) => void
   /** `clearPersisted()`, here or in another tab of the key. */
   cleared: () => void
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { waitUntil } from '../../../../../test/utils/wait.js'
 import {
+  clearPersisted,
   durableOutbox,
   isOutboxFullError,
   memoryStorage,
@@ -196,6 +197,13 @@ describe('durableOutbox (Node, in-memory storage)', () => {
       .request({ service: 'support', method: 'POST', path: '/v1/resources', body: cyclic })
       .catch((e: unknown) => e)
     expect(isValidationError(error)).toBe(true)
+    // A write that is none of the contract's: refused at the call as a stored one would be on replay.
+    for (const path of ['/v1/widgets', '/v1/conversations/../../../dev/token', '/v1/conversations/c_1/reply?x=1']) {
+      const refused = await client
+        .request({ service: 'support', method: 'POST', path, body: {} })
+        .catch((e: unknown) => e)
+      expect(refused, path).toMatchObject({ name: 'ValidationError', field: 'request.path' })
+    }
     expect(outbox.getSnapshot().entries).toEqual([])
     outbox.stop()
   })
@@ -308,6 +316,40 @@ describe('durableOutbox (Node, in-memory storage)', () => {
     // Wiped means gone: the send that ended after the logout writes no list back (not even an empty one).
     expect(await storage.get('logout:outbox')).toBeUndefined()
     outbox.stop()
+  })
+
+  it('a logout lands while a change is on its way to storage: the change writes nothing back', async () => {
+    const { emu } = await setup()
+    for (const how of ['stop, then clear', 'cleared from elsewhere'] as const) {
+      const raw = memoryStorage()
+      let release: () => void = () => undefined
+      const gate = new Promise<void>((r) => (release = r))
+      let gated: Promise<void> | undefined
+      // The storage takes its time with the first outbox update (a busy IndexedDB): the logout's delete,
+      // through another handle (the saved cache's), goes first.
+      const storage: PersistStorage = {
+        ...raw,
+        update: (key, updater) =>
+          key === 'race:outbox' && !gated
+            ? (gated = gate.then(() => raw.update!(key, updater)))
+            : raw.update!(key, updater),
+      }
+      const net = network()
+      net.state.offline = true
+      const { client, outbox } = await page(emu.url, storage, net.fetch, 'race')
+      const cleared = new Promise<void>((r) => outbox.on('cleared', () => r()))
+      const reply = client.support.conversations.reply('cnv_1', { text: 'held' })
+      reply.catch(() => undefined)
+      await waitUntil(() => gated !== undefined, { what: `${how}: the held reply on its way to storage` })
+      if (how === 'stop, then clear') outbox.stop() // the playground's Log out
+      await clearPersisted({ key: 'race', storage: raw })
+      if (how === 'cleared from elsewhere') await cleared
+      release()
+      await gated
+      expect(await raw.get('race:outbox'), how).toBeUndefined()
+      await expect(reply, how).rejects.toMatchObject({ code: expect.stringMatching(/^outbox_(cleared|stopped)$/) })
+      outbox.stop()
+    }
   })
 
   it('a body that JSON drops parts of (a function) is stored as the JSON sent: no storage failure', async () => {

@@ -10,7 +10,8 @@ import {
   ValidationError,
 } from '../../errors.js'
 import { fromWire, isRetryable, toWire } from '../../persist/outbox-classify.js'
-import { heads, readEntries, restLane } from '../../persist/outbox-entries.js'
+import { matchWrite } from '@tandem/contract'
+import { heads, readEntries, readStored } from '../../persist/outbox-entries.js'
 
 // What a stored write does after each failure: goes again (the network, the service's bad moment)
 // or is dropped as refused (the service said no). One row per kind of failure.
@@ -20,7 +21,7 @@ const CASES: [string, TandemError, boolean][] = [
   ['429', new RateLimitError('x', { code: 'rate_limited', status: 429, retryAfterMs: 1000 }), true],
   ['503', new ApiError('x', { code: 'unavailable', status: 503 }), true],
   ['408', new ApiError('x', { code: 'timeout', status: 408 }), true],
-  ['a captive portal’s 200 page', new ApiError('x', { code: 'invalid_response', status: 200 }), true],
+  ['a captive portal’s 200 page', new ApiError('x', { code: 'bad_response', status: 200 }), true],
   ['token endpoint down', new AuthError('x', { code: 'token_endpoint_unavailable' }), true],
   ['temporary realtime error', new RealtimeError('x', { code: 'queue_timeout', temporary: true }), true],
   ['realtime client closed by the app', new RealtimeError('x', { code: 'closed' }), true],
@@ -48,27 +49,44 @@ describe('outbox: which failures a stored write survives', () => {
 })
 
 describe('outbox entries', () => {
-  it('a lane is the resource a write changes', () => {
-    expect(restLane('support', '/v1/conversations/c_1/reply')).toBe('support /v1/conversations/c_1')
-    expect(restLane('support', '/v1/conversations/c_1')).toBe('support /v1/conversations/c_1')
-    expect(restLane('maps', '/v1/resources')).toBe('maps /v1/resources')
+  it('a lane is the resource a write changes (the contract’s path up to its first parameter)', () => {
+    const lane = (service: string, method: string, path: string) => matchWrite(service, method, path)?.lane
+    expect(lane('support', 'POST', '/v1/conversations/c_1/reply')).toBe('support /v1/conversations/c_1')
+    expect(lane('support', 'PATCH', '/v1/conversations/c_1')).toBe('support /v1/conversations/c_1')
+    expect(lane('support', 'POST', '/v1/me/conversations/cnv_1/messages')).toBe('support /v1/me/conversations/cnv_1')
+    expect(lane('support', 'POST', '/v1/me/conversations/cnv_2/read')).toBe('support /v1/me/conversations/cnv_2')
+    expect(lane('support', 'POST', '/v1/me/conversations')).toBe('support /v1/me/conversations')
+    expect(lane('maps', 'POST', '/v1/resources')).toBe('maps /v1/resources')
+    expect(lane('realtime', 'POST', '/v1/channels/chat%3Alobby/messages')).toBe('realtime /v1/channels/chat%3Alobby')
+    expect(lane('support', 'POST', '/v1/conversations/../../../dev/token')).toBeUndefined()
   })
 
-  it('reads back only well-formed entries, and the head of each lane in order', () => {
-    const e = (id: string, lane: string) => ({
+  it('reads back only well-formed entries of the contract, and the head of each lane in order', () => {
+    const e = (id: string, conversation: string) => ({
       id,
-      lane,
+      lane: 'whatever was stored',
       kind: 'rest',
       idempotencyKey: `k-${id}`,
       createdAt: 1,
       attempts: 0,
       bytes: 10,
-      request: { service: 'support', method: 'POST', path: '/v1/x' },
+      request: {
+        service: 'support',
+        method: 'POST',
+        path: `/v1/conversations/${conversation}/reply`,
+        body: { text: id },
+      },
     })
     const stored = { v: 1, entries: [e('1', 'a'), { id: 'broken' }, e('2', 'b'), e('3', 'a'), null] }
-    const entries = readEntries(stored)
-    expect(entries.map((x) => x.id)).toEqual(['1', '2', '3'])
-    expect(heads(entries).map((x) => x.id)).toEqual(['1', '2'])
+    const read = readStored(stored)
+    expect(read.entries.map((x) => x.id)).toEqual(['1', '2', '3'])
+    expect(read.entries.map((x) => x.lane)).toEqual([
+      'support /v1/conversations/a',
+      'support /v1/conversations/b',
+      'support /v1/conversations/a',
+    ])
+    expect(read.unreadable).toBe(2)
+    expect(heads(read.entries).map((x) => x.id)).toEqual(['1', '2'])
     expect(readEntries({ v: 2, entries: [e('1', 'a')] })).toEqual([])
     expect(readEntries('garbage')).toEqual([])
   })

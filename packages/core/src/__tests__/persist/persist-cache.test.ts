@@ -36,7 +36,7 @@ describe('persistCache (Node, in-memory storage)', () => {
     const second = newClient(emu.url)
     const p2 = persistCache(second, { key: 'user:kim', storage })
     expect(p2.getSnapshot().status).toBe('restoring')
-    expect(await p2.restored).toEqual({ entries: 1, reason: 'restored' })
+    expect(await p2.restored).toEqual({ entries: 1, reason: 'restored', dropped: 0, problems: [] })
     expect(p2.getSnapshot()).toMatchObject({ status: 'restored', restore: { entries: 1 } })
     const before = emu.stats.byService.support
     const entry = second.cache.get(inbox)
@@ -62,7 +62,7 @@ describe('persistCache (Node, in-memory storage)', () => {
     await p.flush()
     p.stop()
     const busted = persistCache(newClient(emu.url), { key: 'k', storage, buster: 'v2' })
-    expect(await busted.restored).toEqual({ entries: 0, reason: 'busted' })
+    expect(await busted.restored).toEqual({ entries: 0, reason: 'busted', dropped: 0, problems: [] })
     busted.stop()
     expect(await storage.get('k:cache')).toBeUndefined() // dropped, not kept
 
@@ -74,7 +74,7 @@ describe('persistCache (Node, in-memory storage)', () => {
     const saved = (await storage.get('k:cache')) as { savedAt: number }
     await storage.set('k:cache', { ...saved, savedAt: saved.savedAt - 10_000 })
     const old = persistCache(newClient(emu.url), { key: 'k', storage, maxAgeMs: 5_000 })
-    expect(await old.restored).toEqual({ entries: 0, reason: 'expired' })
+    expect(await old.restored).toEqual({ entries: 0, reason: 'expired', dropped: 0, problems: [] })
     old.stop()
   })
 
@@ -83,7 +83,7 @@ describe('persistCache (Node, in-memory storage)', () => {
     const storage = memoryStorage()
     await storage.set('k:cache', { v: 99, garbage: true })
     const p = persistCache(newClient(emu.url), { key: 'k', storage })
-    expect(await p.restored).toEqual({ entries: 0, reason: 'unreadable' })
+    expect(await p.restored).toEqual({ entries: 0, reason: 'unreadable', dropped: 0, problems: [] })
     p.stop()
   })
 
