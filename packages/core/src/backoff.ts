@@ -1,8 +1,12 @@
 import { AbortError } from './errors.js'
 
+/** Exponential backoff: `base·2^attempt`, at most `cap` (attempt 0 waits `base`). */
+export const backoffDelay = (attempt: number, baseMs: number, capMs: number): number =>
+  Math.min(capMs, baseMs * 2 ** attempt)
+
 /** Full jitter (AWS architecture blog): uniform in [0, min(cap, base·2^attempt)]. */
 export function fullJitter(attempt: number, baseMs: number, capMs: number, random = Math.random): number {
-  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** attempt))
+  return Math.floor(random() * backoffDelay(attempt, baseMs, capMs))
 }
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */

@@ -2,6 +2,9 @@ import {
   MAX_ID,
   PAGE_MAX,
   PAGE_MIN,
+  itemFields,
+  oneFields,
+  wrongPageField,
   type CollectionName,
   type CollectionPath,
   type CreateOf,
@@ -31,26 +34,59 @@ export interface ListParams extends Query {
  * across pages (the pattern of the best generated SDKs). The first page is requested at once.
  */
 export interface PagePromise<T> extends Promise<Page<T>>, AsyncIterable<T> {
-  /** Every page in turn, starting with this one. */
-  pages(): AsyncIterable<Page<T>>
+  /**
+   * Every page in turn, starting with this one. A page whose `nextCursor` this list gave before
+   * fails with `ApiError` `bad_response` (it would loop); with `maxPages`, a list that has more
+   * fails with `ApiError` `too_many_pages` once that many are read.
+   */
+  pages(options?: { maxPages?: number }): AsyncIterable<Page<T>>
 }
 
+/** A page as fetched: its answer's request id beside it, for the errors of the chain. */
+export interface FetchedPage<T> {
+  page: Page<T>
+  requestId?: string
+}
+
+/**
+ * The next page after `cursor`. `seen` holds the cursors this chain followed: a fetch that can
+ * refuse a page answering one again (with the answer's status and request id) does.
+ */
+type FetchPage<T> = (cursor: string, seen: ReadonlySet<string>) => Promise<FetchedPage<T>>
+
+/** A list from its first page and a way to fetch the next: a `PagePromise` of `listPages`' or your own. */
 export function createPagePromise<T>(
   first: Promise<Page<T>>,
   fetchPage: (cursor: string) => Promise<Page<T>>,
 ): PagePromise<T> {
-  async function* pages(): AsyncGenerator<Page<T>> {
-    let page = await first
+  const fetched = (page: Page<T>): FetchedPage<T> => ({ page })
+  return pagePromise(first.then(fetched), (cursor) => fetchPage(cursor).then(fetched))
+}
+
+function pagePromise<T>(
+  first: Promise<FetchedPage<T>>,
+  fetchPage: FetchPage<T>,
+  where: () => string = () => 'list',
+): PagePromise<T> {
+  let firstId: string | undefined
+  const out = first.then((f) => ((firstId = f.requestId), f.page))
+  async function* pages({ maxPages = Infinity } = {}): AsyncGenerator<Page<T>> {
+    let page = await out
+    let requestId = firstId
     yield page
-    // The service returns null after the last page; a cursor seen before would loop forever, so stop.
+    // The service returns null after the last page; a cursor followed before would loop for ever.
     const seen = new Set<string>()
-    while (page.nextCursor && !seen.has(page.nextCursor)) {
+    for (let count = 1; page.nextCursor; count++) {
+      const init = { code: 'too_many_pages', requestId, details: { maxPages } }
+      if (seen.has(page.nextCursor))
+        throw new ApiError(`${where()}: a cursor it gave before`, { ...init, code: 'bad_response' })
+      if (count >= maxPages) throw new ApiError(`${where()}: more than ${maxPages} pages`, init)
       seen.add(page.nextCursor)
-      page = await fetchPage(page.nextCursor)
+      ;({ page, requestId } = await fetchPage(page.nextCursor, seen))
       yield page
     }
   }
-  return Object.assign(first, {
+  return Object.assign(out, {
     pages,
     async *[Symbol.asyncIterator]() {
       for await (const page of pages()) yield* page.data
@@ -99,44 +135,62 @@ function validateBody<B>(body: B): B {
   return body
 }
 
-/** A list answer as `{ data, nextCursor }`, or an `ApiError` `invalid_response`. */
-export function checkPage<T>(page: Page<T> | undefined, path: string): Page<T> {
-  const cursor = page?.nextCursor
-  if (!page || !Array.isArray(page.data) || (cursor !== null && cursor !== undefined && typeof cursor !== 'string')) {
-    throw new ApiError(`GET ${path}: not a list`, { code: 'invalid_response', status: 200 })
-  }
-  return { data: page.data, nextCursor: cursor ?? null }
-}
-
 /**
  * GET pages of a list as a `PagePromise`. `prepare` runs inside the promise, so bad input rejects
  * like every other failure; it gives the path and the query, whose `cursor` is the first page's
- * (the rest is re-sent with each next cursor).
+ * (the rest is re-sent with each next cursor). Each page is checked where its request id is known:
+ * the envelope, each item against `item` (the contract's line of the list's item; only the
+ * envelope without one), and a `nextCursor` the chain followed before: an `ApiError` `bad_response`.
  */
 export function listPages<T>(
   http: Http,
   service: ServiceName,
   options: CallOptions | undefined,
   prepare: () => [path: string, query: Query],
+  item = '',
 ): PagePromise<T> {
   let path = ''
   let query: Query = {}
-  const page = async (cursor?: string) =>
-    checkPage(await http<Page<T>>({ ...options, service, method: 'GET', path, query: { ...query, cursor } }), path)
+  const page = async (cursor?: string, seen?: ReadonlySet<string>): Promise<FetchedPage<T>> => {
+    let requestId: string | undefined
+    const shape = (answer: unknown, id: string | undefined) => {
+      requestId = id
+      const wrong = wrongPageField(answer, item)
+      if (wrong !== undefined) return wrong // `null`, `"lol"`: nothing below is read
+      const next = (answer as Page<T>).nextCursor
+      return next && seen?.has(next) ? '$.nextCursor (a cursor it gave before)' : undefined
+    }
+    const { data, nextCursor } = await http<Page<T>>({
+      ...options,
+      service,
+      method: 'GET',
+      path,
+      query: { ...query, cursor },
+      shape,
+    })
+    return { page: { data, nextCursor: nextCursor ?? null }, requestId }
+  }
   const first = (async () => {
     const [p, { cursor, ...rest }] = prepare()
     path = p
     query = rest
     return page(cursor as string | undefined)
   })()
-  return createPagePromise(first, page)
+  return pagePromise(first, page, () => `GET ${path}`)
 }
 
-/** A generic REST collection at `{service}/v1/{name}`. */
+/**
+ * A generic REST collection at `{service}/v1/{name}`. `item` is the contract's line of its items
+ * (`@tandem/contract`'s `ITEM_FIELDS`), which every list page, create and update answer is checked
+ * against, and `one` the line of what `get` answers (the item's unless given); without them only a
+ * page's envelope is checked.
+ */
 export function createCollection<T = Resource, Create = Partial<T>, Update = Partial<T>>(
   http: Http,
   service: ServiceName,
   name: string,
+  item = '',
+  one = item,
 ): Collection<T, Create, Update> {
   if (!NAME.test(name))
     throw new ValidationError(
@@ -145,26 +199,32 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
     )
   const base = `/v1/${name}`
   const at = (id: unknown) => `${base}/${validateId(id)}`
-  const send = <R>(method: HttpMethod, path: string, options: WriteOptions = {}, body?: unknown) =>
-    http<R>({ ...options, service, method, path, body })
+  const send = <R>(method: HttpMethod, path: string, options: WriteOptions = {}, body?: unknown, shape?: string) =>
+    http<R>({ ...options, service, method, path, body, shape })
   return {
     service,
     name,
     list: (params, options) =>
-      listPages<T>(http, service, options, () => {
-        const query = { ...params }
-        validateLimit(query.limit)
-        if (query.cursor !== undefined && typeof query.cursor !== 'string')
-          throw new ValidationError('cursor', process.env.NODE_ENV !== 'production' && 'must be a string')
-        return [base, query]
-      }),
-    get: async (id, options) => send<T>('GET', at(id), options),
+      listPages<T>(
+        http,
+        service,
+        options,
+        () => {
+          const query = { ...params }
+          validateLimit(query.limit)
+          if (query.cursor !== undefined && typeof query.cursor !== 'string')
+            throw new ValidationError('cursor', process.env.NODE_ENV !== 'production' && 'must be a string')
+          return [base, query]
+        },
+        item,
+      ),
+    get: async (id, options) => send<T>('GET', at(id), options, undefined, one),
     async create(body, options) {
-      return send<T>('POST', base, options, validateBody(body))
+      return send<T>('POST', base, options, validateBody(body), item)
     },
     async update(id, patch, options) {
       const path = at(id)
-      return send<T>('PATCH', path, options, validateBody(patch))
+      return send<T>('PATCH', path, options, validateBody(patch), item)
     },
     async remove(id, options) {
       await send<void>('DELETE', at(id), options)
@@ -189,5 +249,6 @@ export function collection<S extends ServiceName, N extends CollectionName<S>>(
   service: S,
   name: N,
 ): TypedCollection<PathOf<S, N>> {
-  return createCollection(httpOf(client), service, name)
+  const path = `${service}/${name}`
+  return createCollection(httpOf(client), service, name, itemFields(path), oneFields(path))
 }

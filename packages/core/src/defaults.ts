@@ -22,6 +22,13 @@ export const LEASE_RELEASE_MS = 100
 /** A live list that only the service can update (a free-text filter) refetches once per this window. */
 export const LIVE_REFETCH_MS = 50
 
+/**
+ * The most pages the SDK reads of one list by itself (a messenger thread, the customer's
+ * conversations): a list with more, or one that comes back to a cursor, is an `ApiError`
+ * (`too_many_pages`, `bad_response`) beside what did load, never a loop.
+ */
+export const MAX_PAGES = 50
+
 /** The messenger (@tandem/core/messenger): an agent's typing shows this long after its last `typing` push. */
 export const TYPING_TIMEOUT_MS = 10_000
 /** The messenger's help search waits this long after the last keystroke before it asks. */
@@ -65,6 +72,8 @@ export const DEFAULTS = {
    */
   leaseReleaseMs: LEASE_RELEASE_MS,
   liveRefetchMs: LIVE_REFETCH_MS,
+  /** The most pages the SDK reads of one list by itself (`messenger(client, { maxPages })`). */
+  maxPages: MAX_PAGES,
   /** `messenger(client)`: how long an agent shows as typing without a new `typing` push. */
   typingTimeoutMs: TYPING_TIMEOUT_MS,
   /** `messenger(client).helpSearch()`: the pause after the last keystroke before a search is sent. */

@@ -1,4 +1,4 @@
-import { ERROR_DOCS } from '@tandem/contract'
+import { ERROR_DOCS, type RateLimitBucket } from '@tandem/contract'
 
 /**
  * Everything Tandem throws is a `TandemError`. Guards check `name` so they hold across bundles and realms.
@@ -45,9 +45,15 @@ export class AuthError extends TandemError {
 export class RateLimitError extends TandemError {
   override name = 'RateLimitError' as const
   declare readonly retryAfterMs: number
-  constructor(message: string, options: TandemErrorOptions & { retryAfterMs: number }) {
+  /**
+   * Whose quota: `customer` when a customer token's own bucket refused (or, for a client-side wait,
+   * is the one its bucket follows), `app` for the app's plan and for any answer that does not say.
+   */
+  declare readonly bucket: RateLimitBucket
+  constructor(message: string, options: TandemErrorOptions & { retryAfterMs: number; bucket?: RateLimitBucket }) {
     super(message, options)
     this.retryAfterMs = options.retryAfterMs
+    this.bucket = options.bucket ?? 'app'
   }
 }
 

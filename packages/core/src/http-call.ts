@@ -1,7 +1,7 @@
-import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '@tandem/contract'
+import { IDEMPOTENCY_KEY_RULE, isCredentialParam, isIdempotencyKey, wrongField } from '@tandem/contract'
 import { ValidationError } from './errors.js'
 import type { RateLimiter } from './rate-limiter.js'
-import type { HttpMethod, Query, RequestOptions, RetryOptions, ServiceName } from './types.js'
+import type { AnswerShape, HttpMethod, Query, RequestOptions, RetryOptions, ServiceName } from './types.js'
 
 // Step 1 of a request, "prepare": everything that can be refused is refused here, before a token
 // is fetched or a rate-limit slot taken, as a ValidationError naming the input.
@@ -35,6 +35,8 @@ export interface Call {
   readonly timeoutMs: number | undefined
   /** This call's bound on the rate-limit wait (undefined: the client's). */
   readonly maxQueueWaitMs: number | undefined
+  /** What a 2xx answer must be (`RequestOptions.shape`). */
+  readonly shape: AnswerShape | undefined
   /** Attempts made so far (0 during the first). */
   attempt: number
   /** The one replay after a 401 has been spent. */
@@ -92,6 +94,7 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
     signal: req.signal,
     timeoutMs: req.timeoutMs ?? ctx.timeoutMs,
     maxQueueWaitMs: checkWait(req.maxQueueWaitMs, 'maxQueueWaitMs'),
+    shape: checkShape(req.shape),
     callId: ++ctx.calls, // last: a call refused above takes no id
     attempt: 0,
     replayedAfter401: false,
@@ -101,6 +104,9 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
 /**
  * The query as ofetch should send it: undefined and null left out, the rest stringifiable. A value
  * that would not survive that (an object, NaN, Infinity) is refused, never sent as `[object Object]`.
+ * An empty string is refused too: the contract states every query parameter `allowEmptyValue:
+ * false` and the services answer `?cursor=` or `?status=` with 400, so leave an unused one out.
+ * (A scalar given twice cannot be built here: an array value is refused above.)
  */
 function checkQuery(query: Query | undefined): Query | undefined {
   if (!query) return undefined
@@ -114,6 +120,18 @@ function checkQuery(query: Query | undefined): Query | undefined {
         process.env.NODE_ENV !== 'production' && 'must be a string, a finite number or a boolean',
       )
     }
+    if (value === '')
+      throw new ValidationError(
+        key,
+        process.env.NODE_ENV !== 'production' && 'must not be empty (leave it out instead)',
+      )
+    // A credential in a URL reaches access logs, history and Referer: the services refuse it, so never send one.
+    if (isCredentialParam(key))
+      throw new ValidationError(
+        key,
+        process.env.NODE_ENV !== 'production' &&
+          'is a credential parameter: credentials go in the Authorization header (the client adds the token), never in a URL',
+      )
     out[key] = value
   }
   return out
@@ -148,6 +166,22 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
     out[name.toLowerCase()] = value
   }
   return out
+}
+
+/** A shape: absent, a function, or a line that compiles (a malformed one is refused here, not on the answer). */
+function checkShape(shape: unknown): AnswerShape | undefined {
+  let ok = shape === undefined || typeof shape === 'function'
+  try {
+    if (typeof shape === 'string') ok = wrongField(undefined, shape) !== undefined
+  } catch {
+    ok = false
+  }
+  if (!ok)
+    throw new ValidationError(
+      'shape',
+      process.env.NODE_ENV !== 'production' && 'must be a line of fields or a function',
+    )
+  return shape as AnswerShape | undefined
 }
 
 /** A bound on a wait, in ms: absent, or a number ≥ 0 (NaN or a negative would bound nothing). */

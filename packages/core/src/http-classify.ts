@@ -1,3 +1,4 @@
+import { RATE_LIMIT_BUCKETS, RATE_LIMIT_HEADERS, wrongField, type RateLimitBucket } from '@tandem/contract'
 import { fullJitter, parseRetryAfter } from './backoff.js'
 import { ApiError, AuthError, NetworkError, RateLimitError, type TandemError } from './errors.js'
 import { whereOf, type Call } from './http-call.js'
@@ -77,12 +78,18 @@ export function classify(call: Call, outcome: Outcome): Step {
 
   if (status >= 200 && status < 300) {
     // 204/205 and HEAD have no body (ofetch leaves `_data` unset); an empty DELETE is fine too.
+    // A call given a `shape` expects a body.
     if (data === undefined || (method === 'DELETE' && data instanceof InvalidBody && data.empty)) {
-      return status === 204 || status === 205 || method === 'HEAD' || method === 'DELETE'
+      return (status === 204 || status === 205 || method === 'HEAD' || method === 'DELETE') && !call.shape
         ? { kind: 'done', value: undefined }
-        : invalid(call, status, requestId, undefined)
+        : invalid(call, status, requestId, 'a body that is not JSON')
     }
-    return data instanceof InvalidBody ? invalid(call, status, requestId, data.cause) : { kind: 'done', value: data }
+    if (data instanceof InvalidBody) return invalid(call, status, requestId, 'a body that is not JSON', data.cause)
+    const { shape } = call
+    const wrong = typeof shape === 'string' ? wrongField(data, shape) : shape?.(data, requestId)
+    return wrong === undefined
+      ? { kind: 'done', value: data }
+      : invalid(call, status, requestId, `an answer whose ${wrong} is not what the contract says`)
   }
 
   const body = readError(data)
@@ -95,7 +102,9 @@ export function classify(call: Call, outcome: Outcome): Step {
   if (status === 401 && !call.replayedAfter401) return { kind: 'reauth' }
   if (status === 401 || status === 403) return { kind: 'fail', error: new AuthError(message, init) }
   const final = (retryAfterMs: number) =>
-    status === 429 ? new RateLimitError(message, { ...init, retryAfterMs }) : new ApiError(message, init)
+    status === 429
+      ? new RateLimitError(message, { ...init, retryAfterMs, bucket: refusedBucket(headers, body.details) })
+      : new ApiError(message, init)
   try {
     const delayMs = retryDelay(call, status, headers, final)
     return { kind: 'retry', delayMs, reason: code, status, requestId, error: final(delayMs) }
@@ -137,9 +146,10 @@ function redirect(call: Call, response: Response, requestId: string | undefined)
   return { kind: 'fail', error: new ApiError(message, { code: 'unexpected_redirect', status, requestId }) }
 }
 
-function invalid(call: Call, status: number, requestId: string | undefined, cause: unknown): Step {
-  const message = withRequestId(`${whereOf(call)}: ${status} with a body that is not JSON`, requestId)
-  return { kind: 'fail', error: new ApiError(message, { code: 'invalid_response', status, requestId, cause }) }
+/** A 2xx answer the caller cannot use: `bad_response`, whatever the reason (not JSON, not the contract's shape). */
+function invalid(call: Call, status: number, requestId: string | undefined, what: string, cause?: unknown): Step {
+  const message = withRequestId(`${whereOf(call)}: ${status} with ${what}`, requestId)
+  return { kind: 'fail', error: new ApiError(message, { code: 'bad_response', status, requestId, cause }) }
 }
 
 /** Tolerant: an HTML page, truncated JSON or an empty body still gives an error with the status. */
@@ -157,10 +167,27 @@ function serverNow(headers: Headers): number | undefined {
   return Number.isNaN(t) ? undefined : t
 }
 
-export function readRateLimit(headers: Headers): { limit?: number; remaining?: number } {
+const asBucket = (value: unknown): RateLimitBucket | undefined => RATE_LIMIT_BUCKETS.find((bucket) => bucket === value)
+
+/**
+ * The rate limit an answer describes: `RateLimit-Limit`, `-Remaining`, and whose bucket they are
+ * (`Tandem-RateLimit-Bucket`; an unknown or absent name is the app's, as from older services).
+ * No bucket when the answer has no `RateLimit-*` at all (a proxy's error page says nothing).
+ */
+export function readRateLimit(headers: Headers): { limit?: number; remaining?: number; bucket?: RateLimitBucket } {
   const num = (name: string) => {
     const n = Number(headers.get(name) ?? NaN)
     return Number.isFinite(n) && n >= 0 ? n : undefined
   }
-  return { limit: num('ratelimit-limit'), remaining: num('ratelimit-remaining') }
+  const limit = num(RATE_LIMIT_HEADERS.limit)
+  const remaining = num(RATE_LIMIT_HEADERS.remaining)
+  if (limit === undefined && remaining === undefined) return {}
+  return { limit, remaining, bucket: asBucket(headers.get(RATE_LIMIT_HEADERS.bucket)) ?? 'app' }
+}
+
+/** The bucket a 429 names: its header, else `error.details[0].bucket`, else the app's. */
+function refusedBucket(headers: Headers, details: unknown): RateLimitBucket {
+  const first: unknown = Array.isArray(details) ? details[0] : undefined
+  const detail = typeof first === 'object' && first !== null ? (first as { bucket?: unknown }).bucket : undefined
+  return asBucket(headers.get(RATE_LIMIT_HEADERS.bucket)) ?? asBucket(detail) ?? 'app'
 }

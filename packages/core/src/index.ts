@@ -85,6 +85,7 @@ export type {
   LatLng,
   OneOf,
   ParamsOf,
+  RateLimitBucket,
   RealtimeErrorCode,
   ServiceResource,
   ThreadsPath,

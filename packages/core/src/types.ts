@@ -1,6 +1,6 @@
 // ---- Services ----------------------------------------------------------------
 
-import type { ServiceName } from '@tandem/contract'
+import type { RateLimitBucket, ServiceName } from '@tandem/contract'
 
 export { SERVICES, type ServiceName } from '@tandem/contract'
 
@@ -84,7 +84,18 @@ export interface RequestOptions extends WriteOptions {
   body?: unknown
   headers?: Record<string, string>
   retry?: Partial<RetryOptions> | false
+  /**
+   * What a 2xx answer's body must be, checked before the call resolves: a line of @tandem/contract's
+   * generated fields (`PLACE_AUTOCOMPLETE_FIELDS`, …; the syntax is `hasFields`'), or a function that
+   * names what is wrong with the answer (a path such as `$.nextCursor`; `undefined` when it fits),
+   * given the answer's request id too. An answer that does not fit fails the call with an `ApiError`
+   * `bad_response` carrying its status and request id, and is not retried.
+   */
+  shape?: AnswerShape
 }
+
+/** `RequestOptions.shape`: a contract line, or a check that names the wrong part of an answer. */
+export type AnswerShape = string | ((answer: unknown, requestId: string | undefined) => string | undefined)
 
 // ---- Events ------------------------------------------------------------------
 
@@ -141,6 +152,12 @@ export interface RateLimitState {
   remaining: number
   /** The bucket's size: the plan's limit per window (the service's `RateLimit-Limit` once told). */
   limit: number
+  /**
+   * Whose quota the service last said `remaining` and `limit` describe (`Tandem-RateLimit-Bucket`):
+   * `customer` for a customer token's own (60 a minute), `app` for the app's plan, before any answer,
+   * and for a service that does not say.
+   */
+  bucket: RateLimitBucket
 }
 
 export interface ClientEvents {

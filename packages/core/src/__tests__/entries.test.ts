@@ -57,6 +57,7 @@ describe('entry points', () => {
         'leaseReleaseMs',
         'liveRefetchMs',
         'logLevel',
+        'maxPages',
         'maxResponseBytes',
         'persist',
         'rateLimit',

@@ -135,8 +135,22 @@ describe('response size', () => {
   })
 
   it('maxResponseBytes is configurable, and a Content-Length past it fails before the body is read', async () => {
+    const at = '2024-07-05T10:00:00.000Z'
     const url = await serve((_req, res) =>
-      json(res, 200, { data: [{ id: 'x'.repeat(2_000), name: 'y' }], nextCursor: null }),
+      // A resource as the contract states it (every answer is checked against it), with a long id.
+      json(res, 200, {
+        data: [
+          {
+            id: `res_${'x'.repeat(2_000)}`,
+            name: 'y',
+            service: 'support',
+            attributes: {},
+            createdAt: at,
+            updatedAt: at,
+          },
+        ],
+        nextCursor: null,
+      }),
     )
     const error = await client(url, { maxResponseBytes: 1_000, retry: false })
       .support.resources.list()

@@ -24,20 +24,20 @@ const json =
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 describe('hostile answers and inputs', () => {
-  it('a route answer without a polyline is an ApiError invalid_response, not a TypeError', async () => {
+  it('a route answer without a polyline is an ApiError bad_response, not a TypeError', async () => {
     for (const body of [{}, 5, null, { polyline: 7 }]) {
       const { client } = stub(json(body))
       const e = await client.maps
         .computeRoute({ origin: { lat: 0, lng: 0 }, destination: { lat: 1, lng: 1 }, mode: 'drive' })
         .catch((x: unknown) => x)
-      expect(isApiError(e) && e.code === 'invalid_response', String(e)).toBe(true)
+      expect(isApiError(e) && e.code === 'bad_response', String(e)).toBe(true)
     }
   })
 
   it('a place search answered with no page (204, or not a list) is an ApiError, also when iterating', async () => {
     const { client } = stub(() => new Response(null, { status: 204 }))
     const e = await client.maps.searchPlaces({ query: 'a' }).catch((x: unknown) => x)
-    expect(isApiError(e) && e.code === 'invalid_response', String(e)).toBe(true)
+    expect(isApiError(e) && e.code === 'bad_response', String(e)).toBe(true)
     const { client: c2 } = stub(json({ results: [] }))
     const iterate = async () => {
       for await (const _ of c2.maps.searchPlaces({ query: 'a' })) void _

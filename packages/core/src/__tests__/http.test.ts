@@ -96,11 +96,11 @@ describe('HTTP pipeline against the emulator', () => {
   })
 
   it.each([
-    ['HTML with 200', 200, '<html><body>Oops</body></html>', 'text/html', 'invalid_response'],
-    ['truncated JSON', 200, '{"data":[{"id":', 'application/json', 'invalid_response'],
-    ['an empty 200', 200, '', 'application/json', 'invalid_response'],
+    ['HTML with 200', 200, '<html><body>Oops</body></html>', 'text/html', 'bad_response'],
+    ['truncated JSON', 200, '{"data":[{"id":', 'application/json', 'bad_response'],
+    ['an empty 200', 200, '', 'application/json', 'bad_response'],
     ['HTML 500 page', 500, '<html>Internal</html>', 'text/html', 'http_500'],
-    ['a wrong shape', 200, '{"items":[]}', 'application/json', 'invalid_response'],
+    ['a wrong shape', 200, '{"items":[]}', 'application/json', 'bad_response'],
   ])('%s becomes an ApiError, not a crash', async (_name, status, body, contentType, code) => {
     const { emu, client } = await setup({ client: { retry: false } })
     emu.faults.respondNext(1, { status, body, contentType })

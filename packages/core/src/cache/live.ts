@@ -1,4 +1,4 @@
-import { LIST_RULES } from '@tandem/contract'
+import { LIST_RULES, hasFields, itemFields } from '@tandem/contract'
 import { LEASE_RELEASE_MS, LIVE_REFETCH_MS } from '../defaults.js'
 import { createPool, type Pool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
@@ -91,6 +91,8 @@ function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | 
   const channel = rt.channel(name, since)
   const entry = cache.get(query as ListQuery)
   const rule = LIST_RULES[`${service}/${collection}`]
+  /** What a pushed item must be (the contract's line of the collection's item; any object without one). */
+  const itemLine = itemFields(`${service}/${collection}`) ?? ''
   let held: CacheEvent[] | undefined
   // Made from the position read just before this data was fetched (the same object): history
   // brings what the fetch missed, or a `discontinuity` says it cannot, so no catch-up refetch.
@@ -129,6 +131,8 @@ function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | 
     const data = m.data as { item?: { id?: unknown }; id?: unknown } | null
     const id = m.event === 'deleted' ? data?.id : data?.item?.id
     if (!EVENTS.has(m.event) || typeof id !== 'string') return
+    // An item that is not the contract's is never placed in the cache: the service is asked instead.
+    if (m.event !== 'deleted' && !hasFields(data?.item, itemLine)) return refetchSoon()
     const e = (m.event === 'deleted' ? { type: 'deleted', id } : { type: m.event, item: data?.item }) as CacheEvent
     apply(e)
     if (!entry.getSnapshot().isFetching) return

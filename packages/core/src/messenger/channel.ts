@@ -81,6 +81,6 @@ export function customerIdOf(profile: { id?: unknown } | null | undefined): stri
   if (isCustomerId(id)) return id
   throw new ApiError(
     process.env.NODE_ENV !== 'production' ? `GET /v1/me: the customer id ${CUSTOMER_ID_RULE}` : 'GET /v1/me',
-    { code: 'invalid_response', status: 200 },
+    { code: 'bad_response', status: 200 },
   )
 }

@@ -19,6 +19,8 @@ export interface StoreDeps {
   report: (error: TandemError) => void
   /** Throws the shut-down error once the messenger is shut down. */
   alive: () => void
+  /** The most pages a store reads of one list (`MessengerOptions.maxPages`). */
+  maxPages: number
 }
 
 export interface ConversationTable {
@@ -91,23 +93,24 @@ export function createConversationTable(deps: StoreDeps): ConversationTable {
     const since = clock
     if (status !== 'ready') status = 'loading'
     publish()
+    // Every page, up to the cap; on an error, the pages that did load are shown beside it.
+    const answer: CustomerConversation[] = []
+    let failure: TandemError | null = null
     try {
-      const answer: CustomerConversation[] = []
-      for await (const c of deps.rest.conversations.list({ limit: PAGE_MAX }, { signal: deps.signal })) answer.push(c)
-      if (closed) return
-      for (const c of answer) {
-        const current = rows.get(c.id)
-        const pushedSince = (pushedAt.get(c.id) ?? -1) > since
-        if (!current || (notOlder(c, current) && !(pushedSince && c.modifiedAt === current.modifiedAt))) put(c)
-      }
-      status = 'ready'
-      error = null
+      const list = deps.rest.conversations.list({ limit: PAGE_MAX }, { signal: deps.signal })
+      for await (const page of list.pages({ maxPages: deps.maxPages })) answer.push(...page.data)
     } catch (e) {
-      if (closed) return
-      status = 'error'
-      error = toTandemError(e)
-      deps.report(error)
+      failure = toTandemError(e)
     }
+    if (closed) return
+    for (const c of answer) {
+      const current = rows.get(c.id)
+      const pushedSince = (pushedAt.get(c.id) ?? -1) > since
+      if (!current || (notOlder(c, current) && !(pushedSince && c.modifiedAt === current.modifiedAt))) put(c)
+    }
+    status = failure ? 'error' : 'ready'
+    error = failure
+    if (failure) deps.report(failure)
     publish()
   }
 

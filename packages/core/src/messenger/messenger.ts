@@ -2,7 +2,7 @@ import { CUSTOMER_EVENTS, type CustomerConversation, type CustomerMessage, type 
 import type { LiveMessage } from '../cache/live.js'
 import { httpOf, type RequestClient } from '../client-request.js'
 import { validateId } from '../collection.js'
-import { TYPING_TIMEOUT_MS } from '../defaults.js'
+import { MAX_PAGES, TYPING_TIMEOUT_MS } from '../defaults.js'
 import { RealtimeError, TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createCustomerChannel, customerIdOf } from './channel.js'
@@ -12,6 +12,7 @@ import { createMessengerRest } from './rest.js'
 import { isCustomerConversation, isCustomerMessage, isCustomerTyping } from './parse.js'
 import { createThread, type Thread } from './thread.js'
 import type { Messenger, MessengerOptions } from './types.js'
+import { optional, requireNumber } from '../validate.js'
 
 interface MessengerEvents {
   message: (message: CustomerMessage) => void
@@ -45,6 +46,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
   if (typeof options !== 'object' || options === null)
     throw new ValidationError('options', process.env.NODE_ENV !== 'production' && 'must be an object')
   const { realtime } = options
+  const maxPages = optional(options.maxPages, (v) => requireNumber(v, 'maxPages', 1, 10_000, true)) ?? MAX_PAGES
   if (realtime !== undefined && typeof (realtime as { channel?: unknown } | null)?.channel !== 'function')
     throw new ValidationError(
       'realtime',
@@ -80,7 +82,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
     onError: report,
   })
 
-  const deps: StoreDeps = { rest, hold: channel.hold, signal: controller.signal, report, alive }
+  const deps: StoreDeps = { rest, hold: channel.hold, signal: controller.signal, report, alive, maxPages }
   const table = createConversationTable(deps)
   /** The thread stores made and not stopped since: the ones pushes reach. */
   const threads = new Map<string, Thread>()

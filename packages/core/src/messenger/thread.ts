@@ -89,27 +89,23 @@ export function createThread(id: string, deps: ThreadDeps): Thread {
     if (status !== 'ready') status = 'loading'
     publish()
     const options = { signal: deps.signal }
-    try {
-      const [c, list] = await Promise.all([
-        deps.rest.conversations.get(id, options),
-        (async () => {
-          const all: CustomerMessage[] = []
-          for await (const m of deps.rest.conversations.messages(id, { limit: PAGE_MAX }, options)) all.push(m)
-          return all
-        })(),
-      ])
-      if (closed) return
-      setConversation(c)
-      status = 'ready'
-      error = null
-      publish(merge(list))
-    } catch (e) {
-      if (closed) return
-      status = 'error'
-      error = toTandemError(e)
-      deps.report(error)
-      publish()
-    }
+    // Every page, up to the cap: a chain that goes on (or comes back to a cursor) is an error, and
+    // what did load is still shown beside it, as is the conversation when only the messages failed.
+    const loaded: CustomerMessage[] = []
+    const pages = deps.rest.conversations.messages(id, { limit: PAGE_MAX }, options).pages({ maxPages: deps.maxPages })
+    const [c, list] = await Promise.allSettled([
+      deps.rest.conversations.get(id, options),
+      (async () => {
+        for await (const page of pages) loaded.push(...page.data)
+      })(),
+    ])
+    if (closed) return
+    if (c.status === 'fulfilled') setConversation(c.value)
+    const failed = c.status === 'rejected' ? c : list.status === 'rejected' ? list : undefined
+    status = failed ? 'error' : 'ready'
+    error = failed ? toTandemError(failed.reason) : null
+    if (error) deps.report(error)
+    publish(merge(loaded))
   }
 
   function run(): Unsubscribe {

@@ -33,6 +33,12 @@ export interface MessengerOptions {
    * with it, messages, typing and unread counts are live. Without it, nothing is live.
    */
   realtime?: LiveSource
+  /**
+   * The most pages a thread or the conversation list reads of one list: one with more shows what
+   * it read and an `ApiError` `too_many_pages`.
+   * @default 50
+   */
+  maxPages?: number
 }
 
 /** Page size (1–100) and the `nextCursor` of the previous page. */

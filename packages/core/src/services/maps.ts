@@ -1,7 +1,8 @@
+import { RESOURCE_FIELDS } from '@tandem/contract'
 import type { ServiceClient } from '../base-client.js'
-import { collection } from '../collection.js'
+import { httpOf, type RequestClient } from '../client-request.js'
+import { createCollection } from '../collection.js'
 import type { Http } from '../http.js'
-import type { RequestClient } from '../client-request.js'
 import { computeRoute } from './maps/route.js'
 import { geocode } from './maps/geocode.js'
 import { getMapView } from './maps/map-view.js'
@@ -40,5 +41,8 @@ export function createMapsService(http: Http): MapsService {
  * It keeps every maps call; an app that calls one or two imports them instead (`geocode(client, …)`).
  */
 export function maps(client: RequestClient): ServiceClient & MapsService {
-  return { resources: collection(client, 'maps', 'resources'), ...createMapsService(client.request) }
+  return {
+    resources: createCollection(httpOf(client), 'maps', 'resources', RESOURCE_FIELDS),
+    ...createMapsService(client.request),
+  }
 }

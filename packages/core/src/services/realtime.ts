@@ -1,14 +1,19 @@
 import type { Client, ServiceClient } from '../base-client.js'
-import { collection, createCollection, createPagePromise, type PagePromise } from '../collection.js'
+import { createCollection, createPagePromise, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import {
+  CHANNEL_INFO_FIELDS,
   CHANNEL_NAME_RULE,
   HISTORY_MAX,
   HISTORY_MIN,
   MAX_EVENT_NAME,
   MAX_ID,
   MAX_QUERY,
+  HISTORY_RESULT_FIELDS,
+  PRESENCE_RESULT_FIELDS,
+  PUBLISH_RESULT_FIELDS,
+  RESOURCE_FIELDS,
   isChannelName,
   type ChannelInfo,
   type ChannelListQuery,
@@ -52,7 +57,7 @@ const rejectedPages = (error: Error) =>
 
 export function createRealtimeService(http: Http): RealtimeService {
   const service = 'realtime'
-  const channels = createCollection<ChannelInfo>(http, service, 'channels')
+  const channels = createCollection<ChannelInfo>(http, service, 'channels', CHANNEL_INFO_FIELDS)
   return {
     async publish(channel, event, data, options = {}) {
       return http({
@@ -61,6 +66,7 @@ export function createRealtimeService(http: Http): RealtimeService {
         method: 'POST',
         path: path(channel, 'messages'),
         body: { event: requireString(event, 'event', MAX_EVENT_NAME), data },
+        shape: PUBLISH_RESULT_FIELDS,
       })
     },
     async history(channel, options) {
@@ -76,10 +82,17 @@ export function createRealtimeService(http: Http): RealtimeService {
           sinceOffset: since && requireNumber(since.offset, 'since.offset', 0, Number.MAX_SAFE_INTEGER, true),
           limit: optional(limit, (v) => requireNumber(v, 'limit', HISTORY_MIN, HISTORY_MAX, true)),
         },
+        shape: HISTORY_RESULT_FIELDS,
       })
     },
     async presence(channel, options = {}) {
-      return http({ ...options, service, method: 'GET', path: path(channel, 'presence') })
+      return http({
+        ...options,
+        service,
+        method: 'GET',
+        path: path(channel, 'presence'),
+        shape: PRESENCE_RESULT_FIELDS,
+      })
     },
     // The generic collection pages and checks `limit`, `cursor` and the list's shape; `prefix` is ours.
     channels(params = {}, options = {}) {
@@ -98,5 +111,8 @@ export function createRealtimeService(http: Http): RealtimeService {
 
 /** The realtime service for a client, with its generic `resources` collection (`@tandem/core/realtime-rest`). */
 export function realtimeRest(client: Client): ServiceClient & RealtimeService {
-  return { resources: collection(client, 'realtime', 'resources'), ...createRealtimeService(client.request) }
+  return {
+    resources: createCollection(client.request, 'realtime', 'resources', RESOURCE_FIELDS),
+    ...createRealtimeService(client.request),
+  }
 }

@@ -1,9 +1,17 @@
 import type { Client, ServiceClient } from '../base-client.js'
-import { collection, listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
+import { createCollection, listPages, validateId, validateLimit, type PagePromise } from '../collection.js'
 import { ValidationError } from '../errors.js'
 import type { Http } from '../http.js'
 import {
+  AGENT_FIELDS,
+  ARTICLE_FIELDS,
+  ARTICLE_SUMMARY_FIELDS,
+  CONVERSATION_FIELDS,
   CONVERSATION_STATUSES,
+  DOC_COLLECTION_FIELDS,
+  MAILBOX_FIELDS,
+  RESOURCE_FIELDS,
+  THREAD_FIELDS,
   MAX_EMAIL,
   MAX_ID,
   MAX_PERSON_NAME,
@@ -109,36 +117,45 @@ function isoDate(v: unknown): string {
 
 export function createSupportService(http: Http): SupportService {
   // Every method checks its input inside an async function: bad input rejects and sends nothing.
-  const send = <T>(method: HttpMethod, path: string, body?: unknown, options?: CallOptions) =>
-    http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body })
+  // Every answer is checked against its line of the contract (`shape`): else `bad_response`.
+  const send = <T>(method: HttpMethod, path: string, shape: string, body?: unknown, options?: CallOptions) =>
+    http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body, shape })
   const get =
-    <T>(base: string) =>
+    <T>(base: string, shape: string) =>
     async (id: string, options?: CallOptions) =>
-      send<T>('GET', `${base}/${validateId(id)}`, undefined, options)
+      send<T>('GET', `${base}/${validateId(id)}`, shape, undefined, options)
   const at = (id: string, sub = '') => `conversations/${validateId(id)}${sub}`
 
   /** One builder for every list: the query is checked before the first request and re-sent with each cursor. */
   const pageOf =
     <T, P extends SupportPageParams = SupportPageParams>(
       path: () => string,
+      item: string,
       query: (params: P) => Query = () => ({}),
     ) =>
     (given?: P, options?: CallOptions): PagePromise<T> =>
-      listPages<T>(http, 'support', options, () => {
-        const p = `/v1/${path()}`
-        // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
-        const params = requireObject(given ?? {}, 'params') as P
-        const q = { ...query(params), limit: params.limit }
-        validateLimit(params.limit)
-        return [p, { ...q, cursor: optional(params.cursor, (c) => requireString(c, 'cursor')) }]
-      })
+      listPages<T>(
+        http,
+        'support',
+        options,
+        () => {
+          const p = `/v1/${path()}`
+          // `null` (or anything else that is not an object) is refused like any bad input, inside the promise.
+          const params = requireObject(given ?? {}, 'params') as P
+          const q = { ...query(params), limit: params.limit }
+          validateLimit(params.limit)
+          return [p, { ...q, cursor: optional(params.cursor, (c) => requireString(c, 'cursor')) }]
+        },
+        item,
+      )
 
   return {
-    mailboxes: { list: pageOf(() => 'mailboxes'), get: get('mailboxes') },
-    agents: { list: pageOf(() => 'agents') },
+    mailboxes: { list: pageOf(() => 'mailboxes', MAILBOX_FIELDS), get: get('mailboxes', MAILBOX_FIELDS) },
+    agents: { list: pageOf(() => 'agents', AGENT_FIELDS) },
     conversations: {
       list: pageOf<Conversation, ConversationListParams>(
         () => 'conversations',
+        CONVERSATION_FIELDS,
         (p) => ({
           mailboxId: optId(p.mailboxId, 'mailboxId'),
           status: status(p.status),
@@ -147,7 +164,7 @@ export function createSupportService(http: Http): SupportService {
           modifiedSince: optional(p.modifiedSince, isoDate),
         }),
       ),
-      get: get('conversations'),
+      get: get('conversations', CONVERSATION_FIELDS),
       async create(input, options) {
         const c = requireObject(requireObject(input, 'input').customer, 'customer')
         requireString(input.mailboxId, 'mailboxId', MAX_ID)
@@ -162,37 +179,41 @@ export function createSupportService(http: Http): SupportService {
         tags(input.tags)
         status(input.status)
         assignee(input.assigneeId)
-        return send('POST', 'conversations', input, options)
+        return send('POST', 'conversations', CONVERSATION_FIELDS, input, options)
       },
       async update(id, patch, options) {
         const path = at(id)
         status(requireObject(patch, 'patch').status)
         assignee(patch.assigneeId)
         tags(patch.tags)
-        return send('PATCH', path, patch, options)
+        return send('PATCH', path, CONVERSATION_FIELDS, patch, options)
       },
-      threads: (id, params, options) => pageOf<Thread>(() => at(id, '/threads'))(params, options),
+      threads: (id, params, options) => pageOf<Thread>(() => at(id, '/threads'), THREAD_FIELDS)(params, options),
       async reply(id, input, options) {
         const path = at(id, '/reply')
         text(input)
         status(input.status)
-        return send('POST', path, input, options)
+        return send('POST', path, THREAD_FIELDS, input, options)
       },
-      note: async (id, input, options) => send('POST', at(id, '/notes'), (text(input), input), options),
+      note: async (id, input, options) => send('POST', at(id, '/notes'), THREAD_FIELDS, (text(input), input), options),
     },
     docs: {
       search: pageOf<ArticleSummary, ArticleSearchParams>(
         () => 'docs/articles',
+        ARTICLE_SUMMARY_FIELDS,
         (p) => ({ ...inCollection(p), query: requireString(p.query, 'query', MAX_QUERY) }),
       ),
-      list: pageOf<ArticleSummary, ArticleListParams>(() => 'docs/articles', inCollection),
-      get: get('docs/articles'),
-      collections: pageOf(() => 'docs/collections'),
+      list: pageOf<ArticleSummary, ArticleListParams>(() => 'docs/articles', ARTICLE_SUMMARY_FIELDS, inCollection),
+      get: get('docs/articles', ARTICLE_FIELDS),
+      collections: pageOf(() => 'docs/collections', DOC_COLLECTION_FIELDS),
     },
   }
 }
 
 /** The support service for a client, with its generic `resources` collection (`@tandem/core/support`). */
 export function support(client: Client): ServiceClient & SupportService {
-  return { resources: collection(client, 'support', 'resources'), ...createSupportService(client.request) }
+  return {
+    resources: createCollection(client.request, 'support', 'resources', RESOURCE_FIELDS),
+    ...createSupportService(client.request),
+  }
 }

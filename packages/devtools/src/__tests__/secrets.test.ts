@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { poll, waitUntil } from '../../../../test/utils/wait.js'
 import { everythingIn, mount, openPanel, setup, untilRecorded } from './helpers.js'
 
-// The devtools never show a token or a secret: after requests (a token in a query and in a path,
+// The devtools never show a token or a secret: after requests (a token in a query, refused, and in a path,
 // a 401 and its refresh), realtime frames (the connect, an in-band re-auth, a token in app data)
 // and an expired token (the Expire token action), neither the panel's DOM, text and attributes,
 // with every tab shown and every frame expanded, nor the recorder's snapshot holds any of them.
@@ -18,7 +18,12 @@ it('no token and no secret in the panel or in what it recorded', async () => {
   })
   const recorded = () => el.recorder!.getSnapshot()
   const first = await s.client.auth.getToken()
-  await s.client.request({ service: 'maps', method: 'GET', path: '/v1/resources', query: { token: first } })
+  // A token in a query never leaves: refused before sending, its value in no message.
+  const inQuery = await s.client
+    .request({ service: 'maps', method: 'GET', path: '/v1/resources', query: { token: first } })
+    .catch((error: unknown) => error)
+  expect(inQuery).toMatchObject({ name: 'ValidationError', field: 'token' })
+  expect(String((inQuery as Error).message)).not.toContain(first)
   // A token-shaped path segment (not a live token: the 404 is logged by happy-dom's fetch).
   const shaped = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJkZXZ0b29scyJ9.c2lnbmF0dXJl'
   await s.client

@@ -1,4 +1,10 @@
-import { MAX_ADDRESS_LINE, MAX_ADDRESS_LINES, MAX_PERSON_NAME, MAX_POSTAL_CODE } from '@tandem/contract'
+import {
+  ADDRESS_VALIDATION_FIELDS,
+  MAX_ADDRESS_LINE,
+  MAX_ADDRESS_LINES,
+  MAX_PERSON_NAME,
+  MAX_POSTAL_CODE,
+} from '@tandem/contract'
 import type { RequestClient } from '../../client-request.js'
 import type { CallOptions } from '../../types.js'
 import { requireArray, requireString } from '../../validate.js'
@@ -18,5 +24,5 @@ export async function validateAddress(
     locality: ifPresent((v, f) => requireString(v, f, MAX_PERSON_NAME)),
     postalCode: ifPresent((v, f) => requireString(v, f, MAX_POSTAL_CODE)),
   })
-  return mapsCall(client, 'addresses:validate', { body }, options)
+  return mapsCall(client, 'addresses:validate', { body }, ADDRESS_VALIDATION_FIELDS, options)
 }

@@ -1,4 +1,4 @@
-import { AUTOCOMPLETE_LIMIT, MAX_QUERY, type LatLng } from '@tandem/contract'
+import { AUTOCOMPLETE_LIMIT, MAX_QUERY, PLACE_AUTOCOMPLETE_FIELDS, type LatLng } from '@tandem/contract'
 import type { RequestClient } from '../../client-request.js'
 import type { CallOptions, Query } from '../../types.js'
 import { requireLatLng, requireNumber, requireString } from '../../validate.js'
@@ -24,6 +24,7 @@ export async function autocompletePlaces(
     client,
     'places:autocomplete',
     { query: { ...query, near: near && point(near as LatLng) } as Query },
+    PLACE_AUTOCOMPLETE_FIELDS,
     options,
   )
 }

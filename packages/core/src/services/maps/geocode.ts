@@ -1,3 +1,4 @@
+import { GEOCODE_RESPONSE_FIELDS } from '@tandem/contract'
 import type { RequestClient } from '../../client-request.js'
 import type { CallOptions } from '../../types.js'
 import { requireLatLng, requireObject, requireString } from '../../validate.js'
@@ -20,5 +21,5 @@ export async function geocode(
 ): Promise<{ results: GeocodeResult[] }> {
   const spec: Record<string, Check> =
     requireObject(params, 'params').location === undefined ? { query: requireString } : { location: requireLatLng }
-  return mapsCall(client, 'geocode', { body: shape(params, spec) }, options)
+  return mapsCall(client, 'geocode', { body: shape(params, spec) }, GEOCODE_RESPONSE_FIELDS, options)
 }

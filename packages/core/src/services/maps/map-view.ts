@@ -1,4 +1,4 @@
-import { LAT_MAX, LNG_MAX, ZOOM_MAX, ZOOM_MIN, type MapView } from '@tandem/contract'
+import { LAT_MAX, LNG_MAX, MAP_VIEW_FIELDS, ZOOM_MAX, ZOOM_MIN, type MapView } from '@tandem/contract'
 import type { RequestClient } from '../../client-request.js'
 import { ValidationError } from '../../errors.js'
 import type { CallOptions } from '../../types.js'
@@ -19,6 +19,7 @@ export async function getMapView(
       client,
       'views',
       { query: { center, zoom: requireNumber(p.zoom, 'zoom', ZOOM_MIN, ZOOM_MAX) } },
+      MAP_VIEW_FIELDS,
       options,
     )
   }
@@ -26,5 +27,5 @@ export async function getMapView(
   const [, south = 0, , north = 0] = b
   if (b.length < 4 || !(south < north && south >= -LAT_MAX && north <= LAT_MAX))
     throw new ValidationError('bbox', process.env.NODE_ENV !== 'production' && 'must be [west, south, east, north]')
-  return mapsCall(client, 'views', { query: { bbox: b.join() } }, options)
+  return mapsCall(client, 'views', { query: { bbox: b.join() } }, MAP_VIEW_FIELDS, options)
 }

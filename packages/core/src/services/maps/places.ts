@@ -3,6 +3,7 @@ import {
   MAX_RADIUS_METERS,
   PAGE_MAX,
   PAGE_MIN,
+  PLACE_FIELDS,
   PLACE_TYPES,
   type LatLng,
   type Place,
@@ -24,17 +25,23 @@ export function searchPlaces(
 ): PagePromise<Place> {
   // Looked up per page, so that a call given no client rejects like every other failure.
   const http: Http = (request) => httpOf(client)(request)
-  return listPages<Place>(http, 'maps', options, () => {
-    const { near, cursor, ...rest } = shape(params, {
-      query: ifPresent((v, f) => requireString(v, f, MAX_QUERY)),
-      near: ifPresent(requireLatLng),
-      radiusMeters: ifPresent((v, f) => requireNumber(v, f, 1, MAX_RADIUS_METERS)),
-      type: ifPresent((v, f) => requireOneOf(v, f, PLACE_TYPES)),
-      limit: ifPresent((v, f) => requireNumber(v, f, PAGE_MIN, PAGE_MAX, true)),
-      cursor: ifPresent(requireString),
-    })
-    if (rest.radiusMeters !== undefined && !near)
-      throw new ValidationError('near', process.env.NODE_ENV !== 'production' && 'is required with radiusMeters')
-    return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
-  })
+  return listPages<Place>(
+    http,
+    'maps',
+    options,
+    () => {
+      const { near, cursor, ...rest } = shape(params, {
+        query: ifPresent((v, f) => requireString(v, f, MAX_QUERY)),
+        near: ifPresent(requireLatLng),
+        radiusMeters: ifPresent((v, f) => requireNumber(v, f, 1, MAX_RADIUS_METERS)),
+        type: ifPresent((v, f) => requireOneOf(v, f, PLACE_TYPES)),
+        limit: ifPresent((v, f) => requireNumber(v, f, PAGE_MIN, PAGE_MAX, true)),
+        cursor: ifPresent(requireString),
+      })
+      if (rest.radiusMeters !== undefined && !near)
+        throw new ValidationError('near', process.env.NODE_ENV !== 'production' && 'is required with radiusMeters')
+      return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
+    },
+    PLACE_FIELDS,
+  )
 }

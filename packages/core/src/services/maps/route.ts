@@ -1,6 +1,5 @@
-import { MAX_WAYPOINTS, TRAVEL_MODES } from '@tandem/contract'
+import { MAX_WAYPOINTS, ROUTE_FIELDS, TRAVEL_MODES } from '@tandem/contract'
 import type { RequestClient } from '../../client-request.js'
-import { ApiError } from '../../errors.js'
 import type { CallOptions } from '../../types.js'
 import { requireArray, requireOneOf } from '../../validate.js'
 import { decodePolyline } from './polyline.js'
@@ -19,8 +18,7 @@ export async function computeRoute(
     waypoints: ifPresent((v, f) => requireArray(v, f, MAX_WAYPOINTS, waypoint)),
     mode: (v, f) => requireOneOf(v, f, TRAVEL_MODES),
   })
-  const route = await mapsCall<ComputedRoute>(client, 'routes:compute', { body }, options)
-  if (typeof route?.polyline !== 'string')
-    throw new ApiError('POST /v1/routes:compute: no polyline', { code: 'invalid_response', status: 200 })
+  // The answer fits the contract (a `polyline` string) before it is decoded: else `bad_response`.
+  const route = await mapsCall<ComputedRoute>(client, 'routes:compute', { body }, ROUTE_FIELDS, options)
   return { ...route, coordinates: decodePolyline(route.polyline) }
 }

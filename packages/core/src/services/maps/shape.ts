@@ -28,11 +28,12 @@ export function shape(params: unknown, spec: Record<string, Check>): Record<stri
   return out
 }
 
-/** One maps call: a POST of `body`, or a GET with `query`, at `/v1/{path}`. */
+/** One maps call: a POST of `body`, or a GET with `query`, at `/v1/{path}`; its answer must fit `shape` (a contract line). */
 export function mapsCall<T>(
   client: RequestClient,
   path: string,
   send: { body: unknown } | { query: Query },
+  shape: string,
   options?: CallOptions,
 ): Promise<T> {
   return httpOf(client)<T>({
@@ -41,5 +42,6 @@ export function mapsCall<T>(
     service: 'maps',
     method: 'body' in send ? 'POST' : 'GET',
     path: `/v1/${path}`,
+    shape,
   })
 }

@@ -1,14 +1,16 @@
 import {
   extendsInput,
+  hasFields,
   MAX_QUERY,
   parseAutocompleteInput,
+  PLACE_AUTOCOMPLETE_FIELDS,
   suggestionMatches,
   AUTOCOMPLETE_LIMIT,
 } from '@tandem/contract'
-import { MAX_TIMER_MS } from '../../../backoff.js'
+import { backoffDelay, MAX_TIMER_MS } from '../../../backoff.js'
 import type { Client } from '../../../base-client.js'
 import type { RequestClient } from '../../../client-request.js'
-import { isAbortError, isTandemError, TandemError, ValidationError } from '../../../errors.js'
+import { ApiError, isAbortError, isTandemError, TandemError, ValidationError } from '../../../errors.js'
 import { createStore } from '../../../store.js'
 import type { RateLimitState, Unsubscribe } from '../../../types.js'
 import { optional, requireLatLng, requireNumber, requireObject } from '../../../validate.js'
@@ -22,13 +24,23 @@ import type { Autocomplete, AutocompleteOptions, AutocompleteQuota, Autocomplete
 // Suggestions as the user types, asking the service as little as the answers allow: what was
 // answered before is kept (by input), and an input that extends one whose answer was complete is
 // filtered locally with the contract's rule (the same the service applies). One request at most in
-// flight; a stale one is aborted unless the input still extends it (its answer may serve).
+// flight; a stale one is aborted unless the input still extends it (its answer may serve). Only an
+// answer that fits the contract is kept, so what is kept can always be read; a failure is kept too,
+// with a backoff, and neither its input nor one extending it is asked again until it lapses.
 
 /** A client with events: the maps rate limit tells how much may be asked. */
 export type AutocompleteClient = RequestClient & Pick<Client, 'on'>
 
 interface Answer extends PlaceAutocomplete {
   input: string
+}
+
+/** A failed input: its error, shown until `until` for it and the inputs extending it; `attempt` failures so far, less one. */
+interface Failure {
+  input: string
+  error: TandemError
+  attempt: number
+  until: number
 }
 
 type Parsed = ReturnType<typeof parseAutocompleteInput>
@@ -56,6 +68,11 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
   const limit = num('limit', AUTOCOMPLETE_LIMIT.min, AUTOCOMPLETE_LIMIT.max, true) ?? D.limit
   const cacheSize = num('cacheSize', 0, 10_000, true) ?? D.cacheSize
   const near = optional(o.near, (v) => requireLatLng(v, 'near'))
+  const fb = optional(o.failureBackoff, (v) => requireObject(v, 'failureBackoff')) ?? {}
+  const failBase =
+    optional(fb.baseMs, (v) => requireNumber(v, 'failureBackoff.baseMs', 0, MAX_TIMER_MS)) ?? D.failureBackoff.baseMs
+  const failMax =
+    optional(fb.maxMs, (v) => requireNumber(v, 'failureBackoff.maxMs', 0, MAX_TIMER_MS)) ?? D.failureBackoff.maxMs
   const q = optional(o.quota, (v) => requireObject(v, 'quota')) ?? {}
   const quota = { ...D.quota } as AutocompleteQuota
   for (const k in quota) {
@@ -68,6 +85,8 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
   const store = createStore(IDLE)
   /** Answers by input key, least recently used first. */
   const cache = new Map<string, Answer>()
+  /** Failures by input key, oldest first. */
+  const failures = new Map<string, Failure>()
   let timer: ReturnType<typeof setTimeout> | undefined
   let inFlight: { input: string; controller: AbortController } | undefined
   /** The debounce for the current input has passed: it waits for the service. */
@@ -90,11 +109,32 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
   let offRate: Unsubscribe | undefined
 
   const remember = (key: string, answer: Answer) => {
+    failures.delete(key) // answered: its next failure backs off from the start again
     cache.delete(key)
     cache.set(key, answer)
     for (const old of cache.keys()) {
       if (cache.size <= cacheSize) break
       cache.delete(old)
+    }
+  }
+
+  /** The failure that holds `input` back now: its own, or one of an input it extends. */
+  function failed(input: string, key: string): Failure | undefined {
+    const now = Date.now()
+    const own = failures.get(key)
+    if (own && own.until > now) return own
+    for (const f of failures.values()) if (f.until > now && extendsInput(f.input, input)) return f
+    return undefined
+  }
+
+  const fail = (input: string, error: TandemError) => {
+    const key = keyOf(parseAutocompleteInput(input))
+    const attempt = (failures.get(key)?.attempt ?? -1) + 1
+    failures.delete(key)
+    failures.set(key, { input, error, attempt, until: Date.now() + backoffDelay(attempt, failBase, failMax) })
+    for (const old of failures.keys()) {
+      if (failures.size <= Math.max(cacheSize, 1)) break
+      failures.delete(old)
     }
   }
 
@@ -126,14 +166,19 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
     abort()
   }
 
-  /** Serves the current input from what is known; else asks, once its debounce has passed and nothing else is in flight. */
+  /**
+   * Serves the current input from what is known (an answer, or a failure that holds it back); else
+   * asks, once its debounce has passed and nothing else is in flight.
+   */
   function advance(extra?: Answer): void {
     const { query } = store.getSnapshot()
-    const found = known(query, parseAutocompleteInput(query), extra)
-    if (found) {
-      stop()
-      set({ status: 'success', suggestions: found, error: null })
-    } else if (due && !inFlight) void send(query)
+    const parsed = parseAutocompleteInput(query)
+    const found = known(query, parsed, extra)
+    const failure = found ? undefined : failed(query, keyOf(parsed))
+    if (found || failure) stop()
+    if (found) set({ status: 'success', suggestions: found, error: null })
+    else if (failure) set({ status: 'error', suggestions: [], error: failure.error })
+    else if (due && !inFlight) void send(query)
   }
 
   async function send(input: string): Promise<void> {
@@ -143,6 +188,9 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
     try {
       const answer = await autocompletePlaces(client, { input, near, limit }, { signal: controller.signal })
       if (inFlight !== mine) return // aborted: a newer input did not need it
+      // The pipeline checked it against the contract; a client's own `request` may not have.
+      if (!hasFields(answer, PLACE_AUTOCOMPLETE_FIELDS))
+        throw new ApiError(`maps: places:autocomplete answered another shape`, { code: 'bad_response' })
       inFlight = undefined
       const a = { ...answer, input }
       remember(keyOf(parseAutocompleteInput(input)), a)
@@ -152,6 +200,7 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
       inFlight = undefined
       due = false
       const error = isTandemError(e) ? e : new TandemError(String(e), { code: 'internal_error', cause: e })
+      fail(input, error) // the current input is this one or extends it (else it was aborted): held back too
       set({ status: 'error', error })
     }
   }
@@ -197,6 +246,12 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
       if (found) {
         abort()
         return set({ status: 'success', suggestions: found, error: null })
+      }
+      // It failed lately (or an input it extends did): the error again, and nothing asked until it lapses.
+      const failure = failed(query, keyOf(parsed))
+      if (failure) {
+        abort()
+        return set({ status: 'error', suggestions: [], error: failure.error })
       }
       // In flight for an input this one extends: its answer may still serve, so it goes on.
       if (inFlight && !extendsInput(inFlight.input, query)) abort()

@@ -10,6 +10,12 @@ export const AUTOCOMPLETE_DEFAULTS = {
   limit: AUTOCOMPLETE_LIMIT.default,
   /** Answers kept, by input (folded words and house number): backspacing asks nothing again. */
   cacheSize: 50,
+  /**
+   * A failed input (an error, or an answer that is not the contract's) is not asked again, nor are
+   * the inputs that extend it, for `baseMs`, then twice as long after each further failure, up to
+   * `maxMs`: typing on shows the error and sends nothing meanwhile.
+   */
+  failureBackoff: { baseMs: 1_000, maxMs: 30_000 },
   /** When the maps quota runs low, ask less (the snapshot's `degraded`). */
   quota: {
     /** Less than this share of the plan left, or a request waiting for its slot: `slower`. */

@@ -25,7 +25,10 @@ export interface AutocompleteSnapshot {
    * (narrowed as the user types on), else none.
    */
   suggestions: PlaceSuggestion[]
-  /** Why the last request for `query` failed (`status: 'error'`): a `RateLimitError` carries `retryAfterMs`. */
+  /**
+   * Why the last request for `query` (or an input it extends) failed (`status: 'error'`): an `ApiError`
+   * `bad_response` for an answer that is not the contract's, a `RateLimitError` carries `retryAfterMs`.
+   */
   error: TandemError | null
   degraded: Degraded | null
 }
@@ -64,6 +67,13 @@ export interface AutocompleteOptions {
   cacheSize?: number
   /** When the quota slows or pauses asking; each field defaults to `AUTOCOMPLETE_DEFAULTS.quota`'s. */
   quota?: Partial<AutocompleteQuota>
+  /**
+   * How long a failed input (and every input that extends it) is not asked again: `baseMs` after
+   * its first failure, doubling after each further one up to `maxMs`. Meanwhile the store shows the
+   * error (`status: 'error'`) and sends nothing; the next `setQuery` after it asks once.
+   * @default { baseMs: 1000, maxMs: 30000 }
+   */
+  failureBackoff?: { baseMs?: number; maxMs?: number }
 }
 
 /** A chosen suggestion: its place, and for a street or an address the service's check of it. */
