@@ -2,8 +2,10 @@
 // metadata (Sec-Fetch-*) only to secure destinations (https, localhost), and no Origin on a
 // same-origin GET: such a page's `?key=` request carried none of the headers that marked a
 // browser, and was served. Now `Referer` marks one too (the emulator's one rule, BROWSER_HEADERS
-// in packages/emulator/src/auth.ts), over REST and on the socket upgrade alike. Real HTTP and
-// WebSocket against the emulator; the same request in real Chromium is playground/e2e/lan-key.test.ts.
+// in packages/emulator/src/auth.ts), over REST and on the socket upgrade alike. Since issue 43 a
+// raw key travels only in `Authorization: Bearer <keyId>:<secret>` (from a server); `?key=` is
+// refused everywhere. Real HTTP and WebSocket against the emulator; the same requests in real
+// Chromium are playground/e2e/lan-key.test.ts.
 import { request } from 'node:http'
 import { DEV_APP, startEmulator, type Emulator } from '@tandem/emulator'
 import { createRealtime } from '@tandem/realtime'
@@ -55,17 +57,27 @@ function upgrade(path: string, headers: Record<string, string>): Promise<{ statu
 }
 
 describe('a raw key from a page on a LAN address', () => {
-  it('REST: refused 403 key_not_allowed_in_browser with Origin or Referer; the same key from a server works', async () => {
+  it('REST: refused 403 key_not_allowed_in_browser with Origin or Referer, in the header or the URL; the same key from a server works', async () => {
+    const asHeader = { authorization: `Bearer ${KEY}` }
     for (const [what, headers] of Object.entries(BROWSERS)) {
-      const res = await fetch(`${emu.url}/maps/v1/resources?key=${KEY}&limit=1`, { headers })
-      expect(res.status, what).toBe(403)
-      const body = (await res.json()) as { error: { code: string; message: string } }
-      expect(body.error.code, what).toBe('key_not_allowed_in_browser')
-      expect(JSON.stringify(body)).not.toContain(DEV_APP.keys[0]!.secret)
+      for (const [how, url, init] of [
+        ['header', `${emu.url}/maps/v1/resources?limit=1`, { ...headers, ...asHeader }],
+        ['?key=', `${emu.url}/maps/v1/resources?key=${KEY}&limit=1`, headers],
+      ] as const) {
+        const res = await fetch(url, { headers: init })
+        expect(res.status, `${what}, ${how}`).toBe(403)
+        const body = (await res.json()) as { error: { code: string; message: string } }
+        expect(body.error.code, `${what}, ${how}`).toBe('key_not_allowed_in_browser')
+        expect(JSON.stringify(body)).not.toContain(DEV_APP.keys[0]!.secret)
+      }
     }
     // Node's fetch sends Sec-Fetch-Mode but no Origin, Referer or other Sec-Fetch-*: a server.
-    const server = await fetch(`${emu.url}/maps/v1/resources?key=${KEY}&limit=1`)
+    const server = await fetch(`${emu.url}/maps/v1/resources?limit=1`, { headers: asHeader })
     expect(server.status).toBe(200)
+    // The key in a URL, even from a server: 401 key_in_url.
+    const inUrl = await fetch(`${emu.url}/maps/v1/resources?key=${KEY}&limit=1`)
+    expect(inUrl.status).toBe(401)
+    expect(((await inUrl.json()) as { error: { code: string } }).error.code).toBe('key_in_url')
   })
 
   it('REST: a token from the same browser origin works', async () => {
@@ -85,9 +97,14 @@ describe('a raw key from a page on a LAN address', () => {
       expect((JSON.parse(res.body) as { error: { code: string } }).error.code, what).toBe('key_not_allowed_in_browser')
       expect(res.body).not.toContain(DEV_APP.keys[0]!.secret)
     }
-    // Without a key, or from a server, the upgrade goes ahead (the socket then wants a token in its first frame).
+    // From a server, a key in the URL is refused too (401 key_in_url): the socket takes tokens only.
+    const server = await upgrade(`/realtime/v1/ws?key=${KEY}`, {})
+    expect(server.status).toBe(401)
+    expect((JSON.parse(server.body) as { error: { code: string } }).error.code).toBe('key_in_url')
+    expect(server.body).not.toContain(DEV_APP.keys[0]!.secret)
+    // Without a key the upgrade goes ahead (the socket then wants a token in its first frame).
     expect((await upgrade('/realtime/v1/ws', { origin: LAN })).status).toBe(101)
-    expect((await upgrade(`/realtime/v1/ws?key=${KEY}`, {})).status).toBe(101)
+    expect((await upgrade('/realtime/v1/ws', {})).status).toBe(101)
   })
 
   it('WebSocket: a token from a browser origin connects', async () => {

@@ -13,6 +13,7 @@ import {
   createClient,
   createTokenProvider,
   isTandemError,
+  isApiError,
   isValidationError,
   RealtimeError,
   TandemError,
@@ -787,7 +788,10 @@ describe('fuzz: random inputs to every public method', () => {
             refused++
             return
           }
-          if (error !== undefined)
+          // The capture server's one answer fits few calls: a call that sent its request and then
+          // refused that answer as off-contract (`bad_response`) went out well-formed all the same.
+          const offContract = isApiError(error) && error.code === 'bad_response' && requests.length > 0
+          if (error !== undefined && !offContract)
             throw new Error(`${shown} failed with ${String(error)} (not a ValidationError); ${at}`)
           for (const r of requests) {
             const problem = malformed(r, base)

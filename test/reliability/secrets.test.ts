@@ -225,19 +225,22 @@ describe('secrets', () => {
       })
       rt2.close()
 
-      // Raw keys: a server may use one (?key=), a browser (Origin) may not; neither is logged.
-      capturing = false
+      // Raw keys: a server may send one in its Authorization header, a browser (Origin) may not; none
+      // is logged, and a key put in a URL anyway is refused (401 key_in_url) without being echoed.
       const key = DEV_APP.keys[0]!
-      const server = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:${key.secret}`)
-      expect(server.status, at).toBe(200)
-      const browser = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:${key.secret}`, {
-        headers: { origin: 'https://app.example' },
-      })
+      const raw = (secret: string, headers: Record<string, string> = {}) =>
+        fetch(`${emu.url}/maps/v1/resources`, { headers: { authorization: `Bearer ${key.id}:${secret}`, ...headers } })
+      expect((await raw(key.secret)).status, at).toBe(200)
+      const browser = await raw(key.secret, { origin: 'https://app.example' })
       expect(browser.status, at).toBe(403)
       texts.push({ where: 'raw key refusal body', text: await browser.text() })
-      const wrong = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:not-the-secret`)
+      const wrong = await raw('not-the-secret')
       expect(wrong.status, at).toBe(401)
       texts.push({ where: 'raw key 401 body', text: await wrong.text() })
+      capturing = false // the one URL below holds a key on purpose
+      const inUrl = await fetch(`${emu.url}/maps/v1/resources?key=${key.id}:${key.secret}`)
+      expect(inUrl.status, at).toBe(401)
+      texts.push({ where: 'raw key in a URL 401 body', text: await inUrl.text() })
       capturing = true
       await waitUntil(() => logLines.length >= emu.log.length, { what: `log lines; ${at}` })
 

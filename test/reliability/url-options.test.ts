@@ -40,7 +40,11 @@ beforeAll(async () => {
   counting = createServer((req: IncomingMessage, res) => {
     received.push(req.url ?? '')
     res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(req.url?.includes('/token') ? JSON.stringify({ token: 'tok_counting', expiresIn: 600 }) : '{"data":[]}')
+    res.end(
+      req.url?.includes('/token')
+        ? JSON.stringify({ token: 'tok_counting', expiresIn: 600 })
+        : '{"data":[],"nextCursor":null}',
+    )
   })
   counting.on('upgrade', (req: IncomingMessage, socket) => {
     received.push(req.url ?? '')
@@ -126,7 +130,7 @@ describe('parameter and header names that are Object.prototype members', () => {
     const heard: string[] = []
     const server = createServer((req, res) => {
       heard.push(req.url ?? '')
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"nextCursor":null}')
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
