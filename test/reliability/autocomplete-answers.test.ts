@@ -4,12 +4,10 @@
 // 127.0.0.1: each answer is one request and a typed error in the store (`bad_response`, with the
 // answer's status and request id), never a loop and never a throw from setQuery; the failed input
 // and the inputs extending it are not asked again until its backoff lapses, then once.
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
 import { createClient } from '@tandem/core/client'
 import { createAutocomplete, type Autocomplete } from '@tandem/core/maps'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { serve } from '../utils/http-server.js'
 import { during, slack, waitUntil } from '../utils/wait.js'
 
 const cleanups: (() => unknown)[] = []
@@ -30,8 +28,7 @@ const SUGGESTION = {
 /** A maps service whose autocomplete answers `body` (JSON text) with 200, each with its own request id. */
 async function hostileMaps(body: string): Promise<{ url: string; requests: () => number }> {
   let requests = 0
-  const sockets = new Set<Socket>()
-  const server: Server = createServer((req, res) => {
+  const { url, close } = await serve((req, res) => {
     if (!req.url?.startsWith('/maps/v1/places:autocomplete')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found"}}')
       return
@@ -39,18 +36,8 @@ async function hostileMaps(body: string): Promise<{ url: string; requests: () =>
     requests++
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${requests}` }).end(body)
   })
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  cleanups.push(async () => {
-    for (const s of sockets) s.destroy()
-    server.close()
-    await once(server, 'close')
-  })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests }
+  cleanups.push(close)
+  return { url, requests: () => requests }
 }
 
 function store(url: string, failureBackoff?: { baseMs: number; maxMs: number }): Autocomplete {
@@ -135,15 +122,12 @@ describe('autocomplete answers that are not the contract’s', () => {
 
   it('a good answer after a bad one is served, and typing on is served from it', async () => {
     let bad = true
-    const server = createServer((_req, res) => {
+    const { url, close } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_x' })
       res.end(bad ? '{"suggestions":null}' : JSON.stringify({ suggestions: [SUGGESTION], complete: true }))
     })
-    server.listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)))
-    server.on('connection', (s) => cleanups.push(() => s.destroy()))
-    const ac = store(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { baseMs: 0, maxMs: 0 })
+    cleanups.push(close)
+    const ac = store(url, { baseMs: 0, maxMs: 0 })
     ac.setQuery('amph')
     await untilError(ac, 'the bad answer')
     bad = false

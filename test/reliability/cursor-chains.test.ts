@@ -4,13 +4,12 @@
 // `bad_response`, each carrying the last answer's request id, and shows what did load beside the
 // error; a list the app iterates goes on as long as the app does, but a repeated cursor is the
 // typed error there too. Public API only, against a hostile HTTP server on 127.0.0.1.
-import { once } from 'node:events'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage } from 'node:http'
 import { DEFAULTS } from '@tandem/core'
 import { createClient } from '@tandem/core/client'
 import { messenger, type Messenger } from '@tandem/core/messenger'
 import { afterEach, describe, expect, it } from 'vitest'
+import { serve } from '../utils/http-server.js'
 import { during, slack, waitUntil } from '../utils/wait.js'
 
 const cleanups: (() => unknown)[] = []
@@ -51,7 +50,6 @@ async function hostileSupport(chain: Chain): Promise<Hostile> {
   const pages = new Map<string, number>()
   let requests = 0
   let pageId: string | undefined
-  const sockets = new Set<Socket>()
   const page = (req: IncomingMessage, item: (n: number) => unknown) => {
     const path = new URL(req.url!, 'http://x').pathname
     const n = (pages.get(path) ?? 0) + 1
@@ -60,7 +58,7 @@ async function hostileSupport(chain: Chain): Promise<Hostile> {
     pageId = `page_${n}` // a page's request id says which page it was
     return { data: [item(n)], nextCursor }
   }
-  const server: Server = createServer((req, res) => {
+  const { url, close } = await serve((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname
     pageId = undefined
     const body =
@@ -77,18 +75,8 @@ async function hostileSupport(chain: Chain): Promise<Hostile> {
     if (body) res.writeHead(200, headers).end(JSON.stringify(body))
     else res.writeHead(404, headers).end('{"error":{"code":"not_found","message":"no","status":404}}')
   })
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  cleanups.push(async () => {
-    for (const s of sockets) s.destroy()
-    server.close()
-    await once(server, 'close')
-  })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pages: (p) => pages.get(p) ?? 0 }
+  cleanups.push(close)
+  return { url, pages: (p) => pages.get(p) ?? 0 }
 }
 
 function desk(url: string, maxPages?: number): Messenger {

@@ -4,8 +4,6 @@
 // stop at their caps (`limit_reached`); a channel goes when its last subscriber or member does (at
 // once when it holds no message, at the sweep once its newest message is older than the dedupe
 // window), and used again goes on in its epoch, so no client sees the drop.
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import {
   MAX_CONNECTION_PRESENCE,
   MAX_CONNECTION_SUBSCRIPTIONS,
@@ -16,15 +14,8 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '@tandem/emul
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { connectRaw, type RawFrame, type RawSocket } from '../utils/raw-socket.js'
 import { during, waitUntil } from '../utils/wait.js'
+import { heapAfterGc, MiB } from '../utils/heap.js'
 
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-const heapAfterGc = () => {
-  gc()
-  gc()
-  return process.memoryUsage().heapUsed
-}
-const MiB = 2 ** 20
 const GRACE_MS = 200
 /** Presence writes as fast as a test sends them: the caps, not the bucket, are under test here. */
 const UNBOUNDED_RATE = { limit: 1_000_000, intervalMs: 1000 }

@@ -4,26 +4,16 @@
 // `maxHeldBytes`); past it it drops them and reads them from history afterwards, page by page. The
 // app must end with every message exactly once, or with a discontinuity for what history no longer has.
 import type { AddressInfo } from 'node:net'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { createRealtime, DEFAULTS, type Discontinuity, type Message, type RealtimeOptions } from '@tandem/realtime'
 import { beforeEach, describe, expect, it, type TestContext } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import { printSeedOnFailure, replay, seedFrom } from '../utils/seed.js'
 import { during, waitUntil } from '../utils/wait.js'
+import { heapAfterGc, MiB } from '../utils/heap.js'
 
 const FILE = 'held-messages'
 const SEED = seedFrom(0x4e1d)
 const at = replay(SEED, FILE)
-
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-const heapAfterGc = () => {
-  gc()
-  gc()
-  return process.memoryUsage().heapUsed
-}
-const MiB = 2 ** 20
 
 type Frame = { type: string; id?: number; [field: string]: unknown }
 const FLOOD = 'flood:1'
