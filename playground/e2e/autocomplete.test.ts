@@ -111,6 +111,29 @@ describe.skipIf(!hasChromium)('the address line autocompletes (issue 32)', () =>
     noErrors(page)
   })
 
+  it('the form’s own "Rua Augusta 100" (the number after the street) is suggested, and chosen from the keyboard (issue 44)', async () => {
+    const page = await openPage(harness, 'ac-number-after')
+    const input = field(page)
+    expect(await input.inputValue()).toBe('Rua Augusta 100') // the form's example, as Lisbon writes it
+    await input.fill('')
+    await input.pressSequentially('Rua Augusta 100', { delay: 80 })
+    await announces(page, /^(\d+ suggestions?|No suggestions)$/)
+    expect(await page.getByTestId('suggestion-count').textContent()).toBe('1 suggestion')
+    expect(await options(page).first().textContent()).toBe('Rua Augusta 100 Lisbon, Portugal')
+    expect(await axeFindings(page)).toEqual([])
+    await input.press('ArrowDown')
+    await input.press('Enter')
+    await page.getByTestId('did-you-mean').waitFor(WAIT)
+    expect(await input.inputValue()).toBe('Rua Augusta 100')
+    expect(await page.getByLabel('Locality').inputValue()).toBe('Lisbon')
+    await page.waitForFunction(
+      () => (document.querySelector('#address-region') as HTMLInputElement | null)?.value === 'PT',
+      undefined,
+      WAIT,
+    )
+    noErrors(page)
+  })
+
   it('Escape closes the list, a second Escape clears the text; a click chooses', async () => {
     const page = await openPage(harness, 'ac-escape')
     const input = field(page)
@@ -149,8 +172,10 @@ describe.skipIf(!hasChromium)('the address line autocompletes (issue 32)', () =>
     await page.getByTestId('did-you-mean').filter({ hasText: 'Did you mean this address?' }).waitFor(WAIT)
     const marked = await result.getByTestId('corrected').allTextContents()
     expect(marked).toEqual(['1600 Amphitheatre Pkwy', 'Mountain View'])
-    expect(await result.textContent()).toContain('corrected from “1600 amphitheatre pkwy”')
-    expect(await result.textContent()).toContain('corrected from “mountain view”')
+    // Only the case differs: a change to see, worded as what it is (issue 44, row 7).
+    expect(await result.textContent()).toContain('reformatted from “1600 amphitheatre pkwy”')
+    expect(await result.textContent()).toContain('reformatted from “mountain view”')
+    expect(await result.getByTestId('address-summary').textContent()).toBe('1 part to fix, 2 changes to review') // no postal code
     await result.getByRole('button', { name: 'Use this' }).click()
     await page.getByTestId('address-note').filter({ hasText: 'The checked address is in the fields.' }).waitFor(WAIT)
     expect(await input.inputValue()).toBe('1600 Amphitheatre Pkwy')

@@ -1,32 +1,17 @@
 import type { AddressComponent, AddressValidation } from '@tandem/core'
 import type { Ref } from 'react'
+import { summarizeAddress, type AddressFields, type Outcome } from './address-summary.js'
 import { MAPS_STRINGS as S } from './strings.js'
 
-/** The fields as they were sent to `validateAddress`: what "Keep what I typed" keeps. */
-export interface AddressFields {
-  line: string
-  locality: string
-  postalCode: string
-  regionCode: string
-}
+export type { AddressFields } from './address-summary.js'
 
-const COMPONENT_LABEL: Record<string, string> = {
-  address_line: 'Address line',
-  locality: 'Locality',
-  postal_code: 'Postal code',
-  country: 'Country',
-}
-const PILL: Record<AddressComponent['confirmation'], string> = {
+const PILL: Record<Outcome, string> = {
   confirmed: 'ok',
-  fixed: 'info',
+  reformatted: 'info',
+  corrected: 'info',
   missing: 'bad',
   unconfirmed: 'warn',
 }
-
-const typedOf = (c: AddressComponent, typed: AddressFields) =>
-  ({ address_line: typed.line, locality: typed.locality, postal_code: typed.postalCode, country: typed.regionCode })[
-    c.type
-  ] ?? ''
 
 /** The validated fields "Use this" puts in the form (what the service left empty keeps what was typed). */
 export function fieldsOf(result: AddressValidation, typed: AddressFields): AddressFields {
@@ -48,65 +33,58 @@ export interface DidYouMeanProps {
 }
 
 /**
- * The "did you mean" step: the service's address, each field it corrected highlighted beside what
- * was typed, its verdict per field, and the choice between its version and the typed one.
+ * The "did you mean" step: the service's address, each field it changed highlighted beside what
+ * was typed, and the choice between its version and the typed one. The summary and the list are
+ * one account (summarizeAddress): a reformatted postal code is a change in both, never "no fixes
+ * needed" beside "fixed".
  */
 export function DidYouMean({ result, typed, onUse, onKeep, ref }: DidYouMeanProps) {
-  const v = result.verdict
-  const corrected = result.address.components.some((c) => c.confirmation === 'fixed')
+  const { rows, changes, toFix } = summarizeAddress(result, typed)
+  const tone = toFix > 0 ? 'bad' : changes > 0 ? 'info' : 'ok'
   return (
     <div data-testid="address-result" ref={ref} className="did-you-mean">
       <h3 className="list-title" data-testid="did-you-mean">
-        {corrected ? S.didYouMean : S.isThisIt}
+        {changes > 0 ? S.didYouMean : S.isThisIt}
       </h3>
       <p className="small">
         <strong>{result.address.formattedAddress}</strong>
       </p>
       <p className="verdict">
-        <span className={`pill ${v.complete ? 'ok' : 'bad'}`}>{v.complete ? 'complete' : 'incomplete'}</span>
-        <span className={`pill ${v.hasUnconfirmedComponents ? 'warn' : 'ok'}`}>
-          {v.hasUnconfirmedComponents ? 'has unconfirmed parts' : 'all confirmed'}
-        </span>
-        <span className={`pill ${v.needsFixes ? 'bad' : 'ok'}`}>
-          {v.needsFixes ? 'needs fixes' : 'no fixes needed'}
+        <span className={`pill ${tone}`} data-testid="address-summary" data-changes={changes} data-to-fix={toFix}>
+          {S.summary(changes, toFix)}
         </span>
       </p>
       <table className="components">
         <thead>
           <tr>
-            <th>Component</th>
-            <th>Value</th>
-            <th>Verdict</th>
+            <th>{S.columns.component}</th>
+            <th>{S.columns.value}</th>
+            <th>{S.columns.verdict}</th>
           </tr>
         </thead>
         <tbody>
-          {result.address.components.map((c, i) => (
-            <tr key={`${c.type}-${i}`} data-confirmation={c.confirmation}>
-              <td>{COMPONENT_LABEL[c.type] ?? c.type}</td>
+          {rows.map(({ component: c, typed: was, outcome }, i) => (
+            <tr key={`${c.type}-${i}`} data-confirmation={c.confirmation} data-outcome={outcome}>
+              <td>{S.components[c.type] ?? c.type}</td>
               <td>
-                {c.confirmation === 'fixed' ? (
+                {outcome === 'reformatted' || outcome === 'corrected' ? (
                   <>
                     <mark data-testid="corrected">{c.text}</mark>
-                    <div className="muted small">{S.corrected(typedOf(c, typed))}</div>
+                    <div className="muted small">{S.changedFrom(outcome, was)}</div>
                   </>
                 ) : (
                   c.text || <span className="muted">—</span>
                 )}
               </td>
               <td>
-                <span className={`pill ${PILL[c.confirmation]}`}>{c.confirmation}</span>
+                <span className={`pill ${PILL[outcome]}`}>{S.outcome[outcome]}</span>
                 {c.issue && <div className="muted small">{c.issue}</div>}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {result.geocode && (
-        <p className="muted small">
-          {result.geocode.placeId.startsWith('street_') ? 'Street' : 'Locality'} at{' '}
-          {result.geocode.location.lat.toFixed(3)}, {result.geocode.location.lng.toFixed(3)} ({result.geocode.placeId})
-        </p>
-      )}
+      {result.geocode && <p className="muted small">{S.geocodedAt(result.geocode.placeId, result.geocode.location)}</p>}
       <p className="row">
         <button type="button" className="primary" onClick={onUse}>
           {S.useThis}

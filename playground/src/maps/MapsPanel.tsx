@@ -125,14 +125,16 @@ export function MapsPanel() {
           <p className="hint">
             Typing searches places (<code>searchPlaces</code>); Enter geocodes the text (<code>geocode</code>), a street
             address too.{' '}
-            <button
-              type="button"
-              className="link small"
-              onClick={() => void simulated.arm()}
-              data-testid="simulate-429"
-            >
-              Simulate a 429
-            </button>
+            {import.meta.env.DEV && (
+              <button
+                type="button"
+                className="link small"
+                onClick={() => void simulated.arm()}
+                data-testid="simulate-429"
+              >
+                Simulate a 429
+              </button>
+            )}
             {simulated.armed !== undefined && (
               <span data-testid="simulate-429-hint">
                 {' '}
@@ -140,7 +142,7 @@ export function MapsPanel() {
               </span>
             )}
           </p>
-          {simulated.failure !== undefined && (
+          {import.meta.env.DEV && simulated.failure !== undefined && (
             <ErrorDetails error={simulated.failure} message="The dev server could not be reached to simulate a 429." />
           )}
           {blank && (

@@ -2,7 +2,7 @@ import { useTandem } from '@tandem/react'
 import { useEffect, useState } from 'react'
 
 /**
- * The dev-only "Simulate a 429" control: asks the dev server to refuse the next maps request with
+ * The dev-only "Simulate a 429" control (its request is not in a production build): asks the dev server to refuse the next maps request with
  * 429, says so until it happens (then the hint goes: the busy line shows the wait), and remembers
  * when the service's Retry-After ends, so the busy line can say whose wait it is.
  */
@@ -23,6 +23,8 @@ export function useSimulated429(user: string) {
   )
 
   const arm = async () => {
+    // The dev server's control: compiled out of a production build, where the link is absent too.
+    if (!import.meta.env.DEV) return
     setFailure(undefined)
     try {
       const res = await fetch(`/api/dev/rate-limit?user=${encodeURIComponent(user)}`, { method: 'POST' })

@@ -37,25 +37,33 @@ describe('foldText', () => {
 })
 
 describe('parseAutocompleteInput', () => {
+  /** Each reading as "number | words" ("words" alone without a number), most literal first. */
+  const readings = (input: string) =>
+    parseAutocompleteInput(input).readings.map((r) =>
+      r.houseNumber === undefined ? r.words.join(' ') : `${r.houseNumber} | ${r.words.join(' ')}`,
+    )
   it.each([
-    ['1600 amph', { houseNumber: '1600', words: ['amph'] }],
+    ['1600 amph', ['1600 amph', '1600 | amph']],
     [
       '1600 Amphitheatre Parkway, Mountain View',
-      { houseNumber: '1600', words: ['amphitheatre', 'parkway', 'mountain', 'view'] },
+      ['1600 amphitheatre parkway mountain view', '1600 | amphitheatre parkway mountain view'],
     ],
-    ['12A Market St', { houseNumber: '12a', words: ['market', 'st'] }],
-    ['1600', { houseNumber: '1600', words: [] }],
-    ['1600,', { houseNumber: '1600', words: [] }],
-    ['1600amph', { words: ['1600amph'] }],
-    ['1234567 main', { words: ['1234567', 'main'] }],
-    ['Rua Augusta 100', { words: ['rua', 'augusta', '100'] }],
-    ['  São Paulo ', { words: ['sao', 'paulo'] }],
-    ['', { words: [] }],
-  ])('%j', (input, parsed) => expect(parseAutocompleteInput(input)).toEqual(parsed))
+    ['12A Market St', ['12a market st', '12a | market st']],
+    ['1600', ['1600', '1600 | ']],
+    ['1600,', ['1600', '1600 | ']],
+    ['1600amph', ['1600amph']],
+    ['1234567 main', ['1234567 main']],
+    ['Rua Augusta 100', ['rua augusta 100', '100 | rua augusta']],
+    ['  São Paulo ', ['sao paulo']],
+    ['', ['']],
+  ])('%j', (input, expected) => expect(readings(input)).toEqual(expected))
+
+  it('keeps the words as typed, a house number whole', () => {
+    expect(parseAutocompleteInput('Rua Augusta 12-14, Lisbon').words).toEqual(['rua', 'augusta', '12-14', 'lisbon'])
+  })
 })
 
 describe('suggestionMatches', () => {
-  const words = (input: string) => parseAutocompleteInput(input).words
   it.each([
     ['1600 amph', AMPHITHEATRE, true],
     ['1600 Amphitheatre Parkway, Mountain View', AMPHITHEATRE, true],
@@ -68,12 +76,16 @@ describe('suggestionMatches', () => {
     ['united st', AMPHITHEATRE, true],
     ['rua augusta lis', AUGUSTA, true],
     ['avenida 9 de', JULIO, true], // the house number is the trailing 9, not the street's
+    ['rua augusta 100', AUGUSTA, true], // the number after the street
+    ['rua augusta 100 lisbon', AUGUSTA, true],
+    ['100 rua augusta', AUGUSTA, true],
+    ['rua augusta 100 porto', AUGUSTA, false],
     ['sao pau', SAO_PAULO, true],
     ['são paulo brazil', SAO_PAULO, true],
     ['paulo sao', SAO_PAULO, false],
     ['', SAO_PAULO, true],
   ])('%j on %j → %s', (input, suggestion, expected) =>
-    expect(suggestionMatches(words(input), suggestion)).toBe(expected),
+    expect(suggestionMatches(parseAutocompleteInput(input), suggestion)).toBe(expected),
   )
 
   it('matches on the text without its house number, wherever the country writes it', () => {
@@ -97,6 +109,9 @@ describe('extendsInput', () => {
     ['1600', '1600 a', true],
     ['1600 amph', '160 amph', false],
     ['160', '1600', false], // another house number
+    ['rua augusta 1', 'rua augusta 10', false], // another house number, after the street too
+    ['rua augusta 1', 'rua augusta 1, lis', true],
+    ['rua aug', 'rua augusta 100', true], // a number typed after: a subset still (refineSuggestions tells the rest)
     ['1600 amph', 'amph', false],
     ['amph', '1600 amph', false],
     ['mountain', 'moun', false], // backspacing
@@ -105,22 +120,23 @@ describe('extendsInput', () => {
 })
 
 describe('monotonicity', () => {
-  // Small alphabets, so inputs and suggestions share words often enough to match.
-  const word = fc.stringMatching(/^[abé]{1,4}$/)
+  // Small alphabets, so inputs and suggestions share words often enough to match; numbers too.
+  const word = fc.oneof(fc.stringMatching(/^[abé]{1,4}$/), fc.stringMatching(/^[12]{1,2}a?$/))
   const text = fc.array(word, { maxLength: 5 }).map((w) => w.join(' '))
   const suggestion = fc.record({ mainText: text, secondaryText: text })
 
-  it('an input that matches, cut to any number of words or its last word shortened, still matches', () => {
+  it('words that match, cut to any number of words or the last word shortened, still match', () => {
     fc.assert(
       fc.property(fc.array(word, { maxLength: 4 }), suggestion, (input, s) => {
         const words = parseAutocompleteInput(input.join(' ')).words
-        fc.pre(suggestionMatches(words, s))
+        const target = suggestionWords(s)
+        fc.pre(wordsMatch(words, target))
         for (let n = 0; n <= words.length; n++) {
-          expect(suggestionMatches(words.slice(0, n), s)).toBe(true)
+          expect(wordsMatch(words.slice(0, n), target)).toBe(true)
           const last = words[n - 1]
           if (last)
             for (let k = 1; k < last.length; k++)
-              expect(suggestionMatches([...words.slice(0, n - 1), last.slice(0, k)], s)).toBe(true)
+              expect(wordsMatch([...words.slice(0, n - 1), last.slice(0, k)], target)).toBe(true)
         }
       }),
       { numRuns: 500 },
@@ -128,21 +144,26 @@ describe('monotonicity', () => {
   })
 
   it('what an extending input matches, the input it extends matches too', () => {
+    const more = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      word.map((w) => ` ${w}`),
+    )
     fc.assert(
-      fc.property(text, fc.string({ maxLength: 6 }), suggestion, (previous, more, s) => {
-        const next = previous + more
+      fc.property(text, more, suggestion, (previous, tail, s) => {
+        const next = previous + tail
         fc.pre(extendsInput(previous, next))
-        if (suggestionMatches(parseAutocompleteInput(next).words, s))
-          expect(suggestionMatches(parseAutocompleteInput(previous).words, s)).toBe(true)
+        if (suggestionMatches(parseAutocompleteInput(next), s))
+          expect(suggestionMatches(parseAutocompleteInput(previous), s)).toBe(true)
       }),
       { numRuns: 1000 },
     )
   })
 
-  it('wordsMatch is suggestionMatches on precomputed words', () => {
+  it('suggestionMatches is a reading of the input on precomputed words', () => {
     fc.assert(
-      fc.property(fc.array(word, { maxLength: 3 }), suggestion, (input, s) => {
-        expect(wordsMatch(input, suggestionWords(s))).toBe(suggestionMatches(input, s))
+      fc.property(text, suggestion, (input, s) => {
+        const parsed = parseAutocompleteInput(input)
+        expect(parsed.readings.some((r) => wordsMatch(r.words, suggestionWords(s)))).toBe(suggestionMatches(parsed, s))
       }),
     )
   })

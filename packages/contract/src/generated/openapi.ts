@@ -650,7 +650,7 @@ export type components = {
       /** @description Stable: the street's (`street:us-mountain-view-amphitheatre-parkway`) or the city's place id. */
       id: string
       /**
-       * @description `address`: the street has the input's house number; `street`: it has not, or none was typed.
+       * @description `address`: the street has the input's house number (typed before or after the street); `street`: it has not, or none was typed.
        * @enum {string}
        */
       kind: 'address' | 'street' | 'city'
@@ -666,7 +666,7 @@ export type components = {
       /** @description From `near`, when given. */
       distanceMeters?: number
     }
-    /** @description `complete`: every match is here. An input that extends this one (the same house number, words only longer or more) then matches a subset of these, by the rule of @tandem/contract's `suggestionMatches`. */
+    /** @description `complete`: every match is here. An input that extends this one (the same numbers, words only longer or more) then matches a subset of these, by the rule of @tandem/contract's `suggestionMatches`; `refineSuggestions` tells when they are its answer (each read with the same house number). */
     PlaceAutocomplete: {
       suggestions: components['schemas']['PlaceSuggestion'][]
       complete: boolean

@@ -63,7 +63,9 @@ export const maps: Record<string, Schema> = {
       }),
       kind: string({
         enum: ['address', 'street', 'city'],
-        description: "`address`: the street has the input's house number; `street`: it has not, or none was typed.",
+        description:
+          "`address`: the street has the input's house number (typed before or after the street); `street`: it has " +
+          'not, or none was typed.',
       }),
       text: string({ description: 'What the input shows once chosen: `mainText, secondaryText`.' }),
       mainText: string({ description: "The street line or the city's name (the bold part of a row)." }),
@@ -82,8 +84,9 @@ export const maps: Record<string, Schema> = {
     [],
     {
       description:
-        '`complete`: every match is here. An input that extends this one (the same house number, words only longer ' +
-        "or more) then matches a subset of these, by the rule of @tandem/contract's `suggestionMatches`.",
+        '`complete`: every match is here. An input that extends this one (the same numbers, words only longer or ' +
+        "more) then matches a subset of these, by the rule of @tandem/contract's `suggestionMatches`; " +
+        '`refineSuggestions` tells when they are its answer (each read with the same house number).',
     },
   ),
   AddressRequest: object(

@@ -65,9 +65,9 @@ describe('GET /maps/v1/places:autocomplete', () => {
       mainText: '12A Castro Street',
       houseNumber: '12A',
     })
-    // Only a leading house number is one: "Rua Augusta 100" asks for a word "100" too, which no name has.
-    expect((await suggest('Rua Augusta 100')).suggestions).toEqual([])
-    expect((await suggest('100 rua augusta')).suggestions[0]).toMatchObject({ mainText: 'Rua Augusta 100' })
+    // Before the street or after it (issue 44): the label is the country's order either way.
+    for (const input of ['Rua Augusta 100', '100 rua augusta', 'Rua Augusta 100, Lisbon'])
+      expect((await suggest(input)).suggestions[0], input).toMatchObject({ mainText: 'Rua Augusta 100' })
   })
 
   it('matches case- and diacritic-insensitively, words in order', async () => {

@@ -4,7 +4,7 @@ import {
   MAX_QUERY,
   parseAutocompleteInput,
   PLACE_AUTOCOMPLETE_FIELDS,
-  suggestionMatches,
+  refineSuggestions,
   AUTOCOMPLETE_LIMIT,
 } from '@tandem/contract'
 import { backoffDelay, MAX_TIMER_MS } from '../../../backoff.js'
@@ -23,7 +23,7 @@ import type { Autocomplete, AutocompleteOptions, AutocompleteQuota, Autocomplete
 
 // Suggestions as the user types, asking the service as little as the answers allow: what was
 // answered before is kept (by input), and an input that extends one whose answer was complete is
-// filtered locally with the contract's rule (the same the service applies). One request at most in
+// refined locally with the contract's rule (the same the service applies) when the rule can tell. One request at most in
 // flight; a stale one is aborted unless the input still extends it (its answer may serve). Only an
 // answer that fits the contract is kept, so what is kept can always be read; a failure is kept too,
 // with a backoff, and neither its input nor one extending it is asked again until it lapses.
@@ -46,7 +46,9 @@ interface Failure {
 type Parsed = ReturnType<typeof parseAutocompleteInput>
 
 const IDLE: AutocompleteSnapshot = { status: 'idle', query: '', suggestions: [], error: null, degraded: null }
-const keyOf = ({ houseNumber, words }: Parsed) => `${houseNumber ?? ''} ${words.join(' ')}`
+const keyOf = ({ words }: Parsed) => words.join(' ')
+/** The letters and digits an input has beside a house number, however it is read ("1600 am": 2). */
+const nameLength = ({ readings }: Parsed) => Math.min(...readings.map((r) => r.words.join('').length))
 
 /**
  * Suggestions for an address or a city as the user types, within the maps quota.
@@ -146,12 +148,13 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
       remember(key, hit) // most recently used
       return hit.suggestions
     }
-    for (const a of extra ? [extra, ...cache.values()] : cache.values())
-      if (a.complete && extendsInput(a.input, input)) {
-        const suggestions = a.suggestions.filter((s) => suggestionMatches(parsed.words, s))
+    for (const a of extra ? [extra, ...cache.values()] : cache.values()) {
+      const suggestions = a.complete ? refineSuggestions(a.input, input, a) : undefined
+      if (suggestions) {
         remember(key, { input, suggestions, complete: true })
         return suggestions
       }
+    }
     return undefined
   }
 
@@ -237,7 +240,7 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
           ),
         })
       }
-      if (parsed.words.join('').length < minChars) {
+      if (nameLength(parsed) < minChars) {
         abort()
         return set({ status: 'idle', query, suggestions: [], error: null })
       }
@@ -255,8 +258,9 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
       }
       // In flight for an input this one extends: its answer may still serve, so it goes on.
       if (inFlight && !extendsInput(inFlight.input, query)) abort()
-      // Meanwhile, the earlier suggestions that still match (none when the input changed otherwise).
-      const narrowed = extendsInput(before, query) ? suggestions.filter((s) => suggestionMatches(parsed.words, s)) : []
+      // Meanwhile, the earlier suggestions that still match (none when the input changed otherwise,
+      // or when the rule cannot tell: those may be an unfinished answer's, and a number was typed).
+      const narrowed = refineSuggestions(before, query, { suggestions, complete: false }) ?? []
       set({ status: 'debouncing', suggestions: narrowed, error: null })
       const mode = store.getSnapshot().degraded?.mode
       const wait =
