@@ -3,11 +3,15 @@
 // function (page.addInitScript or page.evaluate), it runs in the page and keeps its figures in
 // `window.__keystrokes`.
 //
-// A keystroke's cost runs from its keydown's timestamp (so the wait behind other work counts) to
-// the end of the work it caused: the handlers, React's render and a forced style and layout, i.e.
-// everything but the paint. Long tasks come from a PerformanceObserver.
+// Two figures per keystroke, both from its keydown's timestamp (so the wait behind other work counts):
+// - `keys`: to the end of the work it caused (the handlers, React's render and a forced style and
+//   layout), i.e. everything but the paint;
+// - `frames`: to the end of the frame that shows it (a task posted from the next animation frame runs
+//   once that frame's rendering is done), i.e. what a person waits for, the wait for the display's
+//   next frame (up to 16.7 ms at 60 Hz) included.
+// Long tasks come from a PerformanceObserver.
 export function keystrokeProbe() {
-  const probe = { keys: [], longTasks: [], keyAt: undefined, from: 0 }
+  const probe = { keys: [], frames: [], longTasks: [], keyAt: undefined, from: 0 }
   window.__keystrokes = probe
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration })
@@ -21,6 +25,11 @@ export function keystrokeProbe() {
     queueMicrotask(() => {
       void document.body.offsetHeight // style and layout, as the next frame would
       probe.keys.push(performance.now() - at)
+    })
+    requestAnimationFrame(() => {
+      const done = new MessageChannel()
+      done.port1.onmessage = () => void probe.frames.push(performance.now() - at)
+      done.port2.postMessage(undefined)
     })
   })
 }

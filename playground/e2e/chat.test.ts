@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { keystrokeProbe, type KeystrokeFigures } from '../../bench/src/keystroke-probe.mjs'
-import { DESKTOP, hasChromium, PHONE, ready, useHarness, WAIT, type TestPage } from './harness.js'
+import { axeFindings, DESKTOP, hasChromium, PHONE, ready, useHarness, WAIT, type TestPage } from './harness.js'
 import { slack } from '../../test/utils/wait.js'
 
 /**
@@ -40,6 +40,51 @@ const untilReceived = (page: Page, offset: number, timeout = WAIT.timeout) =>
     offset,
     { timeout },
   )
+/**
+ * The row at the top of the chat's view (the first whose bottom is below the list's top edge), or
+ * the row `id`: its id, its offset, and its top from the list's top edge in px.
+ */
+const rowAt = (page: Page, id?: string) =>
+  page.getByTestId('messages').evaluate((el, id) => {
+    const edge = el.getBoundingClientRect().top
+    const row = [...el.querySelectorAll<HTMLElement>('[data-testid="message"]')].find((r) =>
+      id === undefined ? r.getBoundingClientRect().bottom > edge : r.dataset.id === id,
+    )
+    if (!row) return undefined
+    return {
+      id: row.dataset.id,
+      offset: Number(row.dataset.offset),
+      top: row.getBoundingClientRect().top - edge,
+    }
+  }, id)
+/**
+ * From now on, what React's development build does for each commit, counted in the page: it logs
+ * every component it rendered whose props changed, with a diff of those props (its performance
+ * tracks: a `performance.measure` whose `detail.devtools.properties` lists the diff's lines). A
+ * prop that holds a whole list of 10,000 messages whose items all moved by one (the log at its
+ * cap) costs it a hundred lines, each a message diffed in depth, in every frame.
+ */
+const countDevWork = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { __devWork: { measures: number; lines: number; rows: number } }
+    w.__devWork = { measures: 0, lines: 0, rows: 0 }
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const lines = (e as PerformanceMeasure).detail?.devtools?.properties as unknown[] | undefined
+        if (!lines) continue
+        w.__devWork.measures++
+        w.__devWork.lines += lines.length
+      }
+    }).observe({ type: 'measure' })
+    // Rows added to or removed from the list's DOM.
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of [...r.addedNodes, ...r.removedNodes])
+          if (n instanceof HTMLElement && n.dataset.testid === 'message') w.__devWork.rows++
+    }).observe(document.querySelector('[data-testid="messages"]')!, { childList: true, subtree: true })
+  })
+const devWork = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __devWork: { measures: number; lines: number; rows: number } }).__devWork)
 /** How far the chat's list is from its bottom, in px (0: the newest message in view). */
 const fromBottom = (page: Page) =>
   page.getByTestId('messages').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
@@ -207,9 +252,21 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
         probe.keys = []
         probe.longTasks = []
       })
+      await countDevWork(page)
       await flood(80, 20)
       await input.pressSequentially('typing while the chat fills up', { delay: 80 })
       await untilNewest(page, base + 10_080)
+      // What each message that arrived at the cap cost React's development build, counted (issue 44,
+      // row 1): the lines of props it diffed (a list that passed the whole log as a prop: about 900
+      // per message), and the rows it added to or removed from the DOM (one in, one out on average:
+      // the window slides a chunk at a time).
+      const work = await devWork(page)
+      console.log(
+        `[chat] at the cap, per message: ${(work.lines / 80).toFixed(1)} lines of props diffed, ${(work.rows / 80).toFixed(1)} rows touched (${work.measures} components logged)`,
+      )
+      expect(work.measures).toBeGreaterThan(0) // the count itself works: React logged the renders
+      expect(work.lines / 80).toBeLessThanOrEqual(30)
+      expect(work.rows / 80).toBeLessThanOrEqual(4)
       const m = await page.evaluate(() => (window as unknown as { __keystrokes: KeystrokeFigures }).__keystrokes)
       const keys = [...m.keys].sort((a, b) => a - b)
       expect(keys.length).toBe('typing while the chat fills up'.length)
@@ -257,4 +314,62 @@ describe.skipIf(!hasChromium)('the chat under stress', () => {
     },
     Math.max(150_000, slack(100_000)),
   ) // 10,000 messages reach a page on a busy 2-core machine in 10–90 s
+
+  it.each([
+    ['1280 px', { width: 1280, height: 800 }],
+    ['360 px', { width: 360, height: 740 }],
+  ])(
+    'at %s, "Load earlier messages" keeps the reader\'s place: the top message stays where it was, focus stays, the new rows are announced',
+    async (_, viewport) => {
+      await flood(300) // enough history for the pages back, whatever the earlier tests left
+      const page = await open(`/?user=e2e-anchor-${viewport.width}#chat`, viewport)
+      await page.locator('[data-testid="messages"][data-history="loaded"]').waitFor(WAIT)
+      const last = await newest(page)
+      // Live messages while following: more are held than the window shows, so the first page back
+      // comes from memory, and the later ones from the service's history.
+      await flood(150)
+      await untilNewest(page, last + 150)
+      const button = page.getByTestId('load-earlier')
+      for (let i = 0; i < 3; i++) {
+        // The issue's case: the reader scrolled to the top, the button in view.
+        await page.getByTestId('messages').evaluate((el) => (el.scrollTop = 0))
+        await page.locator('[data-testid="messages"][data-following="false"]').waitFor(WAIT)
+        const before = (await rowAt(page))!
+        const first = await page.evaluate(() =>
+          Number(document.querySelector('[data-testid="message"]')?.getAttribute('data-offset')),
+        )
+        await button.click()
+        // The rows came: the first one is older, and nothing is loading any more.
+        await page.waitForFunction(
+          (first) => {
+            const button = document.querySelector('[data-testid="load-earlier"]')
+            const now = Number(document.querySelector('[data-testid="message"]')?.getAttribute('data-offset'))
+            return now < first && button?.getAttribute('aria-disabled') !== 'true'
+          },
+          first,
+          WAIT,
+        )
+        // The message that was at the top is at the same place on screen, to the pixel a scroll
+        // position can take (the unfixed list showed the oldest loaded there, `scrollTop` 0, and
+        // this one 100 rows further down).
+        const after = (await rowAt(page, before.id))!
+        expect({ ...after, top: 0 }).toEqual({ ...before, top: 0 })
+        expect(
+          Math.abs(after.top - before.top),
+          `top ${before.top} px before, ${after.top} px after`,
+        ).toBeLessThanOrEqual(1)
+        expect(await page.getByTestId('messages').evaluate((el) => el.scrollTop)).toBeGreaterThan(0)
+        // The keyboard's place is kept too, and a screen reader hears what came.
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('load-earlier')
+        await page
+          .getByTestId('chat-list-status')
+          .filter({ hasText: /^[\d,]+ earlier messages? loaded$/ })
+          .waitFor(WAIT)
+        expect(await page.getByTestId('chat-list-status').getAttribute('aria-live')).toBe('polite')
+      }
+      expect(await axeFindings(page)).toEqual([])
+      expect(page.errors).toEqual([])
+    },
+    Math.max(120_000, slack(60_000)),
+  )
 })

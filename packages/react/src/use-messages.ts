@@ -34,7 +34,9 @@ const hold = () => {}
 /**
  * A channel's messages for a chat-like list: the newest `initial` from history on mount, then
  * every live message once, in order, with `loadEarlier` for older pages. Re-renders at most once
- * a frame however fast messages come, and not at all while `paused`.
+ * a frame however fast messages come, and not at all while `paused`. A long list renders `chunks`
+ * (a memoised component per chunk) rather than `messages`: a new message then re-renders one chunk,
+ * and `messages` (built on first read) is never built.
  *
  * @example
  * ```ts
@@ -54,5 +56,14 @@ export function useMessages<T = unknown>(name: string, options: UseMessagesOptio
     frozen ? () => frozen : log.getSnapshot,
     frozen ? () => frozen : log.getSnapshot,
   )
-  return { ...snapshot, loadEarlier: log.loadEarlier }
+  // The snapshot's own properties, not a spread of them: a spread would read (and build) `messages`,
+  // which a list that renders `chunks` never needs. One result per snapshot.
+  return useMemo(
+    () =>
+      Object.defineProperties(
+        { loadEarlier: log.loadEarlier },
+        Object.getOwnPropertyDescriptors(snapshot),
+      ) as MessagesResult<T>,
+    [log, snapshot],
+  )
 }

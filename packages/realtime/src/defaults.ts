@@ -58,8 +58,11 @@ export const PRESENCE_RETRY_CAP_MS = 30_000
  * neither resubscribes nor drops a message.
  */
 export { LEASE_RELEASE_MS }
-/** `createMessageLog`: the newest `initial` from history on join, at most `max` held, pages of at most `maxPage` (the service's history limit). */
-export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: HISTORY_MAX } as const
+/**
+ * `createMessageLog`: the newest `initial` from history on join, at most `max` held, pages of at most
+ * `maxPage` (the service's history limit), held in chunks of `chunk` (what one append copies at most).
+ */
+export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: HISTORY_MAX, chunk: 16 } as const
 /**
  * `resourcePresence`: a connection's member data goes out at most once per `throttleMs` (changes in
  * between are coalesced), the pace the service's presence bucket refills at (`PRESENCE_RATE`: 100 ms),

@@ -1,11 +1,14 @@
 // A channel's messages as a paged store for chat-like UIs: the newest `initial` from history on
 // join, every live message after them (each once), and earlier pages on demand, bounded by `max`.
 // Listeners are told at most once per `schedule` tick, so a flood costs a frame's worth of renders.
+// The messages are held in chunks (message-chunks.ts): a new snapshot shares every chunk that did
+// not change, so a message appended at the bound costs what one appended below it costs.
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { MESSAGE_LOG } from './defaults.js'
 import { history } from './history.js'
 import { leaseChannel } from './lease.js'
+import { createChunkList, flatten } from './message-chunks.js'
 import type { Realtime } from './realtime.js'
 import { nextFrame, type Schedule, type Store } from './stores.js'
 import type { Message, Position } from './types.js'
@@ -31,8 +34,22 @@ export interface MessageLogOptions {
 }
 
 export interface MessageLogSnapshot<T> {
-  /** Oldest first, each once. */
+  /**
+   * Oldest first, each once. Built from `chunks` when first read (then kept with this snapshot): a
+   * list that reads only `chunks` and `count` never pays for the whole array.
+   */
   readonly messages: readonly Message<T>[]
+  /**
+   * The same messages in chunks of at most `DEFAULTS.messageLog.chunk` (16), oldest first, none
+   * empty. A chunk never changes (do not change it either): a new message replaces the last chunk,
+   * the oldest going out at `max` the first, and every other chunk is the same array in the next
+   * snapshot. Render one memoised component per chunk, keyed by its first message's id (only the
+   * oldest chunk's changes, as messages leave it at `max`), and a new message re-renders one chunk,
+   * not the list.
+   */
+  readonly chunks: readonly (readonly Message<T>[])[]
+  /** How many messages: `messages.length`, without building it. */
+  readonly count: number
   /** The first page has been read (or `initial` is 0): an empty list now means an empty channel. */
   readonly loaded: boolean
   /** History is being read (the first page, or an earlier one). */
@@ -72,7 +89,7 @@ export function createMessageLog<T = unknown>(
   const max = checkCount('max', options.max ?? MESSAGE_LOG.max)
   const channel = rt.channel(name)
   const emitter = createEmitter<{ change: () => void }>()
-  let items: Message<T>[] = []
+  const items = createChunkList<Message<T>>(MESSAGE_LOG.chunk)
   let snapshot: MessageLogSnapshot<T>
   let loading = 0
   let loaded = initial === 0
@@ -85,16 +102,24 @@ export function createMessageLog<T = unknown>(
   let joined = false
   let offs: Unsubscribe[] = []
 
-  const hasEarlier = () => floor !== undefined && floor.offset > 1 && items.length < max
-  const take = () =>
-    (snapshot = {
-      messages: items.slice(),
+  const hasEarlier = () => floor !== undefined && floor.offset > 1 && items.count < max
+  const take = () => {
+    const chunks = items.seal()
+    let messages: readonly Message<T>[] | undefined
+    snapshot = {
+      chunks,
+      // Built on the first read (a spread reads it too), then kept: the chunks never change.
+      get messages() {
+        return (messages ??= flatten(chunks))
+      },
+      count: items.count,
       loaded,
       loading: loading > 0,
       // The first page failed: there may be earlier ones (loadEarlier reads the first page again).
       hasEarlier: (!loaded && joined === false && error !== undefined) || hasEarlier(),
       ...(error ? { error } : {}),
-    })
+    }
+  }
   take()
   const flush = () => {
     cancel = undefined
@@ -113,13 +138,14 @@ export function createMessageLog<T = unknown>(
   const wanted = (m: Message) => event === undefined || m.event === event
 
   const trim = () => {
-    if (items.length <= max) return
-    items.splice(0, items.length - max)
-    floor = { epoch: items[0]!.epoch, offset: items[0]!.offset } // what went can be read again
+    if (items.count <= max) return
+    items.dropFront(items.count - max)
+    const first = items.first() // none when `max` is 0: nothing is held, nothing read back
+    floor = first && { epoch: first.epoch, offset: first.offset } // what went can be read again
   }
 
   const append = (m: Message<T>) => {
-    const last = items[items.length - 1]
+    const last = items.last()
     if (last && last.epoch === m.epoch && m.offset <= last.offset) return // history brought it already
     items.push(m)
     trim()
@@ -155,14 +181,14 @@ export function createMessageLog<T = unknown>(
         throw e
       })
       if (mine !== generation) return
-      const first = items[0]
+      const first = items.first()
       const older = (page.messages as Message<T>[]).filter(
         (m) => wanted(m) && !(first && m.epoch === first.epoch && m.offset >= first.offset),
       )
-      items = [...older, ...items]
+      items.prepend(older)
       // Read from here on: the page's oldest (whatever the filter kept), or a live one before it.
       const raw = page.messages[0]
-      const head = items[0]
+      const head = items.first()
       const oldest = raw && head && head.epoch === raw.epoch && head.offset < raw.offset ? head : (raw ?? head)
       // Fewer than asked: history holds nothing before them.
       floor = oldest && page.messages.length === initial ? { epoch: oldest.epoch, offset: oldest.offset } : undefined
@@ -175,7 +201,7 @@ export function createMessageLog<T = unknown>(
     generation++
     cancel?.()
     cancel = undefined
-    items = []
+    items.clear()
     loading = 0
     loaded = initial === 0
     floor = undefined
@@ -229,18 +255,18 @@ export function createMessageLog<T = unknown>(
       if (loading > 0) return
       if (!loaded) return join() // the first page failed: this is its retry
       const from = floor
-      const room = Math.min(count, max - items.length)
+      const room = Math.min(count, max - items.count)
       if (!from || from.offset <= 1 || room <= 0) return
       const since = { epoch: from.epoch, offset: Math.max(0, from.offset - 1 - room) }
-      const first = items[0]
+      const first = items.first()
       await read(async (mine) => {
         const page = await history(channel, { since, limit: from.offset - 1 - since.offset })
         // Trimmed meanwhile (live messages pushed the oldest out): this page would leave a hole.
-        if (mine !== generation || items[0] !== first || floor !== from) return
+        if (mine !== generation || items.first() !== first || floor !== from) return
         const older = (page.messages as Message<T>[]).filter(
           (m) => wanted(m) && m.epoch === from.epoch && m.offset < from.offset,
         )
-        items = [...older, ...items]
+        items.prepend(older)
         // Everything from `since` on is read now, whatever the event filter kept. Incomplete:
         // history no longer reaches back (or the epoch moved on), so nothing earlier can come.
         floor =

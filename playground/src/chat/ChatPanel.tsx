@@ -58,6 +58,8 @@ export function ChatPanel({ active = true, text }: ChatPanelProps) {
 
   const [control, setControl] = useState<string>()
   const dev = async (what: 'drop' | 'expire' | 'flood') => {
+    // The dev server's controls: compiled out of a production build, where their buttons are absent too.
+    if (!import.meta.env.DEV) return
     setControl(undefined)
     try {
       const query = what === 'flood' ? '&count=1000&rate=0' : ''
@@ -136,22 +138,24 @@ export function ChatPanel({ active = true, text }: ChatPanelProps) {
               {connection.error.code}: {connection.error.message}
             </p>
           )}
-          <p className="hint">
-            Break the link and watch the client recover: every message arrives once, in order, none lost.
-          </p>
-          <div className="stack">
-            <button type="button" onClick={() => void dev('drop')} data-testid="drop">
-              Drop connection
-            </button>
-            <button type="button" onClick={() => void dev('expire')} data-testid="expire">
-              Expire token
-            </button>
-            {import.meta.env.DEV && (
-              <button type="button" onClick={() => void dev('flood')} data-testid="flood">
-                {t.flood}
-              </button>
-            )}
-          </div>
+          {import.meta.env.DEV && (
+            <>
+              <p className="hint">
+                Break the link and watch the client recover: every message arrives once, in order, none lost.
+              </p>
+              <div className="stack">
+                <button type="button" onClick={() => void dev('drop')} data-testid="drop">
+                  Drop connection
+                </button>
+                <button type="button" onClick={() => void dev('expire')} data-testid="expire">
+                  Expire token
+                </button>
+                <button type="button" onClick={() => void dev('flood')} data-testid="flood">
+                  {t.flood}
+                </button>
+              </div>
+            </>
+          )}
           {control && (
             <p className="small muted" data-testid="control-result">
               {control}

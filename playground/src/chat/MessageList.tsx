@@ -3,10 +3,11 @@ import { useMessages, useRealtime } from '@tandem/react/realtime'
 import { memo, Profiler, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { describeError } from '../lib/format.js'
 import { CHAT_TEXT, type ChatText } from './chat-text.js'
-import { chunksOf, MessageChunk } from './message-chunk.js'
+import { MessageChunk } from './message-chunk.js'
 import type { ChatMessage } from './message-row.js'
-import { Announcer } from './Announcer.js'
+import { Announcer, latestFrom } from './Announcer.js'
 import { useDeliveryCheck } from './use-delivery-check.js'
+import { useScrollAnchor } from './use-scroll-anchor.js'
 import { FOLLOW, pageDown, pageUp, WINDOW, windowOf, type ChatWindow } from './window.js'
 
 /**
@@ -15,6 +16,7 @@ import { FOLLOW, pageDown, pageUp, WINDOW, windowOf, type ChatWindow } from './w
  * callback never runs in a production build.
  */
 const countCommits = () => {
+  if (!import.meta.env.DEV) return // compiled out of a production build, the counter's name too
   const w = window as unknown as { __chatListCommits?: number }
   w.__chatListCommits = (w.__chatListCommits ?? 0) + 1
 }
@@ -36,28 +38,43 @@ export interface MessageListProps {
  * 150 while the reader follows; more, up to 400, as they page back), so the page stays light
  * however long the history. It follows new messages while the reader is at the bottom, and leaves
  * a reader who scrolled up where they are, with a button that counts what arrived since.
+ *
+ * It reads the log's `chunks`, never `messages`: at the 10,000-message cap a new message re-renders
+ * the newest chunk only, and no prop holds the whole list (React's development build diffs every
+ * changed prop of every component it renders, for its performance tracks: a 10,000-item array whose
+ * items all moved by one cost it a long task per frame).
  */
 export const MessageList = memo(function MessageList({ channel, user, state, active, text }: MessageListProps) {
   const t = { ...CHAT_TEXT, ...text }
   const log = useMessages<ChatMessage>(channel, { event: 'message', paused: !active })
-  const { messages, loaded, loading, hasEarlier, error } = log
+  const { chunks, count, loaded, loading, hasEarlier, error } = log
   const scroller = useRef<HTMLDivElement>(null)
   const delivery = useDeliveryCheck(useRealtime().channel(channel), scroller)
 
   // The window: following the newest (`pinned` undefined) or held where the reader paged back to.
   const [view, setView] = useState<ChatWindow>(FOLLOW)
-  const shown = windowOf(messages, view)
+  const shown = windowOf(chunks, view)
   const following = view.pinned === undefined
-  const newest = messages[messages.length - 1]?.messageId
+  const newest = chunks.at(-1)?.at(-1)?.messageId
+
+  // Rows that come or go above the reader (earlier messages, a sliding window) leave what they see
+  // where it is; the ones that came are announced (the list itself is not a live region).
+  const [added, setAdded] = useState(0)
+  const anchor = useScrollAnchor(scroller, {
+    enabled: active && !following,
+    rows: `${shown.parts[0]?.messages[0]?.messageId}…${shown.parts.at(-1)?.messages.at(-1)?.messageId}`,
+    onAdded: setAdded,
+  })
 
   const onScroll = () => {
     const el = scroller.current
     if (!el || el.clientHeight === 0) return // hidden: no position to read
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
+    if (!atBottom || !following) anchor.read()
     // Leaving the bottom holds the window where it is; at the bottom of a held window, the next
-    // page comes in below (the browser's scroll anchoring keeps what the reader sees in place).
+    // page comes in below (the anchor keeps what the reader sees in place).
     if (!atBottom && following) setView((v) => ({ ...v, pinned: newest }))
-    else if (atBottom && !following) setView((v) => (shown.after === 0 ? FOLLOW : pageDown(messages, v)))
+    else if (atBottom && !following) setView((v) => (shown.after === 0 ? FOLLOW : pageDown(chunks, v)))
   }
   // Follow the newest message, also when the panel is first shown.
   useLayoutEffect(() => {
@@ -70,7 +87,9 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
     scroller.current?.focus()
   }
   const earlier = () => {
-    setView((v) => pageUp(messages, v))
+    anchor.read() // where the reader is now, also when the list did not scroll (it fits the view)
+    setAdded(0) // the next count is a new announcement, even when it is the same number
+    setView((v) => pageUp(chunks, v))
     // Nothing older held here: ask the service's history for the page before.
     if (shown.start === 0) void log.loadEarlier(WINDOW.page)
   }
@@ -93,7 +112,7 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
           </span>
           <span className="grow" />
           <span className="small muted" data-testid="chat-counts">
-            {t.count(messages.length)} ·{' '}
+            {t.count(count)} ·{' '}
             <span className={delivery.lost ? 'error' : ''} data-testid="lost">
               {t.lost(delivery.lost)}
             </span>{' '}
@@ -110,7 +129,7 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
             onScroll={onScroll}
             data-testid="messages"
             data-history={loaded ? 'loaded' : 'loading'}
-            data-count={messages.length}
+            data-count={count}
             data-following={following}
             aria-label={t.history}
             role="region"
@@ -135,12 +154,12 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
                 {t.historyFailed} {describeError(error)}
               </p>
             )}
-            {messages.length === 0 ? (
+            {count === 0 ? (
               <p className="muted empty-chat">{loaded ? t.empty : t.loading}</p>
             ) : (
               <ol className="chat-rows">
-                {chunksOf(shown.messages).map((c) => (
-                  <MessageChunk key={c.key} messages={c.messages} user={user} />
+                {shown.parts.map((p) => (
+                  <MessageChunk key={p.key} messages={p.messages} user={user} />
                 ))}
               </ol>
             )}
@@ -153,7 +172,10 @@ export const MessageList = memo(function MessageList({ channel, user, state, act
         </div>
       </Profiler>
       {/* The list is not a live region (paging adds rows): new lines from others are read from here. */}
-      <Announcer messages={messages} user={user} active={active} said={t.said} />
+      <Announcer latest={latestFrom(chunks, user)} active={active} said={t.said} />
+      <p className="sr-only" aria-live="polite" data-testid="chat-list-status">
+        {added > 0 ? t.loadedEarlier(added) : ''}
+      </p>
     </>
   )
 })

@@ -5,6 +5,7 @@ export const CHAT_TEXT = {
   empty: 'No messages yet. Say hello, then open this page in another tab.',
   loadEarlier: 'Load earlier messages',
   loadingEarlier: 'Loading earlier messages…',
+  loadedEarlier: (n: number) => `${n.toLocaleString('en')} earlier ${n === 1 ? 'message' : 'messages'} loaded`,
   historyFailed: 'Could not load the history.',
   newer: (n: number) => `${n.toLocaleString('en')} newer ${n === 1 ? 'message' : 'messages'} ↓`,
   count: (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'message' : 'messages'}`,

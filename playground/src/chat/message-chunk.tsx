@@ -2,31 +2,17 @@ import type { Message } from '@tandem/realtime'
 import { memo } from 'react'
 import { MessageRow, type ChatMessage } from './message-row.js'
 
-/** Messages per chunk: a new message re-renders its own chunk, never the others on screen. */
-export const CHUNK = 25
-
 export interface MessageChunkProps {
+  /** One of the log's chunks (useMessages' `chunks`: at most 16), or the part of it the window holds. */
   messages: readonly Message<ChatMessage>[]
   user: string
 }
 
-/** Groups a window's messages by offset (`CHUNK` per group), so each group keeps its key as the window slides. */
-export function chunksOf(
-  messages: readonly Message<ChatMessage>[],
-): { key: string; messages: Message<ChatMessage>[] }[] {
-  const chunks: { key: string; messages: Message<ChatMessage>[] }[] = []
-  for (const m of messages) {
-    const key = `${m.epoch}:${Math.floor(m.offset / CHUNK)}`
-    const last = chunks[chunks.length - 1]
-    if (last?.key === key) last.messages.push(m)
-    else chunks.push({ key, messages: [m] })
-  }
-  return chunks
-}
-
 /**
- * A run of rows. Equal when it holds the same messages: the log never changes a message it holds,
- * so the first and last ids and the count say it all (the slice itself is new on every render).
+ * A run of rows. A chunk that did not change is the same array in the log's next snapshot, so a new
+ * message renders the newest chunk only. A part of a chunk (the window ends inside it) is a new slice
+ * on every render: equal when it holds the same messages, and the log never changes a message it
+ * holds, so the same first and last message and the same length say it all.
  */
 export const MessageChunk = memo(
   function MessageChunk({ messages, user }: MessageChunkProps) {
@@ -34,7 +20,8 @@ export const MessageChunk = memo(
   },
   (a, b) =>
     a.user === b.user &&
-    a.messages.length === b.messages.length &&
-    a.messages[0]?.messageId === b.messages[0]?.messageId &&
-    a.messages.at(-1)?.messageId === b.messages.at(-1)?.messageId,
+    (a.messages === b.messages ||
+      (a.messages.length === b.messages.length &&
+        a.messages[0] === b.messages[0] &&
+        a.messages.at(-1) === b.messages.at(-1))),
 )

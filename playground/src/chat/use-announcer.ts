@@ -5,33 +5,28 @@ import type { ChatMessage } from './message-row.js'
 
 /** At most one announcement this often: a flood must not become a flood of speech. */
 const EVERY_MS = 1500
-/** How far back from the newest message to look for one by someone else. */
-const LOOK_BACK = 50
 
 /**
- * What a screen reader hears of the chat: the newest line by someone else, at most once every
- * 1.5 s, while the chat is shown. Lines already there when it was shown are not read out.
+ * What a screen reader hears of the chat: the newest line by someone else (`latest`), at most once
+ * every 1.5 s, while the chat is shown. Lines already there when it was shown are not read out.
  */
 export function useAnnouncer(
-  messages: readonly Message<ChatMessage>[],
-  user: string,
+  latest: Message<ChatMessage> | undefined,
   active: boolean,
   text: Pick<ChatText, 'said'>,
 ): string {
   const [said, setSaid] = useState('')
-  const latest = useRef<Message<ChatMessage> | undefined>(undefined)
+  const newest = useRef<Message<ChatMessage> | undefined>(undefined)
   const say = useRef(text.said)
   useEffect(() => {
     say.current = text.said
-    const stop = Math.max(0, messages.length - LOOK_BACK)
-    for (let i = messages.length - 1; i >= stop; i--)
-      if (messages[i]!.clientId !== user) return void (latest.current = messages[i])
+    newest.current = latest
   })
   useEffect(() => {
     if (!active) return
-    let spoken = latest.current?.messageId
+    let spoken = newest.current?.messageId
     const timer = setInterval(() => {
-      const m = latest.current
+      const m = newest.current
       if (!m || m.messageId === spoken) return
       spoken = m.messageId
       setSaid(say.current(m.clientId ?? 'someone', typeof m.data?.text === 'string' ? m.data.text : ''))

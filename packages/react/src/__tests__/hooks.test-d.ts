@@ -16,6 +16,8 @@ describe('hook results', () => {
   it('useMessages', () => {
     const log = useMessages<{ text: string }>('chat:lobby', { event: 'message', initial: 20, paused: false })
     expectTypeOf(log.messages).toEqualTypeOf<readonly Message<{ text: string }>[]>()
+    expectTypeOf(log.chunks).toEqualTypeOf<readonly (readonly Message<{ text: string }>[])[]>()
+    expectTypeOf(log.count).toEqualTypeOf<number>()
     expectTypeOf(log.hasEarlier).toEqualTypeOf<boolean>()
     expectTypeOf(log.loading).toEqualTypeOf<boolean>()
     expectTypeOf(log.error).toEqualTypeOf<RealtimeError | undefined>()

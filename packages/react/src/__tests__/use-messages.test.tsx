@@ -49,4 +49,23 @@ describe('useMessages', () => {
       expect(result.current.messages.map((m) => m.data)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1)),
     )
   })
+
+  it('chunks and count without building messages; one result per snapshot; a spread still has messages', async () => {
+    const s = await setup({ realtime: true })
+    for (let i = 1; i <= 150; i++) s.emu.realtime.publish('chat:chunks', 'message', { i })
+    const { result, rerender } = renderHook(() => useMessages<{ i: number }>('chat:chunks', { initial: 150 }), {
+      wrapper: s.wrapper,
+    })
+    await waitFor(() => expect(result.current.count).toBe(150))
+    const r = result.current
+    // `messages` is a getter over the chunks (built on its first read), not an array copied per render.
+    expect(typeof Object.getOwnPropertyDescriptor(r, 'messages')?.get).toBe('function')
+    expect(r.chunks.map((c) => c.length)).toEqual([6, ...Array<number>(9).fill(16)])
+    rerender()
+    expect(result.current).toBe(r) // nothing changed: the same result, so props built from it stay equal
+    const spread = { ...r }
+    expect(spread.messages.map((m) => m.data.i)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1))
+    expect(spread.messages).toBe(r.messages)
+    expect(typeof spread.loadEarlier).toBe('function')
+  })
 })
