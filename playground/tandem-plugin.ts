@@ -7,6 +7,29 @@ import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
 /** What the playground's user names may look like (`?user=ada`). Anything else gets a 400. */
 export const USER_NAME = /^[A-Za-z0-9_-]{1,32}$/
 
+/**
+ * Who a request names, in the dev server's two name spaces: `?user=` an agent (the inbox, the chat),
+ * `?customer=` a customer (customer.html). Agent bob and customer bob are two people.
+ */
+export type Principal = { kind: 'user' | 'customer'; name: string }
+
+/**
+ * A customer's token subject: `customer.<name>`. It is a CUSTOMER_ID (the contract's rule for a
+ * customer id is unchanged) and never a USER_NAME (which has no dot), so a subject names one of the
+ * two only, and the dev controls for one never reach the other.
+ */
+export const subjectOf = ({ kind, name }: Principal): string => (kind === 'customer' ? `customer.${name}` : name)
+
+/** The principal of `?user=` or `?customer=` (exactly one, of the rule), or what to pass instead. */
+export function principalOf(params: URLSearchParams): Principal | { refused: string } {
+  const user = params.get('user')
+  const customer = params.get('customer')
+  const refused = 'Pass ?user=<name> or ?customer=<name> (letters, digits, _ and -).'
+  if ((user === null) === (customer === null)) return { refused }
+  const p: Principal = customer !== null ? { kind: 'customer', name: customer } : { kind: 'user', name: user! }
+  return USER_NAME.test(p.name) ? p : { refused }
+}
+
 /** The key id the playground signs with; its secret never leaves this process. */
 export const PLAYGROUND_KEY_ID = DEV_APP.keys[0]!.id
 
@@ -67,26 +90,20 @@ function embed(server: Host, options: PlaygroundPluginOptions): void {
       //
       // The playground has no sign-in: each tab names itself with `?user=` (a random name by
       // default) so that two tabs are two people in the chat.
-      const params = new URL(request.url).searchParams
+      const p = principalOf(new URL(request.url).searchParams)
+      if ('refused' in p) return { refuse: 401, message: p.refused }
       // The customer page (customer.html?customer=): a customer token sees only that customer's
       // own conversations and the published docs. A real backend takes the id from its session
       // too, and may add what it knows of the person (shown to agents as the conversation's customer).
-      const customer = params.get('customer')
-      if (customer !== null) {
-        if (!USER_NAME.test(customer))
-          return { refuse: 401, message: 'Pass ?customer=<name> (letters, digits, _ and -).' }
+      if (p.kind === 'customer')
         return {
-          subject: customer,
+          subject: subjectOf(p),
           scope: [CUSTOMER_SCOPE],
-          profile: { name: displayName(customer), email: `${customer.toLowerCase()}@example.com` },
+          profile: { name: displayName(p.name), email: `${p.name.toLowerCase()}@example.com` },
         }
-      }
-      const user = params.get('user')
-      if (!user || !USER_NAME.test(user))
-        return { refuse: 401, message: 'Pass ?user=<name> (letters, digits, _ and -).' }
       // The name the other agents (and a customer, "… is typing") see: the service shows this verified
       // one, never a name a browser put in its presence data.
-      return { subject: user, scope: ['maps', 'support', 'realtime'], profile: { name: user } }
+      return { subject: subjectOf(p), scope: ['maps', 'support', 'realtime'], profile: { name: p.name } }
     },
   })
   server.middlewares.use('/api/tandem-token', toNodeListener(tokens))
@@ -145,10 +162,11 @@ function flood(emulator: EmulatorCore, count: number, rate: number): void {
  * `POST /api/dev/drop?user=` cuts that user's sockets (no close frame); `POST /api/dev/expire?user=`
  * revokes their tokens; `POST /api/dev/rate-limit?user=` answers the next maps request with a 429;
  * `POST /api/dev/flood?user=&count=1000&rate=0` publishes `count` chat messages (`rate` a second, 0: at once).
+ * `?customer=` instead of `?user=` names a customer (customer.html): its own sockets and tokens only.
  */
 function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const url = new URL(req.url ?? '/', 'http://localhost')
-  const user = url.searchParams.get('user') ?? ''
+  const who = principalOf(url.searchParams)
   const send = (status: number, body: unknown) => {
     res.statusCode = status
     res.setHeader('Content-Type', 'application/json')
@@ -157,7 +175,7 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
   }
   if (!['/drop', '/expire', '/rate-limit', '/flood'].includes(url.pathname)) return next()
   if (req.method !== 'POST') return send(405, { error: { code: 'method_not_allowed', message: 'Use POST.' } })
-  if (!USER_NAME.test(user)) return send(400, { error: { code: 'invalid_parameter', message: 'Pass ?user=<name>.' } })
+  if ('refused' in who) return send(400, { error: { code: 'invalid_parameter', message: who.refused } })
   if (url.pathname === '/rate-limit') {
     // The app's next maps request is refused, as when the plan's 100/min runs out: the SDK waits
     // out Retry-After, and the panel shows the wait (useRateLimit) until the retry succeeds.
@@ -179,9 +197,9 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
   }
   if (url.pathname === '/drop') {
     // A raw TCP destroy: the browser sees an abnormal close (1006), as when Wi-Fi drops.
-    return send(200, { dropped: emulator.realtime.dropConnections({ subject: user, raw: true }) })
+    return send(200, { dropped: emulator.realtime.dropConnections({ subject: subjectOf(who), raw: true }) })
   }
   // Every token of the subject issued so far is refused from now on: its sockets close with 4102
   // and the client fetches a fresh token from /api/tandem-token, then resumes.
-  return send(200, { revoked: emulator.realtime.revoke(user) })
+  return send(200, { revoked: emulator.realtime.revoke(subjectOf(who)) })
 }

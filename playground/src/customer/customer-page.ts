@@ -51,6 +51,6 @@ if (import.meta.env.DEV) {
   const drop = $<HTMLButtonElement>('drop')
   drop.hidden = false
   drop.addEventListener('click', () => {
-    void fetch(`/api/dev/drop?user=${encodeURIComponent(customer)}`, { method: 'POST' })
+    void fetch(`/api/dev/drop?customer=${encodeURIComponent(customer)}`, { method: 'POST' })
   })
 }

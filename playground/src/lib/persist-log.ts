@@ -49,7 +49,13 @@ export function attachPersistLog(
     }),
     persister.on('remote', ({ entries }) => add(`another tab's update: ${entries} entries, no request`)),
     persister.on('fallback', fallback),
-    persister.on('cleared', () => add('logged out: the saved cache and the held writes are wiped')),
+    persister.on('cleared', ({ by }) =>
+      add(
+        by === 'this-tab'
+          ? 'logged out: the saved cache and the held writes are wiped, in every tab'
+          : 'logged out in another tab: the saved cache and the held writes are wiped; the connection is closed',
+      ),
+    ),
     outbox.on('fallback', fallback),
     outbox.on('restore', ({ entries }) => add(`${entries.length} writes held from before the reload: sending them`)),
     outbox.on('queued', (entry) => {

@@ -94,6 +94,13 @@ export function createSession({ user, rejected }: TabUser = tabUser()): Session 
     { client },
     { tabs, outbox, positions: sessionPositions({ key: `tandem:realtime:${user}` }) },
   )
+  // A logout in any of the user's tabs (this one's Log out, another's, or one this tab slept
+  // through) ends the session here: the saved cache and the outbox end themselves and say so
+  // (`cleared`); the connection is the app's to end. The app then shows the user signed out.
+  persister.on('cleared', () => {
+    realtime.close()
+    tabs.stop()
+  })
   const log = createEventLog()
   log.attach(client, realtime)
   log.attachTabs(tabs)

@@ -3,17 +3,27 @@ import { safeStorage } from './storage.js'
 import { openTabChannel } from './tab-channel.js'
 import type { PersistOptions, PersistStorage } from './types.js'
 
-/** Where a key's cache and outbox are stored. */
-export const storageKeys = (key: string) => ({ cache: `${key}:cache`, outbox: `${key}:outbox` })
+/** Where a key's session record, cache and outbox are stored. */
+export const storageKeys = (key: string) => ({
+  session: `${key}:session`,
+  cache: `${key}:cache`,
+  outbox: `${key}:outbox`,
+})
 
+/**
+ * Deletes what is stored for the key, the session record first: a write of any tab that comes after
+ * that finds no session and writes nothing (key-session.ts), one that came before is deleted next.
+ */
 export async function clearKeys(storage: PersistStorage, keys: ReturnType<typeof storageKeys>): Promise<void> {
+  await storage.del(keys.session)
   await Promise.all([storage.del(keys.cache), storage.del(keys.outbox)])
 }
 
 /**
- * Logout: removes everything stored for `key` (the saved cache and the durable outbox), and tells
- * the other tabs of the key, whose persister and outbox drop theirs too. A persister's or an
- * outbox's own `clearPersisted()` does the same and also empties this tab's.
+ * Logout: removes everything stored for `key` (the session record, the saved cache and the durable
+ * outbox), and tells the tabs of the key, whose persisters and outboxes end theirs (`cleared`, by
+ * `another-tab`, also in this page). A persister's or an outbox's own `clearPersisted()` does the
+ * same and ends that one as `this-tab`.
  */
 export async function clearPersisted(options: PersistOptions): Promise<void> {
   const { key } = options ?? {}

@@ -1,18 +1,26 @@
 import { abortError } from '../backoff.js'
-import { OutboxFullError, TandemError, ValidationError } from '../errors.js'
+import { TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
-import { randomId } from '../http.js'
 import { createStore } from '../store.js'
 import { clearKeys, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
+import { joinSession } from './key-session.js'
+import { admit } from './outbox-admit.js'
 import { createDrain } from './outbox-drain.js'
 import { realtimeLink, restLink } from './outbox-links.js'
-import { describe, readStored, toEntry, toStored, type NewEntry, type ReadOutbox } from './outbox-entries.js'
+import { readStored, toStored, type NewEntry, type ReadOutbox } from './outbox-entries.js'
 import { fromWire, toWire } from './outbox-classify.js'
-import { watchOnline } from './page.js'
+import { watchOnline, watchPageShow } from './page.js'
 import { safeStorage } from './storage.js'
 import { openTabChannel, type TabMessage } from './tab-channel.js'
-import type { DurableOutbox, DurableOutboxOptions, OutboxEntry, OutboxEvents, OutboxSnapshot } from './types.js'
+import type {
+  DurableOutbox,
+  DurableOutboxOptions,
+  LogoutSource,
+  OutboxEntry,
+  OutboxEvents,
+  OutboxSnapshot,
+} from './types.js'
 
 interface Waiter {
   resolve: (value: unknown) => void
@@ -51,21 +59,27 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   /** Callers in this tab waiting for their write's outcome, by entry id. */
   const waiters = new Map<string, Waiter>()
   let stopped = false
+  /** Set by a logout, here or in another tab: nothing is stored, sent or heard any more. */
+  let loggedOut: LogoutSource | undefined
+  const over = () => stopped || loggedOut !== undefined
   /** Bumped by a logout (here or in another tab): a change or a send begun before it keeps nothing. */
   let generation = 0
   /** A read of the stored list, asked by another tab's change, is on its way. */
   let reloading = false
   /** Writes another tab announced and is storing: shown, not sent from this tab until read back. */
   const unconfirmed = new Set<string>()
+  const session = joinSession(storage, keys.session)
   const snapshot = createStore<OutboxSnapshot>({ status: 'idle', mode: storage.mode(), entries })
   const online = watchOnline(() => drain.retryNow())
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
+  // A page that slept may have missed a logout: the stored session says.
+  const unwatchShow = watchPageShow(() => void session.current().then((ours) => ours || end('another-tab')))
 
   function notify() {
     const status = !entries.length ? 'idle' : drain.sending() ? 'sending' : online.isOnline() ? 'waiting' : 'offline'
     const s = snapshot.getSnapshot()
-    if (s.status !== status || s.entries !== entries || s.mode !== storage.mode())
-      snapshot.set({ status, mode: storage.mode(), entries })
+    if (s.status !== status || s.entries !== entries || s.mode !== storage.mode() || s.loggedOut !== loggedOut)
+      snapshot.set({ status, mode: storage.mode(), entries, ...(loggedOut && { loggedOut }) })
   }
 
   /**
@@ -76,13 +90,15 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     const before = generation
     let next: OutboxEntry[] = entries
     let refused: ReadOutbox['refused'] = []
-    await storage.update(keys.outbox, (old) => {
+    // Only while the key's session is the one this page joined, looked at in the same transaction.
+    const ours = await session.write(keys.outbox, (old) => {
       // Logged out or stopped since the change began: the logout's delete decides, never a list written back.
       if (stopped || generation !== before) return old
       const read = readStored(old)
       refused = read.refused
       return toStored((next = fn(read.entries)))
     })
+    if (!ours) return end('another-tab') // the session ended while this page did not hear (asleep)
     refuseAll(refused)
     if (generation !== before) return // logged out meanwhile: what it read is gone
     entries = withAnnounced(next)
@@ -98,12 +114,13 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   async function purge(): Promise<void> {
     const before = generation
     let refused: ReadOutbox['refused'] = []
-    await storage.update(keys.outbox, (old) => {
+    const ours = await session.write(keys.outbox, (old) => {
       if (stopped || generation !== before) return old
       const read = readStored(old)
       refused = read.refused
       return read.refused.length || read.unreadable ? toStored(read.entries) : old
     })
+    if (!ours) return end('another-tab')
     refuseAll(refused)
   }
 
@@ -141,7 +158,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   }
 
   function receive(message: TabMessage) {
-    if (stopped) return
+    if (over()) return
     if (message.t === 'outbox') {
       // A new write shows at once, while the other tab stores it; it is sent from here only once
       // the read after that store has it (so never twice by two tabs).
@@ -168,11 +185,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
         notify()
       }
       settle(message.id, message.error ? { error: fromWire(message.error) } : { result: message.result })
-    } else if (message.t === 'cleared') {
-      wipe()
-      // After any change of ours still on its way to storage, which would put the list back.
-      void clearKeys(storage, keys)
-    }
+    } else if (message.t === 'cleared') end('another-tab')
   }
 
   /** A write is done with: its caller here, and in the tab that made it. */
@@ -189,7 +202,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     random: options.random,
     retry: options.retry,
     online: online.isOnline,
-    stopped: () => stopped,
+    stopped: over,
     entries: () => (unconfirmed.size ? entries.filter((e) => !unconfirmed.has(e.id)) : entries),
     reload,
     change,
@@ -198,42 +211,30 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     settle: (entry, outcome) => finish(entry.id, outcome),
   })
 
-  function wipe() {
+  const clearedError = () => new TandemError('The outbox was cleared (logout)', { code: 'outbox_cleared' })
+
+  /** The key's session is over (`by`): what is held is dropped, its callers hear why, nothing more is stored or sent. Once. */
+  function end(by: LogoutSource): void {
+    if (loggedOut) return
+    loggedOut = by
     generation++
     entries = []
-    for (const id of [...waiters.keys()])
-      settle(id, { error: new TandemError('The outbox was cleared (logout)', { code: 'outbox_cleared' }) })
+    drain.stop()
+    online.stop()
+    unwatchShow()
+    channel.close()
+    for (const id of [...waiters.keys()]) settle(id, { error: clearedError() })
     notify()
-    events.emit('cleared')
+    events.emit('cleared', { by })
   }
 
   async function submit(fields: NewEntry, signal?: AbortSignal): Promise<unknown> {
     if (stopped) throw new TandemError('The outbox is stopped', { code: 'outbox_stopped' })
     if (signal?.aborted) throw abortError(signal)
     await ready
+    if (loggedOut) throw clearedError()
     if (signal?.aborted) throw abortError(signal)
-    let json: string
-    try {
-      json = JSON.stringify(fields)
-    } catch {
-      const field = fields.kind === 'rest' ? 'body' : 'data'
-      throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
-    }
-    const bytes = json.length
-    // Stored as the JSON it was measured as (plain data, which any storage can clone: a function or a
-    // class instance in a body would otherwise fail the write, not the storage), checked as it is read back.
-    const entry = toEntry(JSON.parse(json) as NewEntry, bytes, randomId())
-    const held = entries.reduce((sum, e) => sum + e.bytes, 0)
-    if (entries.length >= maxEntries || held + bytes > maxBytes) {
-      const error = new OutboxFullError(
-        process.env.NODE_ENV !== 'production'
-          ? `The outbox is full (${entries.length} writes, ${held} bytes; at most ${maxEntries} and ${maxBytes}): ${describe(entry)} was not taken`
-          : 'outbox_full',
-        { code: 'outbox_full', details: { entries: entries.length, bytes: held, maxEntries, maxBytes } },
-      )
-      events.emit('full', error)
-      throw error
-    }
+    const entry = admit(fields, entries, { maxEntries, maxBytes }, (error) => events.emit('full', error))
     let stored = false
     let abortedEarly = false
     const onAbort = () => {
@@ -248,6 +249,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     signal?.addEventListener('abort', onAbort, { once: true })
     channel.post({ t: 'outbox', added: entry }) // the other tabs show it now; the store takes a while
     await change((list) => [...list, entry])
+    if (loggedOut) return outcome // it settled with `outbox_cleared`
     stored = true
     if (abortedEarly) await remove(entry.id)
     else {
@@ -267,7 +269,8 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     return true
   }
 
-  const ready = reload().then(
+  // Ready once joined too: a logout from then on is one this outbox is part of.
+  const ready = Promise.all([reload(), session.joined]).then(
     () => {
       if (entries.length) events.emit('restore', { entries })
       drain.wake()
@@ -284,14 +287,17 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     rest: (http) => restLink(http, drain, submit),
     realtime: (send) => realtimeLink(send, drain, submit),
     async clearPersisted() {
-      wipe()
+      end('this-tab')
       await clearKeys(storage, keys)
-      channel.post({ t: 'cleared' })
+      const tell = openTabChannel(key, () => {}, options.BroadcastChannel)
+      tell.post({ t: 'cleared' })
+      tell.close()
     },
     stop() {
       stopped = true
       drain.stop()
       online.stop()
+      unwatchShow()
       channel.close()
       for (const id of [...waiters.keys()])
         settle(id, { error: new TandemError('The outbox is stopped', { code: 'outbox_stopped' }) })

@@ -27,3 +27,23 @@ export function watchOnline(fn: () => void): { isOnline: () => boolean; stop: ()
   w.addEventListener('online', fn)
   return { isOnline, stop: () => w.removeEventListener!('online', fn) }
 }
+
+/**
+ * Calls `fn` when the page is shown again (visible, or back from the back/forward cache): a page
+ * that slept may have missed what its tabs said meanwhile (a logout).
+ */
+export function watchPageShow(fn: () => void): () => void {
+  const w = globalThis as {
+    addEventListener?: typeof addEventListener
+    removeEventListener?: typeof removeEventListener
+    document?: Document
+  }
+  if (typeof w.addEventListener !== 'function' || !w.document) return () => {}
+  const onVisibility = () => w.document!.visibilityState === 'visible' && fn()
+  w.addEventListener('pageshow', fn)
+  w.document.addEventListener('visibilitychange', onVisibility)
+  return () => {
+    w.removeEventListener!('pageshow', fn)
+    w.document!.removeEventListener('visibilitychange', onVisibility)
+  }
+}

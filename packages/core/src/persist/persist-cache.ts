@@ -8,12 +8,14 @@ import { createStore } from '../store.js'
 import { clearKeys, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
 import { followOutbox } from './follow-outbox.js'
-import { watchPageHide } from './page.js'
+import { joinSession } from './key-session.js'
+import { watchPageHide, watchPageShow } from './page.js'
 import { safeStorage } from './storage.js'
 import { splitSaved, whyNotSaved } from './saved-entries.js'
 import { isObject, openTabChannel, type TabMessage } from './tab-channel.js'
 import type {
   CachePersister,
+  LogoutSource,
   PersistCacheOptions,
   PersistEvents,
   PersistSnapshot,
@@ -47,6 +49,8 @@ const isSaved = (v: unknown): v is Saved =>
  * ```ts
  * const persister = persistCache(client, { key: `user:${userId}`, buster: BUILD_ID })
  * await persister.restored // then render
+ * // A logout in any tab of the key ends the session here too:
+ * persister.on('cleared', () => realtime.close())
  * // logout:
  * await persister.clearPersisted()
  * ```
@@ -64,9 +68,12 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     events.emit('fallback', error)
   })
   const keys = storageKeys(key)
+  const session = joinSession(storage, keys.session)
   const status = createStore<PersistSnapshot>({ status: 'restoring', mode: storage.mode(), restore: undefined })
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
+  /** Set by a logout, here or in another tab: nothing is saved, posted or heard any more. */
+  let loggedOut: LogoutSource | undefined
   /** Entries that changed since the last post to the other tabs, by hash. */
   const outgoing = new Map<string, DehydratedState['entries'][number]>()
   /**
@@ -86,12 +93,8 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
 
   function receive(message: TabMessage) {
-    if (stopped) return
-    if (message.t === 'cleared') {
-      wipe()
-      void clearKeys(storage, keys) // after a save of ours still on its way, which would put it back
-      return events.emit('cleared')
-    }
+    if (stopped || loggedOut) return
+    if (message.t === 'cleared') return end('another-tab')
     if (message.t !== 'entries') return
     // Checked as a saved cache is: one entry of the wrong shape is left out, the others land.
     const { fit, problems } = splitSaved(message.entries, Date.now())
@@ -121,16 +124,20 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   async function save(): Promise<void> {
     clearTimeout(timer)
     timer = undefined
-    if (stopped) return
+    if (stopped || loggedOut) return
     // As JSON: plain data any storage can clone (a class instance in the cache would fail the save).
     const state = JSON.parse(JSON.stringify(cache.dehydrate())) as DehydratedState
     const saved: Saved = { v: 1, buster, savedAt: Date.now(), state }
-    await storage.set(keys.cache, saved)
-    events.emit('save', { entries: state.entries.length })
+    // Only while the key's session is the one this page joined, looked at in the same transaction:
+    // a save on its way when a logout lands (here or in another tab) writes nothing back.
+    let wrote = false
+    const ours = await session.write(keys.cache, (old) => (loggedOut ? old : ((wrote = true), saved)))
+    if (!ours) return end('another-tab') // the session ended while this page did not hear (asleep)
+    if (wrote) events.emit('save', { entries: state.entries.length })
   }
 
   function changed(change: CacheChange) {
-    if (stopped || clearing || change.status !== 'success' || change.query.key !== undefined) return
+    if (stopped || loggedOut || clearing || change.status !== 'success' || change.query.key !== undefined) return
     // Only new data counts: a fetch starting or cancelled changes nothing worth saving or telling.
     const { data, dataUpdatedAt } = change
     const hash = hashQuery(change.query)
@@ -146,7 +153,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   }
 
   function post() {
-    if (!outgoing.size || stopped) return
+    if (!outgoing.size || stopped || loggedOut) return
     channel.post({ t: 'entries', entries: [...outgoing.values()] })
     outgoing.clear()
   }
@@ -182,8 +189,8 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   }
 
   /** Writes the saved cache again without its entries of the wrong shape (atomically: another tab may be saving). */
-  function forget(now: number): Promise<void> {
-    return storage.update(keys.cache, (old) =>
+  async function forget(now: number): Promise<void> {
+    await session.write(keys.cache, (old) =>
       isSaved(old)
         ? {
             ...old,
@@ -206,11 +213,39 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     }
   }
 
+  /** Stops saving and listening (the page's listeners, the outbox's, the other tabs'). */
+  function detach() {
+    clearTimeout(timer)
+    offChange()
+    unfollow()
+    unwatchPage()
+    unwatchShow()
+    channel.close()
+  }
+
+  /** The key's session is over (`by`): the cache empties, and nothing is saved or heard any more. Once. */
+  function end(by: LogoutSource): void {
+    if (loggedOut) return
+    loggedOut = by
+    detach()
+    wipe()
+    status.set((s) => ({ ...s, loggedOut: by }))
+    events.emit('cleared', { by })
+  }
+
+  /** A page that slept may have missed a logout: the stored session says. */
+  async function check(): Promise<void> {
+    if (!stopped && !loggedOut && !(await session.current())) end('another-tab')
+  }
+
   const offChange = cache.onChange(changed)
-  const unfollow = options.outbox ? followOutbox(cache, options.outbox) : () => {}
+  // The outbox it was given ends with it: one logout, whichever of the two was told.
+  const unfollow = options.outbox ? followOutbox(cache, options.outbox, end) : () => {}
   const unwatchPage = watchPageHide(() => void save())
-  const restored = restore().then(
-    (result) => result,
+  const unwatchShow = watchPageShow(() => void check())
+  // Restored once joined too (a read; a write only when a session begins): a logout from then on is one it is part of.
+  const restored = Promise.all([restore(), session.joined]).then(
+    ([result]) => result,
     (): RestoreResult => ({ entries: 0, reason: 'unreadable', dropped: 0, problems: [] }),
   )
   void restored.then((result) => {
@@ -225,18 +260,18 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
     on: events.on,
     flush: save,
     async clearPersisted() {
-      wipe()
+      // The outbox first: it ends as this tab's logout, before any tab's `cleared` reaches it.
+      const outbox = options.outbox?.clearPersisted()
+      end('this-tab')
       await clearKeys(storage, keys)
-      channel.post({ t: 'cleared' })
-      events.emit('cleared')
+      const tell = openTabChannel(key, () => {}, options.BroadcastChannel)
+      tell.post({ t: 'cleared' })
+      tell.close()
+      await outbox
     },
     stop() {
       stopped = true
-      clearTimeout(timer)
-      offChange()
-      unfollow()
-      unwatchPage()
-      channel.close()
+      detach()
     },
   }
 }

@@ -15,6 +15,12 @@ export function memoryStorage(): PersistStorage {
       else values.set(key, next)
       return Promise.resolve()
     },
+    updateWith: (key, guard, updater) => {
+      const next = updater(values.get(key), values.get(guard))
+      if (next === undefined) values.delete(key)
+      else values.set(key, next)
+      return Promise.resolve()
+    },
   }
 }
 
@@ -36,6 +42,18 @@ export function indexedDbStorage(): PersistStorage {
           return promisifyRequest(s.transaction)
         })
       }),
+    // Both reads and the write in one transaction: a logout's delete of `guard` is wholly before or after it.
+    updateWith: (key, guard, updater) =>
+      store('readwrite', (s) => {
+        const read = s.get(key)
+        const other = s.get(guard)
+        return Promise.all([promisifyRequest(read), promisifyRequest(other)]).then(() => {
+          const next = updater(read.result, other.result)
+          if (next === undefined) s.delete(key)
+          else s.put(next, key)
+          return promisifyRequest(s.transaction)
+        })
+      }),
   }
 }
 
@@ -43,6 +61,8 @@ const hasIndexedDb = () => typeof (globalThis as { indexedDB?: unknown }).indexe
 
 export interface SafeStorage extends Required<PersistStorage> {
   mode(): StorageMode
+  /** Whether `updateWith` is one transaction here (the storage has its own), not a read then an update. */
+  atomicWith(): boolean
 }
 
 /**
@@ -65,7 +85,10 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
     return run
   }
 
-  async function guard<T>(op: (s: PersistStorage) => Promise<T>, redo: (s: PersistStorage) => Promise<T>): Promise<T> {
+  async function withFallback<T>(
+    op: (s: PersistStorage) => Promise<T>,
+    redo: (s: PersistStorage) => Promise<T>,
+  ): Promise<T> {
     if (mode === 'memory') return op(storage)
     try {
       return await op(storage)
@@ -88,16 +111,17 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
 
   return {
     mode: () => mode,
+    atomicWith: () => typeof storage.updateWith === 'function',
     get: (key) =>
       serial(() =>
-        guard(
+        withFallback(
           (s) => s.get(key).then((v) => seen(key, v)),
           (m) => m.get(key),
         ),
       ),
     set: (key, value) =>
       serial(() =>
-        guard(
+        withFallback(
           (s) => s.set(key, value).then(() => void seen(key, value)),
           (m) => m.set(key, value),
         ),
@@ -105,7 +129,7 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
     // In memory, a delete (a logout) still reaches the storage: what it holds must not come back.
     del: (key) =>
       serial(() =>
-        guard(
+        withFallback(
           (s) =>
             Promise.all([s.del(key), s === original ? undefined : original.del(key).catch(() => undefined)]).then(
               () => void last.delete(key),
@@ -117,16 +141,38 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
     update: (key, updater) =>
       serial(() => {
         let next: unknown
-        const compute = (old: unknown) => (next = updater(old))
-        return guard(
+        return withFallback(
           async (s) => {
-            await (s.update
-              ? s.update(key, compute)
-              : s.get(key).then((old) => (compute(old) === undefined ? s.del(key) : s.set(key, next))))
+            await change(s, key, (old) => (next = updater(old)))
             seen(key, next)
           },
           (m) => m.update!(key, (old) => seen(key, updater(old))),
         )
       }),
+    // Without the storage's own, `guard` is read just before the update: not atomic (atomicWith() says so).
+    updateWith: (key, guard, updater) =>
+      serial(() => {
+        let next: unknown
+        return withFallback(
+          async (s) => {
+            if (s.updateWith) await s.updateWith(key, guard, (old, g) => (next = updater(old, g)))
+            else {
+              const g = await s.get(guard)
+              await change(s, key, (old) => (next = updater(old, g)))
+            }
+            seen(key, next)
+          },
+          (m) => m.updateWith!(key, guard, (old, g) => seen(key, updater(old, g))),
+        )
+      }),
   }
+}
+
+/** `compute`'s value written over the stored one (deleted for `undefined`): the storage's own `update`, else a read then a write. */
+function change(s: PersistStorage, key: string, compute: (old: unknown) => unknown): Promise<void> {
+  if (s.update) return s.update(key, compute)
+  return s.get(key).then((old) => {
+    const next = compute(old)
+    return next === undefined ? s.del(key) : s.set(key, next)
+  })
 }

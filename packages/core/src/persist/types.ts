@@ -14,6 +14,13 @@ export interface PersistStorage {
   set(key: string, value: unknown): Promise<void>
   del(key: string): Promise<void>
   update?(key: string, updater: (old: unknown) => unknown): Promise<void>
+  /**
+   * Like `update`, with the value of `guard` read in the same transaction: `updater(old, guardValue)`.
+   * Tandem passes the key's session record (`<key>:session`) as `guard`, so a write that races a
+   * logout in another tab writes nothing (the default storages have it). Without it, `guard` is
+   * read just before the update, and a write that lands just after a logout is deleted again.
+   */
+  updateWith?(key: string, guard: string, updater: (old: unknown, guard: unknown) => unknown): Promise<void>
 }
 
 /** The two browser APIs tabs agree through (stand-ins in tests and other runtimes). */
@@ -96,11 +103,25 @@ export interface RestoreProblem {
 
 export type PersistStatus = 'restoring' | 'restored'
 
+/**
+ * Where the key's session was ended: `this-tab` (this object's `clearPersisted()`, or, for a saved
+ * cache, that of the outbox it was given), or `another-tab` (another tab's logout, heard on the
+ * tabs' channel, or found on waking: the key's session record was gone or another).
+ */
+export type LogoutSource = 'this-tab' | 'another-tab'
+
+/** A logout of the key, here or in another tab: everything stored for it is gone, and this object writes nothing more. */
+export interface LogoutEvent {
+  by: LogoutSource
+}
+
 export interface PersistSnapshot {
   status: PersistStatus
   mode: StorageMode
   /** What the restore found (undefined while restoring). */
   restore: RestoreResult | undefined
+  /** Set once the key's session is logged out (here or in another tab): nothing is saved any more. */
+  loggedOut?: LogoutSource
 }
 
 export interface PersistEvents {
@@ -111,8 +132,12 @@ export interface PersistEvents {
   fallback: (error: TandemError) => void
   /** Another tab's cache update landed here (`dropped`: its entries of the wrong shape, left out). */
   remote: (update: { entries: number; dropped: number }) => void
-  /** `clearPersisted()`, here or in another tab of the key. */
-  cleared: () => void
+  /**
+   * The key's session was logged out: by `clearPersisted()` here or in another tab of the key, or
+   * found gone when this page woke. The cache is emptied and nothing is saved any more: end what
+   * else the session holds (its realtime connection, the signed-in UI). Said once.
+   */
+  cleared: (logout: LogoutEvent) => void
 }
 
 export interface CachePersister {
@@ -124,7 +149,11 @@ export interface CachePersister {
   on<E extends keyof PersistEvents>(event: E, callback: PersistEvents[E]): Unsubscribe
   /** Saves now what the throttle would save later. */
   flush(): Promise<void>
-  /** Logout: removes everything saved for the key (cache and outbox), here and in the other tabs. */
+  /**
+   * Logout: removes everything saved for the key (the session record, cache and outbox), empties
+   * this tab's cache (and ends the `outbox` it was given), and tells the other tabs of the key,
+   * which end theirs. The persister saves nothing after it. Navigate away once it resolves.
+   */
   clearPersisted(): Promise<void>
   /** Stops saving and listening to other tabs (what is saved stays). */
   stop(): void
@@ -191,6 +220,8 @@ export interface OutboxSnapshot {
   mode: StorageMode
   /** Every write held (this tab's and the other tabs'), oldest first. */
   entries: readonly OutboxEntry[]
+  /** Set once the key's session is logged out (here or in another tab): nothing is stored or sent any more. */
+  loggedOut?: LogoutSource
 }
 
 export interface OutboxEvents {
@@ -207,7 +238,8 @@ export interface OutboxEvents {
   retry: (retry: { entry: OutboxEntry; error: TandemError; delayMs: number }) => void
   full: (error: TandemError) => void
   fallback: (error: TandemError) => void
-  cleared: () => void
+  /** The key's session was logged out, here or in another tab (as the saved cache's `cleared`). Said once. */
+  cleared: (logout: LogoutEvent) => void
 }
 
 /** Pass it as `createClient({ outbox })` and `createRealtime(source, { outbox })`. */
@@ -219,7 +251,11 @@ export interface DurableOutbox extends OutboxLink {
   on<E extends keyof OutboxEvents>(event: E, callback: OutboxEvents[E]): Unsubscribe
   /** Drops a held write that is not being sent (its caller, if waiting, gets an AbortError); false if it could not. */
   remove(id: string): Promise<boolean>
-  /** Logout: removes everything stored for the key (outbox and cache), here and in the other tabs. */
+  /**
+   * Logout: removes everything stored for the key (the session record, outbox and cache), here and
+   * in the other tabs; callers still waiting reject with `outbox_cleared`, and so does every write
+   * after it. Navigate away once it resolves.
+   */
   clearPersisted(): Promise<void>
   /** Stops sending and listening (what is stored stays, for the next page). */
   stop(): void

@@ -329,10 +329,10 @@ describe('durableOutbox (Node, in-memory storage)', () => {
       // through another handle (the saved cache's), goes first.
       const storage: PersistStorage = {
         ...raw,
-        update: (key, updater) =>
+        updateWith: (key, guard, updater) =>
           key === 'race:outbox' && !gated
-            ? (gated = gate.then(() => raw.update!(key, updater)))
-            : raw.update!(key, updater),
+            ? (gated = gate.then(() => raw.updateWith!(key, guard, updater)))
+            : raw.updateWith!(key, guard, updater),
       }
       const net = network()
       net.state.offline = true

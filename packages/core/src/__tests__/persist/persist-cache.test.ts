@@ -164,7 +164,7 @@ describe('persistCache (Node, in-memory storage)', () => {
     expect(p.getSnapshot().mode).toBe('memory')
     // A logout in memory mode still deletes from the storage: what an earlier page saved must not come back.
     await p.clearPersisted()
-    expect(deleted.sort()).toEqual(['q:cache', 'q:outbox'])
+    expect(deleted.sort()).toEqual(['q:cache', 'q:outbox', 'q:session'])
     p.stop()
   })
 

@@ -1,0 +1,39 @@
+import { OutboxFullError, ValidationError, type TandemError } from '../errors.js'
+import { randomId } from '../http.js'
+import { describe, toEntry, type NewEntry } from './outbox-entries.js'
+import type { OutboxEntry } from './types.js'
+
+/**
+ * A new write as the entry the outbox stores, measured as its JSON; refused when it cannot be stored
+ * (`ValidationError`) or would not fit beside `held` (`OutboxFullError`, also given to `onFull`).
+ */
+export function admit(
+  fields: NewEntry,
+  held: readonly OutboxEntry[],
+  { maxEntries, maxBytes }: { maxEntries: number; maxBytes: number },
+  onFull: (error: TandemError) => void,
+): OutboxEntry {
+  let json: string
+  try {
+    json = JSON.stringify(fields)
+  } catch {
+    const field = fields.kind === 'rest' ? 'body' : 'data'
+    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
+  }
+  const bytes = json.length
+  // Stored as the JSON it was measured as (plain data, which any storage can clone: a function or a
+  // class instance in a body would otherwise fail the write, not the storage), checked as it is read back.
+  const entry = toEntry(JSON.parse(json) as NewEntry, bytes, randomId())
+  const heldBytes = held.reduce((sum, e) => sum + e.bytes, 0)
+  if (held.length >= maxEntries || heldBytes + bytes > maxBytes) {
+    const error = new OutboxFullError(
+      process.env.NODE_ENV !== 'production'
+        ? `The outbox is full (${held.length} writes, ${heldBytes} bytes; at most ${maxEntries} and ${maxBytes}): ${describe(entry)} was not taken`
+        : 'outbox_full',
+      { code: 'outbox_full', details: { entries: held.length, bytes: heldBytes, maxEntries, maxBytes } },
+    )
+    onFull(error)
+    throw error
+  }
+  return entry
+}
