@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { appShell } from './app-shell.js'
 import { tandemEmulator } from './tandem-plugin.js'
 
 const page = (name: string) => fileURLToPath(new URL(name, import.meta.url))
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   resolve: {
     // Run the SDK from source: no build step between an edit and the page.
@@ -25,5 +26,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [react(), tandemEmulator()],
-})
+  plugins: [react(), tandemEmulator(), appShell(mode)],
+}))

@@ -13,12 +13,24 @@ import { promisify } from 'node:util'
 export const E2E_DIST = fileURLToPath(new URL('../../node_modules/.cache/tandem-e2e/', import.meta.url))
 
 export default async function setup(): Promise<void> {
+  await build(['--mode', 'development', '--minify', 'false', '--outDir', E2E_DIST], 'development')
+}
+
+/**
+ * A production build, as `npm run build -w playground` makes it (minified, no dev controls, with
+ * the app-shell service worker), into `outDir`: for the few files that test what only it has
+ * (the harness's `serve: 'production'`). About 4 s, so each such file builds its own.
+ */
+export async function buildProduction(outDir: string): Promise<void> {
+  await build(['--outDir', outDir], 'production')
+}
+
+async function build(args: string[], nodeEnv: 'development' | 'production'): Promise<void> {
   const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js')
   const root = fileURLToPath(new URL('..', import.meta.url))
-  const args = [vite, 'build', '--mode', 'development', '--minify', 'false', '--outDir', E2E_DIST, '--emptyOutDir']
-  await promisify(execFile)(process.execPath, [...args, '--logLevel', 'warn'], {
+  await promisify(execFile)(process.execPath, [vite, 'build', ...args, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development' },
+    env: { ...process.env, NODE_ENV: nodeEnv },
     maxBuffer: 16 * 1024 * 1024,
   })
 }

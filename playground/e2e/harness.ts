@@ -3,13 +3,16 @@
 // Chromium through playwright-core, pages that collect their own errors,
 // and axe-core injected into a page. No sleeps: every wait is a DOM condition with a timeout.
 import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { slack } from '../../test/utils/wait.js'
-import { E2E_DIST } from './global-setup.js'
+import { buildProduction, E2E_DIST } from './global-setup.js'
 
 export const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 export const SHOTS = here('../screenshots/')
@@ -36,6 +39,8 @@ export interface TestPage extends Page {
 export interface Harness {
   /** The dev server's origin, e.g. http://127.0.0.1:40123 */
   readonly url: string
+  /** With `serve: 'production'`: the directory the server serves (the file's own build). */
+  readonly dir?: string
   /** A page of its own (own storage, own user) at `path`. */
   open(path: string, viewport?: { width: number; height: number }): Promise<TestPage>
   /** A browser context whose pages are tabs of one browser profile (shared storage, locks, channels). */
@@ -52,8 +57,10 @@ export interface HarnessOptions {
   /**
    * `build` (default): `vite preview` of the build global-setup.ts made, each file with its own
    * server and emulator. `dev`: Vite's dev server, as `npm run dev` serves the playground.
+   * `production`: `vite preview` of a production build the file makes for itself (what ships:
+   * the app-shell service worker, no dev controls).
    */
-  serve?: 'build' | 'dev'
+  serve?: 'build' | 'dev' | 'production'
 }
 
 /** Starts the server and the browser before the file's tests, closes both after. Call inside `describe`. */
@@ -61,12 +68,17 @@ export function useHarness({ serve = 'build' }: HarnessOptions = {}): Harness {
   let server: ViteDevServer | PreviewServer | undefined
   let browser: Browser | undefined
   let url = ''
+  let productionDir: string | undefined
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
     // Listen and launch at once: they do not depend on each other.
     const started = (async () => {
-      server = serve === 'dev' ? await startDev() : await startPreview()
+      if (serve === 'production') {
+        productionDir = await mkdtemp(join(tmpdir(), 'tandem-e2e-production-'))
+        await buildProduction(productionDir)
+      }
+      server = serve === 'dev' ? await startDev() : await startPreview(productionDir)
       url = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
     })()
     const launched = chromium.launch({
@@ -94,11 +106,15 @@ export function useHarness({ serve = 'build' }: HarnessOptions = {}): Harness {
     await Promise.all(contexts.map((c) => c.close().catch(() => {})))
     await browser?.close()
     await server?.close()
+    if (productionDir) await rm(productionDir, { recursive: true, force: true })
   })
 
   return {
     get url() {
       return url
+    },
+    get dir() {
+      return productionDir
     },
     async open(path, viewport = DESKTOP) {
       const context = await browser!.newContext({ viewport })
@@ -127,11 +143,11 @@ async function startDev(): Promise<ViteDevServer> {
   return server.listen()
 }
 
-function startPreview(): Promise<PreviewServer> {
+function startPreview(outDir = E2E_DIST): Promise<PreviewServer> {
   return preview({
     configFile: CONFIG,
     logLevel: 'warn',
-    build: { outDir: E2E_DIST },
+    build: { outDir },
     preview: { port: 0, host: '127.0.0.1' },
   })
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Fails when the built playground holds a secret: the emulator's dev key secret (the one the
 // dev server signs tokens with), any other key secret of the dev app, or anything JWT-shaped
-// (a token minted at build time and inlined by mistake). Usage:
+// (a token minted at build time and inlined by mistake); or dev-only code a production build
+// must not carry: calls to the dev server's controls (`/api/dev/`: Drop connection, Expire token,
+// Flood, Simulate a 429) and the chat list's render counter (`__chatListCommits`). Usage:
 //   node scripts/check-bundle.mjs [--dir playground/dist]
 // Prints the file and the kind of finding, never the secret itself.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -28,6 +30,11 @@ for (const key of DEV_APP.keys) {
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
 // A bearer header with a literal value (not a template such as `Bearer ${token}`).
 const BEARER = /Bearer\s+[A-Za-z0-9._~+/-]{20,}=*/
+/** Dev-only code, guarded by `import.meta.env.DEV` in the sources: a production build drops it. */
+const DEV_ONLY = [
+  { what: "a call to the dev server's controls", text: '/api/dev/' },
+  { what: "the chat list's dev-only render counter", text: '__chatListCommits' },
+]
 
 function* files(root) {
   for (const name of readdirSync(root)) {
@@ -57,12 +64,16 @@ for (const file of list) {
   for (const n of needles) if (text.includes(n.text)) findings.push(`${relative(dir, file)}: ${n.what}`)
   if (JWT.test(text)) findings.push(`${relative(dir, file)}: a JWT-shaped string`)
   if (BEARER.test(text)) findings.push(`${relative(dir, file)}: a literal bearer token`)
+  for (const d of DEV_ONLY) {
+    const n = text.split(d.text).length - 1
+    if (n) findings.push(`${relative(dir, file)}: ${d.what} (${d.text}, ${n}×)`)
+  }
 }
 
 if (findings.length) {
-  console.error(`check-bundle: FAILED, secrets in ${dir}:\n  ${[...new Set(findings)].join('\n  ')}`)
+  console.error(`check-bundle: FAILED, in ${dir}:\n  ${[...new Set(findings)].join('\n  ')}`)
   process.exit(1)
 }
 console.log(
-  `check-bundle: ok, ${list.length} files (${Math.round(bytes / 1024)} KiB) in ${relative(process.cwd(), dir) || dir} hold no key secret and no token`,
+  `check-bundle: ok, ${list.length} files (${Math.round(bytes / 1024)} KiB) in ${relative(process.cwd(), dir) || dir} hold no key secret, no token and no dev-only code`,
 )

@@ -4,6 +4,7 @@ import { PersistGate } from '@tandem/react/persist'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App.js'
+import { registerShellWorker } from './app/service-worker.js'
 import { createSession } from './lib/session.js'
 import './styles.css'
 
@@ -13,6 +14,8 @@ if (import.meta.env.DEV) void import('./app/devtools.css')
 // One client and one realtime connection for the tab, created once (outside React).
 const session = createSession()
 const { client, realtime, tabs, outbox, persister } = session
+// The app shell's service worker (a production build only): a reload with the network off paints the page.
+const worker = registerShellWorker(session.log)
 // The devtools record from here, before the first render and request: the panel, whose chunk
 // loads later, shows the page from its start. `undefined` (and no code) in a production build.
 const recorder = createDevtoolsRecorder({ client, realtime, tabs })
@@ -25,7 +28,7 @@ const actions = emulatorActions({ user: session.user })
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <PersistGate persister={persister}>
-      <App session={session} />
+      <App session={session} worker={worker} />
     </PersistGate>
     <TandemDevtools
       client={client}
