@@ -1,8 +1,9 @@
 // Two agents in the support inbox (issue 29 §5): one opens a conversation, the other sees it on the
-// list row (one collection presence for the list) and in the conversation, and sees the lock.
+// list row (one collection presence for the list) and in the conversation, and sees the lock; a
+// claim on a held lock says it waits, and gaining the lock is announced (issue 44 row 5).
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { hasChromium, ready, useHarness, WAIT } from './harness.js'
+import { axeFindings, hasChromium, ready, useHarness, WAIT } from './harness.js'
 
 const firstRow = (page: Page) => page.getByTestId('conversation').first()
 
@@ -46,9 +47,34 @@ describe.skipIf(!hasChromium)('inbox presence', () => {
     await bob.getByTestId('reply-locked').waitFor(WAIT)
     expect(await bob.locator('#reply-text').isEditable()).toBe(true)
 
-    // Ada unlocks and closes: Bob's view and row forget her.
+    // Bob clicks Lock while Ada holds it: his claim waits, and he is told who holds it, until when,
+    // and that he is next; his button now withdraws the claim.
+    await bob.getByRole('button', { name: 'Lock', exact: true }).click()
+    const waiting = /^Locked by agent-ada until \d\d:\d\d — you're next$/
+    await bob.getByTestId('lock-holder').filter({ hasText: waiting }).waitFor(WAIT)
+    await bob.getByTestId('lock-news').filter({ hasText: waiting }).waitFor(WAIT)
+    expect(await bob.getByTestId('lock-news').getAttribute('aria-live')).toBe('polite')
+    await bob.getByRole('button', { name: 'Stop waiting', exact: true }).waitFor(WAIT)
+    expect(await axeFindings(bob)).toEqual([])
+
+    // Ada unlocks: Bob's waiting claim holds the lock, and he is told so.
     await ada.getByRole('button', { name: 'Unlock', exact: true }).click()
-    await bob.getByTestId('lock-holder').waitFor({ ...WAIT, state: 'detached' })
+    await bob
+      .getByTestId('lock-news')
+      .filter({ hasText: /^You now hold the lock$/ })
+      .waitFor(WAIT)
+    await bob
+      .getByTestId('lock-holder')
+      .filter({ hasText: /^Locked by you until \d\d:\d\d$/ })
+      .waitFor(WAIT)
+    await ada
+      .getByTestId('lock-holder')
+      .filter({ hasText: /^Locked by agent-bob until \d\d:\d\d$/ })
+      .waitFor(WAIT)
+
+    // Bob unlocks, Ada closes: Bob's view and row forget her.
+    await bob.getByRole('button', { name: 'Unlock', exact: true }).click()
+    await ada.getByTestId('lock-holder').waitFor({ ...WAIT, state: 'detached' })
     await ada.getByRole('button', { name: 'Close the conversation' }).click()
     await bob.getByTestId('also-viewing').waitFor({ ...WAIT, state: 'detached' })
     expect(ada.errors).toEqual([])

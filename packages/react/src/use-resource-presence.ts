@@ -20,7 +20,7 @@ export interface ResourcePresenceResult extends ResourcePresenceSnapshot {
   unlock(): void
 }
 
-const WAITING: ResourcePresenceSnapshot = { viewers: [], typing: [], lock: null, status: 'connecting' }
+const WAITING: ResourcePresenceSnapshot = { viewers: [], typing: [], lock: null, waiting: null, status: 'connecting' }
 
 /**
  * The handle lives while the store is subscribed: made on mount, closed on unmount (and made again

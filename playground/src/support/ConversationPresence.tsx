@@ -1,5 +1,6 @@
 import type { PresenceMember } from '@tandem/realtime/resource-presence'
 import type { ResourcePresenceResult } from '@tandem/react/resource-presence'
+import { useState } from 'react'
 import type { SupportStrings } from './strings.js'
 
 /** Who other agents see: the name they gave, else their id. */
@@ -9,12 +10,40 @@ const names = (ms: readonly PresenceMember[]) => [...new Set(ms.map(agentName))]
 export const hhmm = (at: number): string =>
   new Date(at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false })
 
+/** The lock pill's words: who holds it until when, and this agent's place when its claim waits. */
+function lockText(here: ResourcePresenceResult, strings: SupportStrings): string {
+  const { lock, waiting } = here
+  if (!lock) return ''
+  const until = hhmm(lock.expiresAt)
+  if (lock.mine) return strings.lockedByYou(until)
+  const name = agentName(lock.holder)
+  return waiting ? strings.lockWaiting(name, until, waiting.position) : strings.lockedBy(name, until)
+}
+
+/**
+ * What a screen reader is told of this agent's claim: that it waits (who holds the lock, until when),
+ * and that it holds the lock once the other lets go. Set when the claim starts or stops waiting,
+ * not on every renewal: a live region that repeats itself is noise.
+ */
+function useLockNews(here: ResourcePresenceResult, strings: SupportStrings): string {
+  const waiting = here.waiting !== null
+  const [was, setWas] = useState(waiting)
+  const [news, setNews] = useState('')
+  if (waiting !== was) {
+    // Adjusting state while rendering (React's pattern for "what changed since the last render").
+    setWas(waiting)
+    setNews(waiting ? lockText(here, strings) : here.lock?.mine ? strings.lockGained : '')
+  }
+  return news
+}
+
 /**
  * The other agents on the open conversation: who views it, who types (said politely to a screen
- * reader), who holds the advisory lock.
+ * reader), who holds the advisory lock, and this agent's place when its claim waits for it.
  */
 export function ConversationPresence({ here, strings }: { here: ResourcePresenceResult; strings: SupportStrings }) {
   const { viewers, typing, lock } = here
+  const news = useLockNews(here, strings)
   return (
     <div className="presence-bar small" data-testid="presence">
       {viewers.length > 0 && (
@@ -29,17 +58,25 @@ export function ConversationPresence({ here, strings }: { here: ResourcePresence
       <span className="grow" />
       {lock && (
         <span className={`pill ${lock.mine ? 'info' : 'warn'}`} data-testid="lock-holder">
-          {lock.mine
-            ? strings.lockedByYou(hhmm(lock.expiresAt))
-            : strings.lockedBy(agentName(lock.holder), hhmm(lock.expiresAt))}
+          {lockText(here, strings)}
         </span>
       )}
+      {/* Always rendered, as the typing line: the pill shows the same to the eye. */}
+      <span className="sr-only" aria-live="polite" data-testid="lock-news">
+        {news}
+      </span>
     </div>
   )
 }
 
 /** This agent's Lock / Unlock, beside Send: after the reply box in the Tab order. */
 export function LockButton({ here, strings }: { here: ResourcePresenceResult; strings: SupportStrings }) {
+  if (here.waiting && !here.lock?.mine)
+    return (
+      <button type="button" onClick={here.unlock} title={strings.stopWaitingTitle} data-testid="stop-waiting">
+        {strings.stopWaiting}
+      </button>
+    )
   return here.lock?.mine ? (
     <button type="button" onClick={here.unlock} data-testid="unlock">
       {strings.unlock}

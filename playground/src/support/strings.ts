@@ -1,3 +1,5 @@
+import { CONNECTIVITY_STRINGS } from '../lib/connectivity.js'
+
 /**
  * The support panel's words, in one place so an app can replace any of them (another language,
  * its own tone): pass `strings={{ … }}` to `<SupportPanel>`; what is left out keeps its default.
@@ -20,8 +22,16 @@ export const SUPPORT_STRINGS = {
   typing: (names: string, many: boolean) => `${names} ${many ? 'are' : 'is'} typing…`,
   lockedBy: (name: string, until: string) => `Locked by ${name} until ${until}`,
   lockedByYou: (until: string) => `Locked by you until ${until}`,
+  /** This agent clicked Lock while another holds it: the claim waits its turn (`position` 1 is next). */
+  lockWaiting: (name: string, until: string, position: number) =>
+    `Locked by ${name} until ${until} — ${position === 1 ? "you're next" : `${position - 1} waiting before you`}`,
+  /** Said (politely) when a waiting claim comes to hold the lock. */
+  lockGained: 'You now hold the lock',
   lock: 'Lock',
   unlock: 'Unlock',
+  /** The button while this agent's claim waits: withdraws it. */
+  stopWaiting: 'Stop waiting',
+  stopWaitingTitle: 'Withdraw your claim: the lock will not pass to you',
   lockTitle: 'An advisory lock: the other agents see that you are replying (it lapses after a minute unless renewed)',
   /** Under the reply box while another agent holds the lock: a warning, not a block. */
   lockedWarning: (name: string) => `${name} holds the lock on this conversation: you can still reply.`,
@@ -31,6 +41,9 @@ export const SUPPORT_STRINGS = {
   /** The list row's badge. */
   viewers: (n: number) => `👁 ${n}`,
   viewersLabel: (names: string) => `Viewed by ${names}`,
+  /** Why the list could not refresh when the connection is the cause (a polite notice; the saved rows stay). */
+  offline: CONNECTIVITY_STRINGS.offline,
+  unreachable: CONNECTIVITY_STRINGS.unreachable,
 }
 
 export type SupportStrings = typeof SUPPORT_STRINGS

@@ -61,6 +61,33 @@ describe('resourcePresence', () => {
     expect(ha.getSnapshot().status).toBe('closed')
   })
 
+  it("a claim on another's lock says it waits, and its place; it holds when the other lets go", async () => {
+    const [a, b, c] = ['ada', 'bob', 'cyd'].map((subject) => client(emu(), { subject, scope }))
+    const [ha, hb, hc] = [a, b, c].map((x) => resourcePresence(x!, PATH, 'cnv_queue'))
+    for (const h of [ha, hb, hc]) h!.subscribe(() => {})
+    ha!.lock()
+    await untilStore(hb!, (s) => s.lock?.holder.clientId === 'ada', 5_000, 'Bob sees Ada hold it')
+    expect(hb!.getSnapshot().waiting).toBeNull()
+    // Bob clicks Lock while Ada holds it: his claim waits, first in line; the lock is still Ada's.
+    hb!.lock()
+    await untilStore(hb!, (s) => s.waiting !== null, 5_000, 'Bob waits')
+    expect(hb!.getSnapshot()).toMatchObject({
+      waiting: { position: 1 },
+      lock: { mine: false, holder: { clientId: 'ada' } },
+    })
+    // Cyd claims too, for a second: behind Bob, until his claim lapses.
+    hc!.lock({ ttlMs: 1_000 })
+    await untilStore(hc!, (s) => s.waiting?.position === 2, 5_000, 'Cyd waits behind Bob')
+    expect(ha!.getSnapshot()).toMatchObject({ waiting: null, lock: { mine: true } })
+    await untilStore(hc!, (s) => s.waiting === null, 5_000, "Cyd's claim lapsed")
+    expect(hc!.getSnapshot().lock?.holder.clientId).toBe('ada')
+    // Ada lets go: Bob's waiting claim holds the lock.
+    ha!.unlock()
+    await untilStore(hb!, (s) => s.lock?.mine === true, 5_000, "Bob's claim holds")
+    expect(hb!.getSnapshot().waiting).toBeNull()
+    for (const h of [ha, hb, hc]) h!.close()
+  })
+
   it('merges every handle of a connection into ONE member, and leaves with the last', async () => {
     const a = client(emu(), { subject: 'ada', scope, profile: { name: 'Ada' } })
     const w = client(emu(), { subject: 'watcher', scope })

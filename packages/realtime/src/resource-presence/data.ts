@@ -93,23 +93,19 @@ export interface Holder {
   expiresAt: number
 }
 
-/**
- * Who holds `id`'s soft lock at `now`: of the claims not yet lapsed (acquiredAt + ttlMs), the
- * earliest acquiredAt; a tie goes to the smaller clientId, then connectionId. Every observer
- * computes the same holder from the same members (give or take the clocks).
- */
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
 /** The earlier claim first; a tie by clientId, then connectionId. */
 const earlier = ([am, al]: [Member, Lock], [bm, bl]: [Member, Lock]) =>
   cmp(al.acquiredAt, bl.acquiredAt) || cmp(am.clientId, bm.clientId) || cmp(am.connectionId, bm.connectionId)
 
 /**
- * Who holds `id`'s soft lock at `now`: of the claims not yet lapsed (acquiredAt + ttlMs), the
- * earliest acquiredAt; a tie goes to the smaller clientId, then connectionId. Every observer
- * computes the same holder from the same members (give or take the clocks).
+ * `id`'s soft lock at `now`, as every observer computes it from the same members (give or take the
+ * clocks): the claims not yet lapsed (acquiredAt + ttlMs), earliest acquiredAt first (a tie by
+ * clientId, then connectionId). The first holds the lock; the rest wait in that order.
  */
-export function holderOf(claims: readonly [Member<ResourcePresenceData>, Lock][], now: number): Holder | null {
-  let best: [Member<ResourcePresenceData>, Lock] | undefined
-  for (const c of claims) if (c[1].acquiredAt + c[1].ttlMs > now && (!best || earlier(c, best) < 0)) best = c
-  return best ? { holder: best[0], expiresAt: best[1].acquiredAt + best[1].ttlMs } : null
+export function queueOf(claims: readonly [Member<ResourcePresenceData>, Lock][], now: number): Holder[] {
+  return claims
+    .filter(([, l]) => l.acquiredAt + l.ttlMs > now)
+    .sort(earlier)
+    .map(([holder, l]) => ({ holder, expiresAt: l.acquiredAt + l.ttlMs }))
 }

@@ -56,6 +56,12 @@ export interface ResourcePresenceSnapshot {
   /** The other connections typing in it. */
   typing: readonly PresenceMember[]
   lock: ResourceLock | null
+  /**
+   * This connection's claim while another holds the lock (`lock()` does not take a held lock: the
+   * claim waits). `position` 1 holds it next, when the holder lets go or its claim lapses. null
+   * when this connection claims nothing, holds the lock, or its claim lapsed while it waited.
+   */
+  waiting: { position: number } | null
   status: ResourcePresenceStatus
   /** Why it `failed`: the channel's or the member data's refusal. */
   error?: RealtimeError
@@ -81,7 +87,7 @@ export interface ResourcePresence extends Store<ResourcePresenceSnapshot> {
   close(): void
 }
 
-const NONE: Activity = { viewers: [], typers: [], lockHolder: null, lockExpiresAt: null }
+const NONE: Activity = { viewers: [], typers: [], lockHolder: null, lockExpiresAt: null, lockQueue: [] }
 
 function checkId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.id)
@@ -164,10 +170,12 @@ export function resourcePresence(
     const of = [a, status, error, rt.connectionId]
     if (memo && of.every((x, i) => x === memo!.of[i])) return memo.snap
     const { lockHolder: holder, lockExpiresAt: expiresAt } = a
+    const place = a.lockQueue.findIndex((m) => m.connectionId === rt.connectionId)
     const snap: ResourcePresenceSnapshot = {
       viewers: a.viewers,
       typing: a.typers,
       lock: holder && expiresAt !== null ? { holder, expiresAt, mine: holder.connectionId === rt.connectionId } : null,
+      waiting: place >= 0 ? { position: place + 1 } : null,
       status,
       ...(error && status === 'failed' ? { error } : {}),
     }

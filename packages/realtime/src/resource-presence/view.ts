@@ -1,14 +1,15 @@
 // The collection as its rows see it: for each resource id, who else views it, who types in it and
-// who holds its soft lock, from the members of the collection's one presence channel. Rebuilt when
-// the members change, when this connection's id does, and when a lock lapses; a row whose activity
-// did not change keeps its object, so a list re-renders only the rows that moved.
+// who holds its soft lock and whose claims wait for it, from the members of the collection's one
+// presence channel. Rebuilt when the members change, when this connection's id does, and when a
+// claim lapses; a row whose activity did not change keeps its object, so a list re-renders only
+// the rows that moved.
 import type { ResourcePresenceData } from '@tandem/contract'
 import { clampDelay, createEmitter, MAX_TIMER_MS } from '../core.js'
 import { presenceStore } from '../presence-store.js'
 import type { Realtime } from '../realtime.js'
 import type { Store } from '../stores.js'
 import type { Channel, Member } from '../types.js'
-import { dataOf, holderOf, type Lock } from './data.js'
+import { dataOf, queueOf, type Lock } from './data.js'
 
 export type PresenceMember = Member<ResourcePresenceData>
 
@@ -19,6 +20,11 @@ export interface Activity {
   /** The soft lock's holder (this connection included) until `lockExpiresAt` (epoch ms, the service's clock). */
   lockHolder: PresenceMember | null
   lockExpiresAt: number | null
+  /**
+   * The connections whose claims wait for the lock (this one included), next first: each holds it
+   * in turn as the one before lets go or lapses, unless its own claim lapses first.
+   */
+  lockQueue: readonly PresenceMember[]
 }
 
 const parsed = new WeakMap<Member, PresenceMember>()
@@ -43,7 +49,8 @@ const sameActivity = (a: Activity, b: Activity) =>
   sameList(a.viewers, b.viewers) &&
   sameList(a.typers, b.typers) &&
   sameMember(a.lockHolder, b.lockHolder) &&
-  a.lockExpiresAt === b.lockExpiresAt
+  a.lockExpiresAt === b.lockExpiresAt &&
+  sameList(a.lockQueue, b.lockQueue)
 
 /**
  * The lapse check waits at least this long: a lock that lapses sooner (or a clock that says it
@@ -83,21 +90,23 @@ export function createView(rt: Realtime, channel: Channel): Store<ReadonlyMap<st
     let lapsesAt = Infinity
     let same = true
     for (const [id, r] of rows) {
-      const lock = holderOf(r.locks, now)
+      const [lock, ...waiting] = queueOf(r.locks, now)
       if (!lock && !r.viewers.length && !r.typers.length) continue
-      if (lock) lapsesAt = Math.min(lapsesAt, lock.expiresAt)
+      // The holder's lapse hands the lock on; a waiting claim's lapse takes it out of the queue.
+      if (lock) lapsesAt = Math.min(lapsesAt, lock.expiresAt, ...waiting.map((w) => w.expiresAt))
       const fresh: Activity = {
         viewers: r.viewers,
         typers: r.typers,
         lockHolder: lock?.holder ?? null,
         lockExpiresAt: lock?.expiresAt ?? null,
+        lockQueue: waiting.map((w) => w.holder),
       }
       const had = map.get(id)
       const kept = had && sameActivity(had, fresh) ? had : fresh
       if (kept !== had) same = false
       next.set(id, kept)
     }
-    // A lapsed lock may leave the next claim holding it: look again then (within a sane range:
+    // A lapsed claim may leave the next one holding the lock: look again then (within a sane range:
     // never past 2^31-1 ms, when a timer would fire at once, nor below the floor).
     if (lapsesAt !== Infinity)
       lapse = setTimeout(rebuild, clampDelay(lapsesAt - now + 1, LAPSE_FLOOR_MS, MAX_TIMER_MS) ?? LAPSE_FLOOR_MS)
