@@ -154,6 +154,11 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: { name: 'devtools', root: 'packages/devtools', environment: 'happy-dom', setupFiles: withCleanup },
           },
+          // <tandem-messenger>'s own modules in happy-dom (its journeys run in Chromium: playground/e2e/messenger.test.ts).
+          {
+            extends: true,
+            test: { name: 'messenger', root: 'packages/messenger', environment: 'happy-dom' },
+          },
           // @tandem/next against the emulator: server rendering in node, the browser's hydration in happy-dom (per file).
           {
             extends: true,

@@ -2,7 +2,8 @@
 // (messenger/server.ts): the launcher alone until it opens (the panel is a chunk loaded then),
 // the keyboard alone to open it, start a conversation and close it, an agent's reply shown and
 // announced, the badge's count and name, axe on the open messenger, right-to-left and 360 px,
-// no CSP violation, and shutdown() leaving nothing of the customer behind.
+// no CSP violation, and shutdown() leaving nothing of the customer behind; a help article's
+// Markdown shown as elements by a renderer loaded when the article opens (issue 44 row 8).
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeFindings, hasChromium, WAIT } from './harness.js'
@@ -194,6 +195,69 @@ describe.skipIf(!hasChromium)('<tandem-messenger> on a plain page under a strict
       () => (window as unknown as { __violations: string[] }).__violations.length > 0,
       'the violation recorded',
     )
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("shows a help article's Markdown as elements, from a renderer loaded when the article opens", async () => {
+    // An article whose steps say "Open **Settings** …", as the service has it.
+    const token = await site.emu.mintToken({ subject: site.customer, scope: ['support:customer'] })
+    const get = async <T>(path: string) => {
+      const res = await fetch(`${site.emu.url}/support/v1/${path}`, { headers: { authorization: `Bearer ${token}` } })
+      expect(res.status).toBe(200)
+      return (await res.json()) as T
+    }
+    const { data: summaries } = await get<{ data: { id: string }[] }>('docs/articles?limit=100')
+    let article: { id: string; title: string; text: string } | undefined
+    for (const { id } of summaries) {
+      article = await get<{ id: string; title: string; text: string }>(`docs/articles/${id}`)
+      if (article.text.includes('**Settings**')) break
+    }
+    expect(article?.text).toContain('**Settings**')
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } })
+    const page = await context.newPage()
+    page.setDefaultTimeout(WAIT.timeout)
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await page.goto(site.url)
+    await page.locator('tandem-messenger button.launcher').click()
+    await untilInMessenger(page, (r) => r.querySelector('[role=dialog]:not([hidden])') !== null, 'the dialog')
+
+    // The help tab, a search by the article's title, its result: all from the keyboard's reach.
+    await page.locator('tandem-messenger .tabs button', { hasText: 'Help' }).click()
+    await page.locator('tandem-messenger input[type=search]').fill(article!.title)
+    await page.locator('tandem-messenger input[type=search]').press('Enter')
+    const result = page.locator('tandem-messenger .item', { hasText: article!.title }).first()
+    await result.waitFor()
+    const beforeArticle = [...site.requested]
+    await result.focus()
+    await page.keyboard.press('Enter')
+
+    await untilInMessenger(page, (r) => r.querySelector('.article strong') !== null, 'the article rendered')
+    // Not a byte of the renderer until the article opened.
+    expect(site.markdownChunk).toBeDefined()
+    expect(beforeArticle).not.toContain(site.markdownChunk)
+    expect(site.requested).toContain(site.markdownChunk)
+    const shown = await inMessenger(page, (r) => {
+      const body = r.querySelector('.article')!
+      return {
+        strong: [...body.querySelectorAll('strong')].map((e) => e.outerHTML),
+        items: body.querySelectorAll('ol > li').length,
+        text: body.textContent,
+        focus: r.activeElement?.tagName,
+      }
+    })
+    expect(shown.strong).toContain('<strong>Settings</strong>')
+    expect(shown.text).not.toContain('**')
+    expect(shown.items).toBeGreaterThanOrEqual(3)
+    expect(shown.focus).toBe('H3')
+
+    await page.addScriptTag({ url: '/axe.js' })
+    expect(await axeFindings(page, 'tandem-messenger')).toEqual([])
+    await page.setViewportSize({ width: 360, height: 740 })
+    expect(await axeFindings(page, 'tandem-messenger')).toEqual([])
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([])
     expect(errors).toEqual([])
     await context.close()
   })

@@ -29,6 +29,10 @@ export interface MessengerStrings {
   searchLabel: string
   search: string
   noResults: string
+  /** Read after an article link's text (visually hidden): it opens in a new tab. */
+  opensInNewTab: string
+  /** What an article shows for an image (never loaded): its alt text, or a word when it has none. */
+  image: (alt: string) => string
   /** The badge's accessible name, and each conversation's unread count. */
   unread: (count: number) => string
   /** `name` is null when the agent has none. */
@@ -59,6 +63,8 @@ export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
   searchLabel: 'Search the help centre',
   search: 'Search',
   noResults: 'No articles match.',
+  opensInNewTab: '(opens in a new tab)',
+  image: (alt: string) => (alt ? `[Image: ${alt}]` : '[Image]'),
   unread: (count: number) => (count === 1 ? '1 unread message' : `${count} unread messages`),
   typing: (name: string | null) => `${name ?? 'An agent'} is typing…`,
   newMessage: (author: string, text: string) => `${author}: ${text}`,

@@ -1,4 +1,6 @@
-// The messenger's test page, served under a strict Content-Security-Policy: `/` the page,
+// The messenger's test page, served under a strict Content-Security-Policy with Trusted Types
+// required (so an innerHTML anywhere throws and is reported; the page's one policy admits only
+// /axe.js as a script URL, for the test to add): `/` the page,
 // `/watch.js` the violation recorder (a file: no inline script), `/assets/*` the page bundled by
 // esbuild (splitting: the panel is a chunk of its own), `/axe.js` for the test to add as a file
 // (the policy refuses it inline), `/token` a customer token, as an app's backend would mint it. The services are an emulator of their own origin (`?api=` tells the
@@ -12,11 +14,12 @@ import { fileURLToPath } from 'node:url'
 import { startEmulator, type Emulator } from '@tandem/emulator'
 
 export const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: http:; img-src 'self'; object-src 'none'; base-uri 'none'"
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: http:; img-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'"
 
 /** Records every CSP violation in `window.__violations`, before any other script runs. */
 const WATCH = `window.__violations = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI), true);`
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI), true);
+trustedTypes.createPolicy('default', { createScriptURL: (url) => (new URL(url, location.href).pathname === '/axe.js' ? url : null) });`
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
@@ -41,8 +44,10 @@ export interface MessengerPage {
   emu: Emulator
   /** The customer the page's tokens name. */
   customer: string
-  /** The chunk that holds the panel, and the assets the browser asked for. */
+  /** The chunk that holds the panel, the one that renders an article's Markdown, and the assets the browser asked for. */
   panelChunk: string
+  /** Undefined when the renderer is not a chunk of its own. */
+  markdownChunk: string | undefined
   requested: string[]
   close(): Promise<void>
 }
@@ -67,6 +72,9 @@ export async function serveMessengerPage(customer = 'cus_e2e'): Promise<Messenge
     Object.keys(o.inputs).some((i) => i.endsWith('messenger/src/panel/index.ts')),
   )?.[0]
   if (!panelChunk) throw new Error('the panel is not a chunk of its own')
+  const markdownChunk = Object.entries(bundle.metafile.outputs).find(([, o]) =>
+    Object.keys(o.inputs).some((i) => i.endsWith('messenger/src/markdown/render.ts')),
+  )?.[0]
   const requested: string[] = []
 
   const server: Server = createServer((req, res) => {
@@ -105,6 +113,7 @@ export async function serveMessengerPage(customer = 'cus_e2e'): Promise<Messenge
     emu,
     customer,
     panelChunk: `/${panelChunk.replace(/^.*?assets\//, 'assets/')}`,
+    markdownChunk: markdownChunk && `/${markdownChunk.replace(/^.*?assets\//, 'assets/')}`,
     requested,
     close: async () => {
       await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
-// The help centre: a search over the published articles (docs.search), and an article's text.
+// The help centre: a search over the published articles (docs.search), and an article, its
+// Markdown rendered as DOM nodes by a module imported when the first article opens (../markdown).
 // A newer search aborts the one still on its way, so results never arrive out of order.
 import { h } from '@tandem/core/internal'
 import { DEFAULTS } from '../defaults.js'
@@ -62,18 +63,38 @@ export function createHelpView(ctx: PanelContext): View {
   }
 }
 
+/** The renderer, one import for the page; a failed one (offline) is tried again with the next article. */
+let markdownModule: Promise<typeof import('../markdown/index.js')> | undefined
+const loadMarkdown = () =>
+  (markdownModule ??= import('../markdown/index.js').catch((error: unknown) => {
+    markdownModule = undefined
+    throw error
+  }))
+
 export function createArticleView(ctx: PanelContext, id: string): View {
   const heading = h('h3', { tabindex: '-1' })
-  const text = h('div', { class: 'article' })
-  const node = h('article', { class: 'view' }, heading, text)
+  const body = h('div', { class: 'article' })
+  const node = h('article', { class: 'view' }, heading, body)
   const abort = new AbortController()
+  let text: string | undefined
   heading.textContent = ctx.strings().loading
+
+  /** The article's Markdown as nodes; as plain text if the renderer cannot load (offline). */
+  const render = async () => {
+    if (text === undefined) return
+    const shown = text
+    const markdown = await loadMarkdown().catch(() => undefined)
+    if (abort.signal.aborted || shown !== text) return
+    if (!markdown) return void (body.textContent = shown)
+    body.classList.add('md')
+    body.replaceChildren(markdown.renderMarkdown(shown, ctx.strings()))
+  }
 
   ctx.messenger.docs.get(id, { signal: abort.signal }).then(
     (article) => {
       heading.textContent = article.title
-      // The article's text is shown as text: its markup, if any, is never parsed.
-      text.textContent = article.text
+      text = article.text
+      return render()
     },
     () => {
       if (!abort.signal.aborted) heading.textContent = ctx.strings().loadFailed
@@ -86,7 +107,8 @@ export function createArticleView(ctx: PanelContext, id: string): View {
     title: () => ctx.strings().helpTab,
     back: () => ctx.showHelp(),
     focus: () => heading.focus(),
-    refresh: () => {},
+    // The strings an article uses (a link's "opens in a new tab", an image's words): rendered again.
+    refresh: () => void render(),
     destroy: () => abort.abort(),
   }
 }

@@ -37,4 +37,15 @@ textarea,input{flex:1;min-width:0;min-height:44px;box-sizing:border-box;padding:
 .search label{display:block;margin-block-end:6px;font-weight:600}
 .row{display:flex;gap:8px}
 .article{white-space:pre-wrap;overflow-wrap:anywhere}
+.article.md{white-space:normal;line-height:1.5}
+.md :is(p,ul,ol,pre,blockquote,.table){margin-block:0 10px}
+.md :is(ul,ol){padding-inline-start:22px;list-style:revert}
+.md :is(h4,h5,h6){margin-block:14px 6px;font-size:15px}
+.md a{color:#1f4fd1}
+.md :is(code,pre){border-radius:4px;background:#eef1f6}
+.md :is(pre,.plain){padding:8px;white-space:pre-wrap}
+.md blockquote{margin-inline:0;padding-inline-start:10px;border-inline-start:3px solid #d0d5dd}
+.md .image{font-style:italic}
+.md .table{overflow-x:auto}
+.md :is(th,td){padding:4px 8px;border:1px solid #d0d5dd}
 `)
