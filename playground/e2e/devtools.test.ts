@@ -3,7 +3,8 @@
 // there (the recorder starts with the session, not with the devtools' chunk), the connection's
 // timeline across a drop,
 // a cache entry invalidated and fetched again, the tabs' arrow keys, axe-core on every tab, and
-// no token anywhere after a refresh. The e2e build is a development build (global-setup.ts), so
+// no token anywhere after a refresh; the tabs' focus ring and overflow cue, and the launcher placed
+// off the event log's timestamps (issue 44 row 9). The e2e build is a development build (global-setup.ts), so
 // this is the `@tandem/devtools` the app mounts in `npm run dev`: no test page of its own.
 import type { Locator, Page, Response } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -13,6 +14,7 @@ import { loadedView } from './pages.js'
 const TAB_NAMES = ['Requests', 'Cache', 'Connection', 'Channels', 'Rate limits', 'Outbox', 'Saved cache']
 const SUPPORT = { name: 'support', path: '/#support', tab: 'support', param: 'user' } as const
 const NARROW = { width: 360, height: 740 }
+const WIDE = { width: 1280, height: 800 }
 /** A timeline row that ends in "connected" (its reason, if any, follows a dot). */
 const BACK = /→ connected( · |$)/
 
@@ -228,6 +230,50 @@ describe.skipIf(!hasChromium)('devtools in the playground', () => {
     expect(page.errors).toEqual([])
   })
 
+  it("the tabs' focus ring stays in view, more tabs off-screen are marked at 360 px, and the launcher covers no timestamp at 1280 px", async () => {
+    const { page, devtools, launcher, dialog } = await openApp(harness.open, 'dt-place', WIDE)
+
+    // The launcher sits where the page keeps room for it: over no event-log timestamp (at any scroll
+    // of the log) and no control of the log's header. Enough lines first to fill the log.
+    const log = page.getByTestId('event-log')
+    const full = () => log.evaluate((l) => l.scrollHeight > l.clientHeight + 40)
+    for (const name of ['Billing', 'Sales', 'Partners', 'Customer Support'])
+      if (!(await full())) await page.getByTestId('mailboxes').getByRole('button', { name }).click()
+    await page.waitForFunction(
+      () => {
+        const l = document.querySelector('[data-testid="event-log"]')!
+        return l.scrollHeight > l.clientHeight + 40
+      },
+      undefined,
+      WAIT,
+    )
+    expect(await page.evaluate(launcherCovers)).toEqual([])
+
+    // Opened from the keyboard, focus on the selected tab: its ring (outline and offset) inside the
+    // strip that scrolls the tabs, whose overflow would clip it; and so for each tab the arrows reach.
+    await launcher.focus()
+    await page.keyboard.press('Enter')
+    await dialog.waitFor(WAIT)
+    for (const key of ['', 'ArrowRight', 'ArrowRight', 'End', 'Home']) {
+      if (key) await page.keyboard.press(key)
+      expect(await page.evaluate(focusRing), key || 'opened').toEqual({ focusVisible: true, clipped: [] })
+    }
+
+    // 360 px: seven tabs do not fit. The selected one is scrolled into view, and each side with
+    // tabs out of view shows its cue.
+    await page.setViewportSize(NARROW)
+    await page.keyboard.press('End')
+    expect(await page.evaluate(tabStrip)).toEqual({ selected: 'Saved cache', inView: true, cues: ['start'] })
+    expect(await page.evaluate(focusRing)).toEqual({ focusVisible: true, clipped: [] })
+    await page.keyboard.press('Home')
+    expect(await page.evaluate(tabStrip)).toEqual({ selected: 'Requests', inView: true, cues: ['end'] })
+    await page.keyboard.press('ArrowLeft') // wraps to the last
+    expect(await page.evaluate(tabStrip)).toEqual({ selected: 'Saved cache', inView: true, cues: ['start'] })
+    expect(await axeFindings(page, 'tandem-devtools')).toEqual([])
+    await show(devtools, 'Connection')
+    expect(page.errors).toEqual([])
+  })
+
   it('axe-core: no serious or critical finding on any tab of the open panel, at 1100 and 360 px', async () => {
     const { page, devtools, launcher, dialog } = await openApp(harness.open, 'dt-axe')
     await launcher.click()
@@ -250,6 +296,56 @@ describe.skipIf(!hasChromium)('devtools in the playground', () => {
     expect(page.errors).toEqual([])
   })
 })
+
+/** Runs in the page: what of the event log the devtools' launcher covers (its timestamps, its header's controls). */
+function launcherCovers(): string[] {
+  const launcher = document.querySelector('tandem-devtools')!.shadowRoot!.querySelector('.launcher')!
+  const l = launcher.getBoundingClientRect()
+  const overlaps = (r: DOMRect) =>
+    r.width > 0 && r.left < l.right && r.right > l.left && r.top < l.bottom && r.bottom > l.top
+  const lines = document.querySelector<HTMLElement>('[data-testid="event-log"]')!
+  const header = [...document.querySelectorAll('.event-log header > *')]
+  const covered = header.filter((e) => overlaps(e.getBoundingClientRect())).map((e) => `header: ${e.textContent}`)
+  for (const at of [0, 0.25, 0.5, 0.75, 1]) {
+    lines.scrollTop = at * (lines.scrollHeight - lines.clientHeight)
+    const view = lines.getBoundingClientRect()
+    for (const t of lines.querySelectorAll('.log-time')) {
+      const r = t.getBoundingClientRect()
+      if (r.bottom > view.top && r.top < view.bottom && overlaps(r)) covered.push(`timestamp ${t.textContent} at ${at}`)
+    }
+  }
+  return covered
+}
+
+/** Runs in the page: whether the focused tab shows its ring, and which sides of it the tab strip clips. */
+function focusRing(): { focusVisible: boolean; clipped: string[] } {
+  const root = document.querySelector('tandem-devtools')!.shadowRoot!
+  const tab = root.activeElement!
+  const style = getComputedStyle(tab)
+  const grow = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth)
+  const r = tab.getBoundingClientRect()
+  const strip = root.querySelector('[role=tablist]')!.getBoundingClientRect()
+  const ring = { left: r.left - grow, right: r.right + grow, top: r.top - grow, bottom: r.bottom + grow }
+  const clipped = [
+    ring.left < strip.left && 'left',
+    ring.right > strip.right && 'right',
+    ring.top < strip.top && 'top',
+    ring.bottom > strip.bottom && 'bottom',
+  ].filter((x): x is string => typeof x === 'string')
+  return { focusVisible: tab.getAttribute('role') === 'tab' && tab.matches(':focus-visible'), clipped }
+}
+
+/** Runs in the page: the selected tab, whether it is wholly in the strip's view, and the overflow cues shown. */
+function tabStrip(): { selected: string; inView: boolean; cues: string[] } {
+  const root = document.querySelector('tandem-devtools')!.shadowRoot!
+  const list = root.querySelector('[role=tablist]')!
+  const tab = list.querySelector('[aria-selected=true]')!
+  const [t, v] = [tab.getBoundingClientRect(), list.getBoundingClientRect()]
+  const cues = [...root.querySelectorAll<HTMLElement>('.more')]
+    .filter((c) => c.getBoundingClientRect().width > 0 && getComputedStyle(c).display !== 'none')
+    .map((c) => (c.classList.contains('start') ? 'start' : 'end'))
+  return { selected: tab.textContent ?? '', inView: t.left >= v.left - 0.5 && t.right <= v.right + 0.5, cues }
+}
 
 /**
  * Where any of `needles` occurs: the devtools' shadow DOM, what its recorder holds, the page's

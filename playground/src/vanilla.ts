@@ -1,10 +1,12 @@
-// The SDK without React: a client, one page of a list at a time, a channel, publishing.
+// The SDK without React: a client, one page of a list at a time, a channel's history and live
+// messages (vanilla-chat.ts), publishing.
 import { createClient, isTandemError, type Conversation } from '@tandem/core'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime } from '@tandem/realtime'
 import { shareAcrossTabs } from '@tandem/realtime/tabs'
 import { showUserNotice } from './app/user-notice.js'
 import { tabUser } from './lib/session.js'
+import { showChat } from './vanilla-chat.js'
 
 const { user, rejected } = tabUser()
 showUserNotice(rejected, user)
@@ -62,21 +64,15 @@ function conversationItem(c: Conversation): HTMLLIElement {
 $('more').addEventListener('click', () => void loadConversations())
 void loadConversations()
 
-// ---- Realtime: subscribe, show, publish ----
+// ---- Realtime: the last page of history, then live; publish ----
 const name = new URL(location.href).searchParams.get('channel') ?? 'chat:lobby'
 $('channel-name').textContent = name
 const channel = rt.channel(name)
-const messages = $<HTMLOListElement>('messages')
-channel.subscribe('message', (m) => {
-  const li = document.createElement('li')
-  li.dataset.id = m.messageId
-  li.dataset.testid = 'message'
-  li.dataset.offset = String(m.offset)
-  const data = m.data as { text?: unknown } | null
-  li.textContent = `${m.clientId ?? 'someone'}: ${typeof data?.text === 'string' ? data.text : JSON.stringify(m.data)}`
-  li.dir = 'auto'
-  messages.append(li)
-  messages.scrollTop = messages.scrollHeight
+showChat(rt, name, {
+  list: $<HTMLOListElement>('messages'),
+  empty: $('chat-empty'),
+  status: $('chat-loading'),
+  earlier: $<HTMLButtonElement>('earlier'),
 })
 channel.on('discontinuity', (d) => ($('chat-status').textContent = `Some messages were lost (${d.reason}).`))
 rt.on('state', ({ current }) => {

@@ -1,4 +1,5 @@
 import { TandemProvider } from '@tandem/react'
+import { usePersistStatus } from '@tandem/react/persist'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { ChatPanel } from '../chat/ChatPanel.js'
 import { ConnectionBadge } from '../chat/ConnectionBadge.js'
@@ -7,7 +8,11 @@ import type { Session } from '../lib/session.js'
 import { MapsPanel } from '../maps/MapsPanel.js'
 import { SupportPanel } from '../support/SupportPanel.js'
 import { EventLogPanel } from './EventLogPanel.js'
+import { HeaderLinks } from './HeaderLinks.js'
 import { LogOutButton, OutboxStatus, StorageNotice } from './PersistStatus.js'
+import { SignedOut } from './SignedOut.js'
+import type { ShellWorker } from './service-worker.js'
+import { UpdateNotice } from './UpdateNotice.js'
 import { UserNotice } from './UserNotice.js'
 
 const TABS = [
@@ -30,7 +35,7 @@ const KEY_STEP: Record<string, (i: number) => number> = {
   End: () => TABS.length - 1,
 }
 
-export function App({ session }: { session: Session }) {
+export function App({ session, worker }: { session: Session; worker?: ShellWorker }) {
   const [tab, setTab] = useState<Tab>(fromHash)
   const tabRefs = useRef<Partial<Record<Tab, HTMLAnchorElement | null>>>({})
   useEffect(() => {
@@ -38,6 +43,9 @@ export function App({ session }: { session: Session }) {
     addEventListener('hashchange', on)
     return () => removeEventListener('hashchange', on)
   }, [])
+  // The user logged out in another tab: this one's session is over too (its cache and outbox ended
+  // themselves, session.ts closed the connection), so the app gives way to a page that says so.
+  const { loggedOut } = usePersistStatus(session.persister)
 
   // One Tab stop for the tab list (the selected tab); arrows move between tabs and select them.
   const onTabKey = (e: KeyboardEvent) => {
@@ -50,6 +58,7 @@ export function App({ session }: { session: Session }) {
     tabRefs.current[next]?.focus()
   }
 
+  if (loggedOut === 'another-tab') return <SignedOut user={session.user} />
   return (
     <SessionContext.Provider value={session}>
       <TandemProvider client={session.client} realtime={session.realtime}>
@@ -87,29 +96,22 @@ export function App({ session }: { session: Session }) {
               ))}
             </div>
             <span className="grow" />
-            <span className="muted small" title="This tab's user: the token endpoint makes it the token's subject">
-              signed in as <strong data-testid="user">{session.user}</strong>
+            <span
+              className="muted small signed-in"
+              title={`${session.user}: this tab's user (the token endpoint makes it the token's subject)`}
+            >
+              <span className="signed-in-label">signed in as </span>
+              <strong data-testid="user">{session.user}</strong>
             </span>
             <ConnectionBadge />
             <OutboxStatus />
-            <a className="small" href={`/vanilla.html?user=${encodeURIComponent(session.user)}`}>
-              Vanilla page
-            </a>
-            <a
-              className="small"
-              href="/openapi.json"
-              title="The services' REST contract (OpenAPI 3.1), served by the emulator"
-            >
-              API contract
-            </a>
-            <a className="small" href="/asyncapi.json" title="The realtime socket's contract (AsyncAPI 3)">
-              Socket contract
-            </a>
+            <HeaderLinks user={session.user} />
             <LogOutButton />
           </header>
           <main className="content">
             <UserNotice rejected={session.rejectedUser} user={session.user} />
             <StorageNotice />
+            {worker && <UpdateNotice worker={worker} />}
             {/* Panels stay mounted (hidden), so the chat keeps its history and the lists their pages. */}
             {TABS.map((t) => (
               <div

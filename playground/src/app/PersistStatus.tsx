@@ -46,19 +46,18 @@ export function StorageNotice({ strings = PERSIST_STRINGS }: Props) {
 }
 
 /**
- * Wipes what is saved for this user (the cache and the held writes, in every tab of the user),
- * then starts afresh: the page again without `?user=`, so a new name is picked.
+ * Wipes what is saved for this user (the cache and the held writes) and ends their session in
+ * every tab of the user, then starts afresh: the page again without `?user=`, so a new name is picked.
  */
 export function LogOutButton({ strings = PERSIST_STRINGS }: Props) {
-  const { outbox, persister } = useSession()
+  const { persister } = useSession()
   const [busy, setBusy] = useState(false)
   const logOut = async () => {
     if (busy) return
     setBusy(true)
-    // The outbox stops first: a write it was settling must not store the list again after the wipe.
-    outbox.stop()
+    // Ends the saved cache and the outbox it was given (nothing is written after it, not even a write
+    // on its way), tells the other tabs, and `cleared` closes the connection (session.ts).
     await persister.clearPersisted()
-    persister.stop() // and the page going away must not save the (empty) cache again
     location.assign(`${location.pathname}${location.hash}`)
   }
   return (

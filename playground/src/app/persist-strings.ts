@@ -1,7 +1,8 @@
 /**
- * The words of persistence in the playground (the waiting count, the storage notice, Log out), in
- * one place so an app can replace any of them: pass `strings={{ … }}` to `<OutboxStatus>`,
- * `<StorageNotice>` or `<LogOutButton>`; what is left out keeps its default.
+ * The words of persistence in the playground (the waiting count, the storage notice, Log out, the
+ * page of a tab signed out elsewhere), in one place so an app can replace any of them: pass
+ * `strings={{ … }}` to `<OutboxStatus>`, `<StorageNotice>`, `<LogOutButton>` or `<SignedOut>`;
+ * what is left out keeps its default.
  */
 export const PERSIST_STRINGS = {
   /** Beside the connection badge while writes wait in the outbox (nothing at 0). */
@@ -13,6 +14,11 @@ export const PERSIST_STRINGS = {
   logOut: 'Log out',
   logOutTitle:
     'Wipes what this browser saved for you (the inbox and the waiting changes) in every tab, then starts as someone new',
+  /** The page a tab shows once the user logged out in another of their tabs. */
+  signedOutTitle: 'You were signed out in another tab',
+  signedOut: (user: string) =>
+    `${user} logged out in another tab, so this one is signed out too: nothing of ${user} is kept on this device, and the connection is closed.`,
+  signInAgain: 'Sign in again',
 }
 
 export type PersistStrings = typeof PERSIST_STRINGS

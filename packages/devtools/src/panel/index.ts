@@ -47,7 +47,7 @@ export const mountPanel: MountPanel = (host: PanelHost): Panel => {
     h('header', {}, heading, close),
     actions.node,
     status,
-    tabs.tablist,
+    tabs.strip,
     h('div', { class: 'body' }, ...tabs.panels),
   )
   close.addEventListener('click', () => host.close())
@@ -73,6 +73,7 @@ export const mountPanel: MountPanel = (host: PanelHost): Panel => {
     refresh,
     destroy() {
       tabs.activate(false)
+      tabs.destroy()
       for (const spec of specs) spec.view.destroy()
       node.replaceChildren()
     },

@@ -14,8 +14,13 @@ button:disabled{color:#5b6473;cursor:progress}
 .icon{min-width:44px;min-height:44px;border:0;background:transparent;color:inherit;font-size:22px;line-height:1}
 .actions{display:flex;flex-wrap:wrap;gap:6px;padding:6px 8px;border-block-end:1px solid #d0d5dd}
 .status{margin:0;padding:0 8px;min-height:1.4em;color:#3b4250;font-size:13px}
-.tablist{display:flex;overflow-x:auto;border-block-end:1px solid #d0d5dd}
+.tabstrip{position:relative;border-block-end:1px solid #d0d5dd}
+.tablist{display:flex;overflow-x:auto;scroll-padding-inline:36px;scrollbar-width:thin}
 [role=tab]{flex:none;min-height:40px;border:0;border-radius:0;border-block-end:3px solid transparent;background:none;color:#3b4250;white-space:nowrap}
+[role=tab]:focus-visible{outline-offset:-5px;box-shadow:inset 0 0 0 2px #fff}
+.more{position:absolute;inset-block:0 4px;display:none;place-items:center;width:24px;background:#fff;box-shadow:0 0 10px 8px #fff;font-size:22px;pointer-events:none}
+.start{inset-inline-start:0}.end{inset-inline-end:0}
+[data-more-start]>.start,[data-more-end]>.end{display:grid}
 [role=tab][aria-selected=true]{border-color:#1f4fd1;color:#1f4fd1;font-weight:600}
 .body{flex:1;min-height:0;overflow:auto}
 [role=tabpanel]{padding:8px 10px}

@@ -1,7 +1,9 @@
 // The WAI-ARIA tabs pattern: a tablist of tabs, each controlling its tabpanel; the selected tab
 // is the only one in the tab order (roving tabindex); Left/Right move to the previous/next tab
 // (wrapping), Home/End to the first/last, and moving selects (automatic activation: each view
-// renders at once). Only the selected view is shown, and only it keeps itself current.
+// renders at once). Only the selected view is shown, and only it keeps itself current. The tabs
+// scroll sideways when they do not fit (seven at 360 px): a faded chevron marks each side that
+// has more, and the selected tab is always scrolled into view.
 import { h } from '@tandem/core/internal'
 import type { View } from './view.js'
 
@@ -12,6 +14,8 @@ export interface TabSpec {
 }
 
 export interface Tabs {
+  /** The tab list inside its strip (the overflow cues): what the panel places. */
+  readonly strip: HTMLElement
   readonly tablist: HTMLElement
   readonly panels: HTMLElement[]
   /** Selects (and shows) the tab; `focus` moves focus to it. */
@@ -20,6 +24,7 @@ export interface Tabs {
   /** The panel opened or closed: the selected view starts or stops keeping current. */
   activate(active: boolean): void
   refresh(label: string): void
+  destroy(): void
 }
 
 export function createTabs(specs: TabSpec[]): Tabs {
@@ -42,6 +47,20 @@ export function createTabs(specs: TabSpec[]): Tabs {
     ),
   )
   tablist.append(...buttons)
+  // Only a sign: the arrows move by tab (each comes into view), a finger or the scrollbar by swipe or drag.
+  const cue = (side: 'start' | 'end') =>
+    h('span', { class: `more ${side}`, 'aria-hidden': 'true' }, side === 'start' ? '‹' : '›')
+  const strip = h('div', { class: 'tabstrip' }, cue('start'), tablist, cue('end'))
+  /** Marks the sides with tabs out of view (scrollLeft runs negative right to left). */
+  const overflow = () => {
+    const hidden = tablist.scrollWidth - tablist.clientWidth
+    const from = Math.abs(tablist.scrollLeft)
+    strip.toggleAttribute('data-more-start', hidden > 1 && from > 1)
+    strip.toggleAttribute('data-more-end', hidden > 1 && from < hidden - 1)
+  }
+  tablist.addEventListener('scroll', overflow, { passive: true })
+  const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(overflow)
+  resized?.observe(tablist)
   let selected = 0
   let active = false
 
@@ -58,6 +77,9 @@ export function createTabs(specs: TabSpec[]): Tabs {
     panels[selected]?.removeAttribute('hidden')
     if (active) specs[selected]?.view.show()
     if (focus) buttons[selected]?.focus()
+    // Never a selected tab out of view (scroll-padding keeps it clear of the cues).
+    buttons[selected]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' })
+    overflow()
   }
 
   buttons.forEach((button, i) => button.addEventListener('click', () => select(i, true)))
@@ -71,6 +93,7 @@ export function createTabs(specs: TabSpec[]): Tabs {
   select(0)
 
   return {
+    strip,
     tablist,
     panels,
     select: (id, focus) =>
@@ -87,12 +110,15 @@ export function createTabs(specs: TabSpec[]): Tabs {
       active = on
       if (on) specs[selected]?.view.show()
       else specs[selected]?.view.hide()
+      if (on) overflow()
     },
     refresh(label) {
       tablist.setAttribute('aria-label', label)
       specs.forEach((s, i) => (buttons[i]!.textContent = s.label()))
       for (const s of specs) s.view.refresh()
+      overflow() // other words, other widths
     },
+    destroy: () => resized?.disconnect(),
   }
 }
 
