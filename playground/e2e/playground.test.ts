@@ -14,12 +14,15 @@ import { createRealtime } from '@tandem/realtime'
 import { WebSocket } from 'ws'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { hasChromium, here, SHOTS, useHarness, WAIT } from './harness.js'
+import { axeFindings, hasChromium, here, SHOTS, useHarness, WAIT } from './harness.js'
 
 const run = promisify(execFile)
 const DOCS_SHOT = here('../../docs/playground.png')
 const CHECK = here('../scripts/check-bundle.mjs')
 const VITE_BIN = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js')
+/** A wide screen and a phone, as issue 44 walked the playground. */
+const WIDE = { width: 1280, height: 800 }
+const NARROW = { width: 360, height: 740 }
 
 describe.skipIf(!hasChromium)('playground in Chromium', () => {
   const harness = useHarness({ serve: 'dev' })
@@ -285,6 +288,18 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
           await r.continue()
         },
       )
+      // The new page asks to resume the channel from the saved position (its subscribe frame).
+      const resumedFrom: unknown[] = []
+      page.on('websocket', (ws) =>
+        ws.on('framesent', ({ payload }) => {
+          const frame = JSON.parse(String(payload)) as {
+            type?: string
+            channels?: { channel: string; since?: unknown }[]
+          }
+          if (frame.type === 'subscribe')
+            resumedFrom.push(...(frame.channels ?? []).filter((c) => c.channel === 'reload:stream').map((c) => c.since))
+        }),
+      )
       const reloaded = page.reload()
       // The new document, its script not run yet: the old one has gone.
       await page.waitForFunction(() => document.getElementById('state')?.dataset.state === 'idle', undefined, WAIT)
@@ -309,10 +324,12 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
       }
       const from = saved.channels['reload:stream']!.offset
       expect(from).toBe(5) // what the page had shown before it went
+      expect(resumedFrom).toEqual([expect.objectContaining({ offset: from })])
       const got = await offsets()
-      // Exactly what came after the saved position: contiguous, none before it, none twice.
+      // The page shows the channel's last page of history, then what is live (issue 44 row 13):
+      // the 5 before and the 20 during, contiguous, none twice, whichever way each came.
       expect({ state, from, got }).toEqual({ state: 'connected', from, got: expect.anything() })
-      expect(got).toEqual(Array.from({ length: last - from }, (_, i) => from + 1 + i))
+      expect(got).toEqual(Array.from({ length: last }, (_, i) => 1 + i))
       expect(await page.locator('#chat-status').textContent()).not.toMatch(/lost/)
       expect(pageErrors(page)).toEqual([])
     } finally {
@@ -348,6 +365,75 @@ describe.skipIf(!hasChromium)('playground in Chromium', () => {
     expect(pageErrors(page)).toEqual([])
     await page.screenshot({ path: join(SHOTS, 'vanilla.png') })
   })
+
+  // issue 44 row 13: the vanilla chat shows history, and says when a channel is empty.
+  const stamp = Date.now().toString(36)
+  const texts = (page: Page) => page.$$eval('#messages li', (els) => els.map((e) => e.textContent))
+
+  it("shows the channel's last page of history, an earlier page on demand in the reader's place, at 1280 and 360 px", async () => {
+    const { url } = harness
+    const name = `chat:vanilla-history-${stamp}`
+    const pub = createRealtime(
+      { auth: { url: `${url}/api/tandem-token?user=e2e-vh-pub` }, url: `${url}/realtime` },
+      { WebSocket },
+    )
+    try {
+      const ch = pub.channel(name)
+      for (let i = 1; i <= 60; i++) await ch.publish('message', { text: `old ${i}` })
+    } finally {
+      pub.close()
+    }
+    for (const viewport of [WIDE, NARROW]) {
+      const page = await harness.open(`/vanilla.html?user=e2e-vh&channel=${encodeURIComponent(name)}`, viewport)
+      // The newest 50, oldest first, the newest in view.
+      await page.waitForFunction(() => document.querySelectorAll('#messages li').length === 50, undefined, WAIT)
+      const shown = await texts(page)
+      expect([shown[0], shown.at(-1)]).toEqual(['e2e-vh-pub: old 11', 'e2e-vh-pub: old 60'])
+      expect(
+        await page.locator('#messages').evaluate((l) => l.scrollHeight - l.scrollTop - l.clientHeight),
+      ).toBeLessThan(2)
+      expect(await page.getByTestId('chat-empty').isVisible()).toBe(false)
+      expect(await axeFindings(page)).toEqual([])
+
+      // From the keyboard: the list is a Tab stop (it scrolls); Home goes to its top.
+      await page.locator('#messages').focus()
+      await page.keyboard.press('Home')
+      await page.waitForFunction(() => document.getElementById('messages')!.scrollTop === 0, undefined, WAIT)
+      const top = () =>
+        page.$$eval('#messages li', (els) => {
+          const list = document.getElementById('messages')!.getBoundingClientRect()
+          const li = els.find((e) => e.getBoundingClientRect().bottom > list.top)!
+          return { text: li.textContent, y: Math.round(li.getBoundingClientRect().top - list.top) }
+        })
+      const before = await top()
+      await page.getByRole('button', { name: 'Load earlier messages' }).click()
+      await page.waitForFunction(() => document.querySelectorAll('#messages li').length === 60, undefined, WAIT)
+      expect((await texts(page))[0]).toBe('e2e-vh-pub: old 1')
+      // The reader's place: the message at the top is still there, where it was.
+      expect(await top()).toEqual(before)
+      await page.getByRole('button', { name: 'Load earlier messages' }).waitFor({ ...WAIT, state: 'hidden' })
+      expect(page.errors).toEqual([])
+    }
+  })
+
+  it('says "No messages yet" on an empty channel, until the first message', async () => {
+    for (const viewport of [WIDE, NARROW]) {
+      const name = `chat:vanilla-empty-${stamp}-${viewport.width}`
+      const page = await harness.open(`/vanilla.html?user=e2e-vempty&channel=${encodeURIComponent(name)}`, viewport)
+      const empty = page.getByTestId('chat-empty')
+      await empty.waitFor(WAIT)
+      expect(await empty.textContent()).toBe('No messages yet. Say something to start.')
+      expect(await page.locator('#chat-loading').textContent()).toBe('')
+      expect(await axeFindings(page)).toEqual([])
+      await page.getByLabel('Message').fill('the first')
+      await page.getByLabel('Message').press('Enter')
+      await page.waitForFunction(() => document.querySelectorAll('#messages li').length === 1, undefined, WAIT)
+      expect(await texts(page)).toEqual(['e2e-vempty: the first'])
+      expect(await empty.isVisible()).toBe(false)
+      expect(await axeFindings(page)).toEqual([])
+      expect(page.errors).toEqual([])
+    }
+  })
 })
 
 describe('the built playground', () => {
@@ -362,7 +448,7 @@ describe('the built playground', () => {
     expect(stdout).toMatch(/check-bundle: ok/)
   })
 
-  it('the check fails on a planted token or secret', async () => {
+  it('the check fails on a planted token, secret or dev control', async () => {
     const { DEV_APP } = await import('@tandem/emulator')
     const dir = await mkdtemp(join(tmpdir(), 'check-bundle-'))
     try {
@@ -372,6 +458,7 @@ describe('the built playground', () => {
         `const t = "${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'someone', exp: 1 })}.${'s'.repeat(43)}"`,
       )
       await writeFile(join(dir, 'b.js'), `const k = ${JSON.stringify(DEV_APP.keys[0]!.secret)}`)
+      await writeFile(join(dir, 'c.js'), 'fetch(`/api/dev/${w}?user=${u}`);window.__chatListCommits=1')
       const failed = await run(process.execPath, [CHECK, '--dir', dir]).then(
         () => undefined,
         (e: { code: number; stderr: string }) => e,
@@ -379,6 +466,8 @@ describe('the built playground', () => {
       expect(failed?.code).toBe(1)
       expect(failed?.stderr).toContain('a.js: a JWT-shaped string')
       expect(failed?.stderr).toContain('b.js: the secret of key')
+      expect(failed?.stderr).toContain("c.js: a call to the dev server's controls (/api/dev/, 1×)")
+      expect(failed?.stderr).toContain("c.js: the chat list's dev-only render counter (__chatListCommits, 1×)")
       expect(failed?.stderr).not.toContain(DEV_APP.keys[0]!.secret) // names the finding, never prints it
     } finally {
       await rm(dir, { recursive: true, force: true })

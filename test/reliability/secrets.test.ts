@@ -4,14 +4,9 @@
 // an emulator access-log line, an SDK log or debug line, an error message or a delivery log;
 // no token ever appears in a URL (every URL the SDK requested, every URL the server received,
 // every WebSocket upgrade). The webhook handler refuses a bad signature, a stale timestamp and a
-// replayed delivery of a real emulator webhook. And, when the playground engineer's bundle check
-// exists, the built playground holds no secret.
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+// replayed delivery of a real emulator webhook.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { createClient, createTokenProvider, isTandemError, type Logger } from '@tandem/core'
 import { DEV_APP, startEmulator, type AccessLogLine, type Emulator, type EmulatorApp } from '@tandem/emulator'
 import { createRealtime } from '@tandem/realtime'
@@ -32,8 +27,6 @@ const OTHER: EmulatorApp = {
 }
 const SECRETS = [...DEV_APP.keys, ...OTHER.keys].map((k) => k.secret)
 const JWT = /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]{8,}/
-
-const root = fileURLToPath(new URL('../../', import.meta.url))
 
 let emu: Emulator
 const logLines: AccessLogLine[] = []
@@ -356,19 +349,7 @@ describe('secrets', () => {
     }
   })
 
-  const checkBundle = `${root}playground/scripts/check-bundle.mjs`
-  it.skipIf(!existsSync(checkBundle) || process.env.SKIP_BUNDLE_CHECK === '1')(
-    'the built playground bundle holds no secret (playground/scripts/check-bundle.mjs)',
-    async () => {
-      const run = promisify(execFile)
-      await run('npm', ['run', 'build', '-w', 'playground', '--silent'], { cwd: root, timeout: 100_000 })
-      const { stdout, stderr } = await run(process.execPath, [checkBundle], { cwd: root, timeout: 30_000 }).catch(
-        (e: { stdout?: string; stderr?: string; code?: number }) => {
-          throw new Error(`check-bundle failed (exit ${e.code}): ${e.stdout ?? ''} ${e.stderr ?? ''}`)
-        },
-      )
-      expect(`${stdout}${stderr}`).not.toMatch(/secret of key|JWT-shaped|bearer/i)
-    },
-    120_000,
-  )
+  // The built playground bundle (no key secret, no token, no dev control) is checked once, by
+  // playground/e2e/playground.test.ts ("the built playground"): a second build here raced it into
+  // the same playground/dist, and under Vitest's NODE_ENV=test made a development build.
 })

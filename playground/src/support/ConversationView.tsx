@@ -2,12 +2,13 @@ import { CONVERSATION_STATUSES } from '@tandem/contract'
 import type { ConversationStatus } from '@tandem/core'
 import { useMutation, useResource, useResources } from '@tandem/react'
 import { useResourcePresence } from '@tandem/react/resource-presence'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
-import { dateTime, errorField } from '../lib/format.js'
+import { errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import { ConversationPresence, LockButton, agentName } from './ConversationPresence.js'
 import type { SupportStrings } from './strings.js'
+import { HeldRow, ThreadRow } from './ThreadRows.js'
 import { THREAD_PARAMS, useHeldReplies } from './use-held-replies.js'
 
 interface Props {
@@ -36,6 +37,8 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   // Not while replies of ours wait: each raises the count as it is applied, and lands in the list
   // then (useHeldReplies); a refetch per reply was 100 lists for 100 replies sent after a reload.
   const held = useHeldReplies(id)
+  // The rows change when the list does, not on each render an outbox change causes.
+  const rows = useMemo(() => threads.items.map((t) => <ThreadRow key={t.id} thread={t} />), [threads.items])
   const waiting = held.length > 0
   useEffect(() => {
     if (count !== undefined && threads.status === 'success' && !isFetching && !waiting && count > loaded) void refetch()
@@ -141,35 +144,9 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
       </header>
 
       <ol className="threads" data-testid="threads">
-        {threads.items.map((t) => (
-          <li key={t.id} className={`thread thread-${t.type}`} data-testid="thread">
-            <div className="thread-head small">
-              <strong>{t.author.name ?? t.author.email ?? t.author.id ?? 'someone'}</strong>
-              <span className="muted">
-                {' '}
-                · {t.type === 'customer' ? 'customer' : t.type}
-                {' · '}
-                {dateTime(t.createdAt)}
-              </span>
-            </div>
-            <div className="thread-text" dir="auto">
-              {t.text}
-            </div>
-          </li>
-        ))}
+        {rows}
         {held.map((h) => (
-          <li key={h.id} className="thread thread-reply sending" data-testid="thread" data-held={h.id}>
-            <div className="thread-head small">
-              <strong>{user}</strong>
-              <span className="muted" title={h.lastError ? strings.heldBecause(h.lastError) : undefined}>
-                {' '}
-                · reply · {strings.sending}
-              </span>
-            </div>
-            <div className="thread-text" dir="auto">
-              {h.text}
-            </div>
-          </li>
+          <HeldRow key={h.id} id={h.id} user={user} text={h.text} lastError={h.lastError} strings={strings} />
         ))}
         {threads.status === 'pending' && <li className="muted">Loading threads…</li>}
       </ol>

@@ -139,7 +139,9 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
           </span>
           {list.isFetching && !list.isFetchingNextPage && <span className="muted small">refreshing…</span>}
         </header>
-        {list.status === 'error' && <ErrorDetails error={list.error} service="support" data-testid="list-error" />}
+        {list.status === 'error' && (
+          <ErrorDetails error={list.error} service="support" strings={strings} data-testid="list-error" />
+        )}
         {list.status === 'pending' && !list.items.length && <p className="muted">Loading conversations…</p>}
         {list.status === 'success' && !list.items.length && <p className="muted">No conversation matches.</p>}
         <ul className={`conversations ${list.isPlaceholderData ? 'dim' : ''}`} data-testid="conversations">
