@@ -6,6 +6,25 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+// Browser code reads `process` only behind a guard: a page without a bundler has none, and an
+// unguarded read there throws a ReferenceError in place of the typed error (issue 45). The guard is
+// `DEV && process.env.NODE_ENV !== 'production'` (CONTRIBUTING.md, "Error messages"), or `typeof
+// process === 'object' && …` where `DEV` itself is decided (@tandem/contract/dev).
+const GUARDED_NODE_ENV =
+  "LogicalExpression[operator='&&']:matches([left.name='DEV'], [left.operator='==='][left.left.operator='typeof'][left.left.argument.name='process'][left.right.value='object']) > BinaryExpression.right[operator='!=='][right.value='production'] > MemberExpression.left[property.name='NODE_ENV'] > MemberExpression.object[property.name='env']"
+const noProcess = [
+  {
+    selector: `MemberExpression[object.name='process']:not(${GUARDED_NODE_ENV})`,
+    message:
+      'A page without a bundler has no `process`: write `DEV && process.env.NODE_ENV !== \'production\'` (DEV from @tandem/contract/dev; CONTRIBUTING.md, "Error messages").',
+  },
+  {
+    selector: "MemberExpression[object.name=/^(globalThis|window|self|global)$/][property.name='process']",
+    message:
+      'A page without a bundler has no `process`: write `DEV && process.env.NODE_ENV !== \'production\'` (DEV from @tandem/contract/dev; CONTRIBUTING.md, "Error messages").',
+  },
+]
+
 const hooksRules = Object.fromEntries(
   Object.keys(reactHooks.configs['recommended-latest'].rules).map((rule) => [rule, 'error']),
 )
@@ -54,6 +73,19 @@ export default tseslint.config(
       ],
     },
   },
+  // The packages that run in browsers (server and emulator run in Node alone; so do @tandem/next's
+  // server entry and the token route). Devtools' on/off switch reads NODE_ENV bare, inside a `try`
+  // of its callers that turns a page without a bundler's ReferenceError into "off" (devtools'
+  // index.ts): a constant would not fold while esbuild parses, and its element's chunk would stay.
+  {
+    files: ['packages/{contract,core,realtime,react,messenger,devtools,next}/src/**/*.{ts,tsx}'],
+    ignores: [
+      '**/__tests__/**',
+      'packages/next/src/{server,server-client,token-route}.ts',
+      'packages/devtools/src/{index.ts,react.tsx}',
+    ],
+    rules: { 'no-restricted-syntax': ['error', ...noProcess] },
+  },
   // Tables keyed by names users choose (channels, presence, positions, tabs) are Maps: the
   // contract's channel names include `__proto__` and `constructor`, which a plain object turns into
   // its prototype or Object's own function. A `string`-keyed Record or index signature is how
@@ -65,6 +97,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        // The browser rule above, again: a later block's no-restricted-syntax replaces an earlier one's.
+        ...noProcess,
         {
           selector:
             "TSTypeReference[typeName.name='Record'] > TSTypeParameterInstantiation > TSStringKeyword:first-child",

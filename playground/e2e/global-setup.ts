@@ -8,12 +8,19 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+// @ts-expect-error: plain ESM module without types.
+import { buildStale } from '../../scripts/build.mjs'
 
 /** Where the build goes; the harness's preview servers serve it. */
 export const E2E_DIST = fileURLToPath(new URL('../../node_modules/.cache/tandem-e2e/', import.meta.url))
 
 export default async function setup(): Promise<void> {
-  await build(['--mode', 'development', '--minify', 'false', '--outDir', E2E_DIST], 'development')
+  await Promise.all([
+    build(['--mode', 'development', '--minify', 'false', '--outDir', E2E_DIST], 'development'),
+    // The packages' dist, for the pages that load it without a bundler (no-bundler.test.ts) and
+    // the messenger's browser build (messenger-plain-page.test.ts): built when older than src.
+    buildStale(['contract', 'core', 'realtime', 'react', 'messenger', 'devtools']),
+  ])
 }
 
 /**

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build as viteBuild, defaultClientConditions } from 'vite'
+import { createServer, build as viteBuild, defaultClientConditions } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const LINK = 'https://tandem.dev/e/'
@@ -150,9 +150,26 @@ describe('production error messages (NODE_ENV=production)', () => {
     expect(SENTENCES.filter((s) => code.includes(s))).toEqual([])
   })
 
+  it("Vite's dev server takes the development switch: the sentences, with no `process` in the page", async () => {
+    const server = await createServer({
+      configFile: false,
+      logLevel: 'silent',
+      root: dir,
+      server: { middlewareMode: true, hmr: false, ws: false },
+      resolve: { conditions: ['@tandem/source', ...defaultClientConditions] },
+    })
+    try {
+      const resolved = await server.environments.client.pluginContainer.resolveId('@tandem/contract/dev', entry)
+      expect(resolved?.id).toMatch(/contract\/src\/dev\/development\.ts$/)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a development build for the browser, where there is no `process`, keeps the sentences (Vite dev, webpack)', async () => {
-    // What a browser runs in development: the bundler has replaced process.env.NODE_ENV and the
-    // page has no `process`. A guard that asks `typeof process` first picks production here.
+    // What a browser runs in development: the bundler has replaced process.env.NODE_ENV, resolved
+    // the `development` export condition (Vite's dev server and webpack's development mode do), and
+    // the page has no `process`. A guard that asked `typeof process` alone would pick production here.
     const result = await build({
       stdin: { contents: `export { createClient } from '@tandem/core'`, resolveDir, loader: 'js' },
       bundle: true,
@@ -161,7 +178,7 @@ describe('production error messages (NODE_ENV=production)', () => {
       platform: 'browser',
       write: false,
       logLevel: 'silent',
-      conditions: ['@tandem/source'],
+      conditions: ['@tandem/source', 'development'],
       define: { 'process.env.NODE_ENV': '"development"' },
     })
     const code = result.outputFiles[0]!.text

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import type { CacheOptions } from './cache/types.js'
 import type { PathOf, TypedCollection } from './collection.js'
 import { ATTEMPT_TIMEOUT_MS, BASE_URL, LOG_LEVEL, MAX_RESPONSE_BYTES, RATE_LIMITS, RETRY } from './defaults.js'
@@ -143,17 +144,20 @@ export type { PathOf, TypedCollection }
  */
 export function createClient(options: ClientOptions): Client {
   if (typeof options !== 'object' || options === null)
-    throw new ValidationError('options', process.env.NODE_ENV !== 'production' && 'must be an object')
+    throw new ValidationError('options', DEV && process.env.NODE_ENV !== 'production' && 'must be an object')
   if (typeof options.auth !== 'object' || options.auth === null) {
     throw new ValidationError(
       'auth',
-      process.env.NODE_ENV !== 'production' && 'is required: { url }, { fetchToken } or a TokenProvider',
+      DEV && process.env.NODE_ENV !== 'production' && 'is required: { url }, { fetchToken } or a TokenProvider',
     )
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
-    throw new ValidationError('fetch', process.env.NODE_ENV !== 'production' && 'must be a fetch function')
+    throw new ValidationError('fetch', DEV && process.env.NODE_ENV !== 'production' && 'must be a fetch function')
   if (!options.fetch && typeof globalThis.fetch !== 'function')
-    throw new ValidationError('fetch', process.env.NODE_ENV !== 'production' && 'no global fetch: pass options.fetch')
+    throw new ValidationError(
+      'fetch',
+      DEV && process.env.NODE_ENV !== 'production' && 'no global fetch: pass options.fetch',
+    )
   // Without options.fetch, the global is looked up per request (so MSW or a test can patch it later).
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
   const root = parseBaseUrl(options.baseUrl ?? BASE_URL, 'baseUrl')
@@ -204,7 +208,8 @@ function logOf({ logger, logLevel }: ClientOptions) {
   if (logger)
     throw new ValidationError(
       'logger',
-      process.env.NODE_ENV !== 'production' &&
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
         "on @tandem/core/client pass logTo(console) (import { logTo } from '@tandem/core/client')",
     )
   return undefined
@@ -216,7 +221,7 @@ function normalizeRate(rate: RateLimitOptions, service: ServiceName): { limit: n
   if (!(limit > 0) || !(intervalMs > 0))
     throw new ValidationError(
       `services.${service}.rateLimit`,
-      process.env.NODE_ENV !== 'production' && 'limit and interval must be positive',
+      DEV && process.env.NODE_ENV !== 'production' && 'limit and interval must be positive',
     )
   return { limit, intervalMs }
 }

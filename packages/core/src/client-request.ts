@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from './errors.js'
 import type { Http } from './http.js'
 
@@ -14,6 +15,9 @@ export interface RequestClient {
 export function httpOf(client: RequestClient): Http {
   const http = (client as Partial<RequestClient> | null | undefined)?.request
   if (typeof http !== 'function')
-    throw new ValidationError('client', process.env.NODE_ENV !== 'production' && 'must be a client from createClient')
+    throw new ValidationError(
+      'client',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be a client from createClient',
+    )
   return http
 }

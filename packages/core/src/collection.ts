@@ -12,6 +12,7 @@ import {
   type ParamsOf,
   type UpdateOf,
 } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { httpOf, type RequestClient } from './client-request.js'
 import { ApiError, ValidationError } from './errors.js'
 import type { Http } from './http.js'
@@ -117,7 +118,8 @@ export function validateId(id: unknown, field = 'id'): string {
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || id === '.' || id === '..') {
     throw new ValidationError(
       field,
-      process.env.NODE_ENV !== 'production' &&
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
         `must be a non-empty string of at most ${MAX_ID} characters (not "." or "..")`,
     )
   }
@@ -131,7 +133,7 @@ export function validateLimit(limit: unknown): void {
 
 function validateBody<B>(body: B): B {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ValidationError('body', process.env.NODE_ENV !== 'production' && 'must be an object')
+    throw new ValidationError('body', DEV && process.env.NODE_ENV !== 'production' && 'must be an object')
   return body
 }
 
@@ -195,7 +197,7 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
   if (!NAME.test(name))
     throw new ValidationError(
       'name',
-      process.env.NODE_ENV !== 'production' && 'must be a lower-case path such as "resources"',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be a lower-case path such as "resources"',
     )
   const base = `/v1/${name}`
   const at = (id: unknown) => `${base}/${validateId(id)}`
@@ -213,7 +215,7 @@ export function createCollection<T = Resource, Create = Partial<T>, Update = Par
           const query = { ...params }
           validateLimit(query.limit)
           if (query.cursor !== undefined && typeof query.cursor !== 'string')
-            throw new ValidationError('cursor', process.env.NODE_ENV !== 'production' && 'must be a string')
+            throw new ValidationError('cursor', DEV && process.env.NODE_ENV !== 'production' && 'must be a string')
           return [base, query]
         },
         item,

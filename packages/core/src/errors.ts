@@ -1,4 +1,5 @@
 import { ERROR_DOCS, type RateLimitBucket } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 
 /**
  * Everything Tandem throws is a `TandemError`. Guards check `name` so they hold across bundles and realms.
@@ -25,7 +26,7 @@ export class TandemError extends Error {
 
   constructor(message: string, { cause, code, status, requestId, details }: TandemErrorOptions) {
     super(
-      process.env.NODE_ENV !== 'production' ? message : `${message} ${ERROR_DOCS}${code}`,
+      DEV && process.env.NODE_ENV !== 'production' ? message : `${message} ${ERROR_DOCS}${code}`,
       cause === undefined ? undefined : { cause },
     )
     Object.assign(this, { code, status, requestId, details })

@@ -1,4 +1,5 @@
 import { IDEMPOTENCY_KEY_RULE, isCredentialParam, isIdempotencyKey, wrongField } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from './errors.js'
 import type { RateLimiter } from './rate-limiter.js'
 import type { AnswerShape, HttpMethod, Query, RequestOptions, RetryOptions, ServiceName } from './types.js'
@@ -60,21 +61,21 @@ export function prepare(req: RequestOptions, ctx: PrepareContext): Call {
   if (!baseURL)
     throw new ValidationError(
       'service',
-      process.env.NODE_ENV !== 'production' && `unknown service "${String(service)}"`,
+      DEV && process.env.NODE_ENV !== 'production' && `unknown service "${String(service)}"`,
       String(service),
     )
   if (!METHODS.has(method))
     throw new ValidationError(
       'method',
-      process.env.NODE_ENV !== 'production' && `unsupported method "${String(method)}"`,
+      DEV && process.env.NODE_ENV !== 'production' && `unsupported method "${String(method)}"`,
       String(method),
     )
   if (typeof path !== 'string' || !path.startsWith('/'))
-    throw new ValidationError('path', process.env.NODE_ENV !== 'production' && 'must start with "/"')
+    throw new ValidationError('path', DEV && process.env.NODE_ENV !== 'production' && 'must start with "/"')
   const headers = normalizeHeaders(req.headers)
   const givenKey = req.idempotencyKey ?? headers['idempotency-key']
   if (givenKey !== undefined && !isIdempotencyKey(givenKey))
-    throw new ValidationError('idempotencyKey', process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE)
+    throw new ValidationError('idempotencyKey', DEV && process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE)
   delete headers['idempotency-key'] // set again per attempt, from `idempotencyKey`
   const isWrite = !IDEMPOTENT.has(method)
   const idempotencyKey = isWrite ? (givenKey ?? (ctx.idempotency ? ctx.randomId() : undefined)) : undefined
@@ -117,19 +118,20 @@ function checkQuery(query: Query | undefined): Query | undefined {
     if (!(t === 'string' || t === 'boolean' || (t === 'number' && Number.isFinite(value)))) {
       throw new ValidationError(
         key,
-        process.env.NODE_ENV !== 'production' && 'must be a string, a finite number or a boolean',
+        DEV && process.env.NODE_ENV !== 'production' && 'must be a string, a finite number or a boolean',
       )
     }
     if (value === '')
       throw new ValidationError(
         key,
-        process.env.NODE_ENV !== 'production' && 'must not be empty (leave it out instead)',
+        DEV && process.env.NODE_ENV !== 'production' && 'must not be empty (leave it out instead)',
       )
     // A credential in a URL reaches access logs, history and Referer: the services refuse it, so never send one.
     if (isCredentialParam(key))
       throw new ValidationError(
         key,
-        process.env.NODE_ENV !== 'production' &&
+        DEV &&
+          process.env.NODE_ENV !== 'production' &&
           'is a credential parameter: credentials go in the Authorization header (the client adds the token), never in a URL',
       )
     out[key] = value
@@ -145,7 +147,11 @@ function checkBody(body: unknown): unknown {
     json = JSON.stringify(body)
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : 'unserializable'
-    throw new ValidationError('body', process.env.NODE_ENV !== 'production' && `cannot be sent as JSON (${why})`, why)
+    throw new ValidationError(
+      'body',
+      DEV && process.env.NODE_ENV !== 'production' && `cannot be sent as JSON (${why})`,
+      why,
+    )
   }
   const proto = typeof body === 'object' && body !== null ? (Object.getPrototypeOf(body) as unknown) : undefined
   return proto === Object.prototype || Array.isArray(body) ? body : json
@@ -159,7 +165,7 @@ function normalizeHeaders(headers: Record<string, string> | undefined): Record<s
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
       throw new ValidationError(
         'headers',
-        process.env.NODE_ENV !== 'production' && `"${name}" is not a valid header`,
+        DEV && process.env.NODE_ENV !== 'production' && `"${name}" is not a valid header`,
         `"${name}"`,
       )
     }
@@ -179,7 +185,7 @@ function checkShape(shape: unknown): AnswerShape | undefined {
   if (!ok)
     throw new ValidationError(
       'shape',
-      process.env.NODE_ENV !== 'production' && 'must be a line of fields or a function',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be a line of fields or a function',
     )
   return shape as AnswerShape | undefined
 }
@@ -187,7 +193,7 @@ function checkShape(shape: unknown): AnswerShape | undefined {
 /** A bound on a wait, in ms: absent, or a number ≥ 0 (NaN or a negative would bound nothing). */
 export function checkWait(ms: number | undefined, field: string): number | undefined {
   if (ms !== undefined && !(typeof ms === 'number' && ms >= 0))
-    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'must be a number of ms ≥ 0')
+    throw new ValidationError(field, DEV && process.env.NODE_ENV !== 'production' && 'must be a number of ms ≥ 0')
   return ms
 }
 

@@ -1,5 +1,6 @@
 // The app's token endpoint (`auth: { url }`): how it is called, and what each answer means
 // (docs/realtime.md, "Token endpoint answers").
+import { DEV } from '@tandem/contract/dev'
 import { readCapped } from './body-limit.js'
 import { AuthError, NetworkError, TandemError, ValidationError } from './errors.js'
 import { refuseCredentials } from './url-rules.js'
@@ -28,7 +29,8 @@ export function endpointPath(url: string): string {
   } catch {
     throw new ValidationError(
       'auth.url',
-      process.env.NODE_ENV !== 'production' &&
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
         (page
           ? 'is not a URL'
           : `is relative (${url.split('?')[0]}) and there is no page to resolve it against: give an absolute URL, e.g. https://app.example${url.startsWith('/') ? '' : '/'}${url.split('?')[0]}`),
@@ -119,7 +121,7 @@ export function validate(response: unknown): TokenResponse {
     r.expiresIn <= 0
   ) {
     throw new AuthError(
-      process.env.NODE_ENV !== 'production'
+      DEV && process.env.NODE_ENV !== 'production'
         ? 'Token endpoint must answer { token, expiresIn > 0 }'
         : 'Token endpoint: invalid_token_response',
       { code: 'invalid_token_response' },

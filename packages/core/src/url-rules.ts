@@ -1,4 +1,5 @@
 import { isCredentialParam } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from './errors.js'
 
 // The URL options (base URLs, the token endpoint, the realtime URL) are checked once, when the
@@ -19,7 +20,9 @@ export function refuseCredentials(url: URL, field: string): void {
   if (found)
     throw new ValidationError(
       field,
-      process.env.NODE_ENV !== 'production' && `must not carry a credential (${found}): keys stay on your server`,
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
+        `must not carry a credential (${found}): keys stay on your server`,
       found,
     )
 }
@@ -36,10 +39,11 @@ export function parseBaseUrl(url: unknown, field: string): URL {
   } catch {
     // refused below
   }
-  if (!parsed) throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'must be an absolute URL')
+  if (!parsed)
+    throw new ValidationError(field, DEV && process.env.NODE_ENV !== 'production' && 'must be an absolute URL')
   refuseCredentials(parsed, field)
   if ((url as string).includes('#'))
-    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'must not have a fragment (#)')
+    throw new ValidationError(field, DEV && process.env.NODE_ENV !== 'production' && 'must not have a fragment (#)')
   parsed.pathname = parsed.pathname.replace(/\/+$/, '')
   return parsed
 }

@@ -1,4 +1,5 @@
 import { LAT_MAX, LNG_MAX, type LatLng } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from './errors.js'
 
 // Compact input checks shared by the service clients: every refusal names the field; the sentence
@@ -10,7 +11,10 @@ const fail = (field: string, sentence: string | false, evidence?: string): never
 
 export function requireString(value: unknown, field: string, max = 1_000): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > max)
-    fail(field, process.env.NODE_ENV !== 'production' && `must be a non-empty string of at most ${max} characters`)
+    fail(
+      field,
+      DEV && process.env.NODE_ENV !== 'production' && `must be a non-empty string of at most ${max} characters`,
+    )
   return value as string
 }
 
@@ -24,7 +28,9 @@ export function requireNumber(value: unknown, field: string, min: number, max: n
   ) {
     fail(
       field,
-      process.env.NODE_ENV !== 'production' && `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
+        `must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
     )
   }
   return value as number
@@ -32,13 +38,17 @@ export function requireNumber(value: unknown, field: string, min: number, max: n
 
 export function requireOneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
   if (!allowed.includes(value as T))
-    fail(field, process.env.NODE_ENV !== 'production' && `must be one of ${allowed.join(', ')}`, allowed.join('|'))
+    fail(
+      field,
+      DEV && process.env.NODE_ENV !== 'production' && `must be one of ${allowed.join(', ')}`,
+      allowed.join('|'),
+    )
   return value as T
 }
 
 export function requireLatLng(value: unknown, field: string): LatLng {
   if (typeof value !== 'object' || value === null)
-    return fail(field, process.env.NODE_ENV !== 'production' && 'must be { lat, lng }')
+    return fail(field, DEV && process.env.NODE_ENV !== 'production' && 'must be { lat, lng }')
   const v = value as Partial<LatLng>
   return {
     lat: requireNumber(v.lat, `${field}.lat`, -LAT_MAX, LAT_MAX),
@@ -56,7 +66,8 @@ export function requireArray<T>(
   if (!Array.isArray(value) || value.length > max || value.length < min)
     fail(
       field,
-      process.env.NODE_ENV !== 'production' &&
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
         (min ? `must be an array of ${min} to ${max} items` : `must be an array of at most ${max} items`),
     )
   return (value as unknown[]).map((item, i) => each(item, `${field}[${i}]`))
@@ -64,7 +75,7 @@ export function requireArray<T>(
 
 export function requireObject(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    fail(field, process.env.NODE_ENV !== 'production' && 'must be an object')
+    fail(field, DEV && process.env.NODE_ENV !== 'production' && 'must be an object')
   return value as Record<string, unknown>
 }
 

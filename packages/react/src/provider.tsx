@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { TandemError, getCache, type Client, type LiveSource, type TandemClient } from '@tandem/core'
 import { useMemo, type ReactNode } from 'react'
 import { TandemContext } from './use-tandem.js'
@@ -28,7 +29,7 @@ function forHooks(client: Client): TandemClient {
       const entry = typeof name === 'string' ? SERVICES.get(name) : undefined
       if (entry && !(name in target))
         throw new TandemError(
-          process.env.NODE_ENV !== 'production'
+          DEV && process.env.NODE_ENV !== 'production'
             ? `client.${String(name)}: this client is modular (@tandem/core/client); call ${name === 'realtime' ? 'realtimeRest' : String(name)}(client) from @tandem/core/${entry}`
             : `client.${String(name)}: modular_client`,
           { code: 'modular_client' },

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { TandemError, bindLiveResources, type ResourceEntry } from '@tandem/core'
 import { useEffect } from 'react'
 import { useTandem } from './use-tandem.js'
@@ -7,7 +8,7 @@ export function useLive(entry: ResourceEntry<unknown>, live: boolean): void {
   const { cache, realtime } = useTandem()
   if (live && !realtime)
     throw new TandemError(
-      process.env.NODE_ENV !== 'production'
+      DEV && process.env.NODE_ENV !== 'production'
         ? 'live: true needs a realtime connection: <TandemProvider client={client} realtime={createRealtime({ client })}>.'
         : 'live: no_realtime',
       { code: 'no_realtime' },

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { TandemError } from '@tandem/core'
 import type { Messenger } from '@tandem/core/messenger'
 import { createContext, useContext, type ReactNode } from 'react'
@@ -28,7 +29,7 @@ export function useMessenger(): Messenger {
   const value = useContext(MessengerContext)
   if (!value)
     throw new TandemError(
-      process.env.NODE_ENV !== 'production'
+      DEV && process.env.NODE_ENV !== 'production'
         ? 'No messenger here: wrap your app in <MessengerProvider messenger={messenger(client)}>'
         : 'useMessenger: no_provider',
       { code: 'no_provider' },

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { TandemError } from '@tandem/core'
 import type { Realtime } from '@tandem/realtime'
 import { useTandem } from './use-tandem.js'
@@ -7,7 +8,7 @@ export function useRealtime(): Realtime {
   const { realtime } = useTandem()
   if (!realtime)
     throw new TandemError(
-      process.env.NODE_ENV !== 'production'
+      DEV && process.env.NODE_ENV !== 'production'
         ? 'No realtime connection here. Pass one: <TandemProvider client={client} realtime={createRealtime({ client })}>.'
         : 'useRealtime: no_realtime',
       { code: 'no_realtime' },

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { TandemError, type LiveSource, type ResourceCache, type TandemClient } from '@tandem/core'
 import { createContext, useContext } from 'react'
 
@@ -17,7 +18,7 @@ export function useTandem(): TandemContextValue {
   const value = useContext(TandemContext)
   if (!value)
     throw new TandemError(
-      process.env.NODE_ENV !== 'production'
+      DEV && process.env.NODE_ENV !== 'production'
         ? 'No Tandem client here: wrap your app in <TandemProvider client={createClient(…)}>'
         : 'useTandem: no_provider',
       { code: 'no_provider' },

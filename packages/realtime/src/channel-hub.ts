@@ -1,6 +1,7 @@
 // What a channel (and its presence and history) needs from the connection, and what they reach
 // through a channel: its own file, so channel.ts, presence.ts and history.ts depend on it and not
 // on each other.
+import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError } from './core.js'
 import type { HeldBudget } from './held.js'
@@ -63,7 +64,7 @@ export function internalsOf(channel: unknown): ChannelInternals {
   if (!internals?.host)
     throw new ValidationError(
       'channel',
-      process.env.NODE_ENV !== 'production' && 'must be a channel from rt.channel(name)',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be a channel from rt.channel(name)',
     )
   return internals as ChannelInternals
 }

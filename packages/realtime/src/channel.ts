@@ -1,4 +1,5 @@
 import { HISTORY_MAX, IDEMPOTENCY_KEY_RULE, MAX_EVENT_NAME, isIdempotencyKey } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
@@ -232,7 +233,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     subscribe<T>(a: string | Listener<T>, b?: Listener<T>): Unsubscribe {
       const listener = (typeof a === 'function' ? a : b) as Listener
       if (typeof listener !== 'function')
-        throw new ValidationError('listener', process.env.NODE_ENV !== 'production' && 'must be a function')
+        throw new ValidationError('listener', DEV && process.env.NODE_ENV !== 'production' && 'must be a function')
       const off = listeners.on(typeof a === 'string' ? `:${a}` : '*', listener)
       const done = lease()
       subscribers++
@@ -251,10 +252,13 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       if (!(typeof event === 'string' && event !== '' && event.length <= MAX_EVENT_NAME))
         throw new ValidationError(
           'event',
-          process.env.NODE_ENV !== 'production' && `must be 1 to ${MAX_EVENT_NAME} characters`,
+          DEV && process.env.NODE_ENV !== 'production' && `must be 1 to ${MAX_EVENT_NAME} characters`,
         )
       if (!isIdempotencyKey(idempotencyKey))
-        throw new ValidationError('idempotencyKey', process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE)
+        throw new ValidationError(
+          'idempotencyKey',
+          DEV && process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE,
+        )
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey }
       const r = await hub.publish(frame, { ...timing, timeoutMs: timing.timeoutMs ?? PUBLISH_TIMEOUT_MS })
       return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }

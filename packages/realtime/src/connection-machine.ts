@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { closeAction, rtError, type CloseAction } from './protocol.js'
 import { clampDelay, type RealtimeError } from './core.js'
 import { OPEN_TIMEOUT_MS, UNREACHABLE_AFTER } from './defaults.js'
@@ -96,7 +97,7 @@ const unreachable = (what: string, n: number, last: RealtimeError, hint: string 
   type: 'error',
   error: rtError(
     'unreachable',
-    `Could not ${what} in ${n} attempts (last: ${last.message})${process.env.NODE_ENV !== 'production' && hint ? `; still retrying. Is ${hint}?` : ''}`,
+    `Could not ${what} in ${n} attempts (last: ${last.message})${DEV && process.env.NODE_ENV !== 'production' && hint ? `; still retrying. Is ${hint}?` : ''}`,
     true,
     last,
   ),
@@ -124,7 +125,7 @@ function socketClosed(s: MachineState, e: Extract<ConnectionEvent, { type: 'sock
         `connect to ${c.where}`,
         failures,
         lastError,
-        process.env.NODE_ENV !== 'production' && 'the realtime URL right, the service up',
+        DEV && process.env.NODE_ENV !== 'production' && 'the realtime URL right, the service up',
       ),
     )
   const patch = { attempt: undefined, failures, lastError }
@@ -149,7 +150,7 @@ const connect: Handler<'connect'> = (s, e) =>
         s,
         rtError(
           'no_websocket',
-          process.env.NODE_ENV !== 'production'
+          DEV && process.env.NODE_ENV !== 'production'
             ? "No WebSocket in this runtime: pass options.WebSocket (on Node before 22: import WebSocket from 'ws')"
             : 'No WebSocket',
         ),
@@ -194,7 +195,7 @@ const ATTEMPT: Edges = {
           'get a token',
           failures,
           e.error,
-          process.env.NODE_ENV !== 'production' && 'auth.url right, the token endpoint up',
+          DEV && process.env.NODE_ENV !== 'production' && 'auth.url right, the token endpoint up',
         ),
       )
     return move(

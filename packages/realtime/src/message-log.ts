@@ -3,6 +3,7 @@
 // Listeners are told at most once per `schedule` tick, so a flood costs a frame's worth of renders.
 // The messages are held in chunks (message-chunks.ts): a new snapshot shares every chunk that did
 // not change, so a message appended at the bound costs what one appended below it costs.
+import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from './core.js'
 import { MESSAGE_LOG } from './defaults.js'
@@ -70,7 +71,10 @@ export interface MessageLog<T> extends Store<MessageLogSnapshot<T>> {
 
 const checkCount = (field: string, n: number, max = Number.MAX_SAFE_INTEGER) => {
   if (!(Number.isSafeInteger(n) && n >= 0 && n <= max))
-    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && `must be an integer from 0 to ${max}`)
+    throw new ValidationError(
+      field,
+      DEV && process.env.NODE_ENV !== 'production' && `must be an integer from 0 to ${max}`,
+    )
   return n
 }
 

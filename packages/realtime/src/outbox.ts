@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError } from '@tandem/core'
 import { MAX_TIMER_MS, ValidationError } from './core.js'
 import { rtError, type ClientFrame, type Reply } from './protocol.js'
@@ -58,7 +59,7 @@ export interface Outbox {
 export function checkMs(name: string, value: unknown): ValidationError | undefined {
   return value === undefined || (typeof value === 'number' && value > 0)
     ? undefined
-    : new ValidationError(name, process.env.NODE_ENV !== 'production' && 'must be a number of ms above 0')
+    : new ValidationError(name, DEV && process.env.NODE_ENV !== 'production' && 'must be a number of ms above 0')
 }
 
 /** setTimeout fires at once past 2^31 - 1 ms. */
@@ -71,7 +72,7 @@ const timedOut = (op: Op, ms: number) => rtError('timeout', `No reply to ${op.fr
 const unanswered = (op: Op, _ms: number, why: RealtimeError | undefined) =>
   rtError(
     'timeout',
-    `No reply to ${op.frame.type}: ${process.env.NODE_ENV !== 'production' ? 'its connection dropped after the send; it may be stored' : 'connection dropped'}`,
+    `No reply to ${op.frame.type}: ${DEV && process.env.NODE_ENV !== 'production' ? 'its connection dropped after the send; it may be stored' : 'connection dropped'}`,
     true,
     why,
   )

@@ -9,6 +9,7 @@
 // connection (the service would hand it back and forth). A crash writes nothing: the next page
 // starts fresh, as without the option.
 import { MAX_ID, MAX_SUBSCRIBE_CHANNELS, isChannelName } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from './core.js'
 import { isSince } from './protocol.js'
 import type { Position } from './types.js'
@@ -88,7 +89,7 @@ export function sessionPositions(o: PersistOptions = {}): PositionsFactory {
   if (!storage)
     throw new ValidationError(
       'storage',
-      process.env.NODE_ENV !== 'production' && 'sessionPositions needs sessionStorage (a page) or { storage }',
+      DEV && process.env.NODE_ENV !== 'production' && 'sessionPositions needs sessionStorage (a page) or { storage }',
     )
   return (url, collect) => open(storage, o.key ?? `tandem:realtime:${url}`, collect)
 }

@@ -1,4 +1,5 @@
 import { CHANNEL_NAME_RULE, isChannelName } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { createBackoff } from './backoff.js'
 import { createChannel, type ChannelImpl, type Hub } from './channel.js'
 import { channelInfo } from './channel-info.js'
@@ -103,7 +104,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
   if (debug && !(debug as Partial<DebugLog>)[DEBUG_LOG])
     throw new ValidationError(
       'debug',
-      process.env.NODE_ENV !== 'production' && 'takes debugLog() from @tandem/realtime/debug',
+      DEV && process.env.NODE_ENV !== 'production' && 'takes debugLog() from @tandem/realtime/debug',
     )
   const log = debug ? debug(() => session.connectionId) : silent
   const error = (e: RealtimeError) => {
@@ -250,7 +251,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
       return Promise.reject(
         rtError(
           'closed',
-          process.env.NODE_ENV !== 'production' ? 'Client closed: connect() opens it again' : 'Client closed',
+          DEV && process.env.NODE_ENV !== 'production' ? 'Client closed: connect() opens it again' : 'Client closed',
         ),
       )
     if (state === 'failed')
@@ -281,7 +282,7 @@ export function createRealtime(source: RealtimeSource, options: RealtimeOptions 
     },
     channel(name, since) {
       if (!isChannelName(name))
-        throw new ValidationError('channel', process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
+        throw new ValidationError('channel', DEV && process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
       let ch = channels.get(name)
       if (!ch) {
         channels.set(

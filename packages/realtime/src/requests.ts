@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError } from '@tandem/core'
 import { ValidationError, clampDelay } from './core.js'
 import { checkMs, createOutbox, type Op, type Timing } from './outbox.js'
@@ -126,7 +127,7 @@ export function createRequests(o: RequestsOptions): Requests {
           text = JSON.stringify(frame)
         } catch {
           return reject(
-            new ValidationError('data', process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable'),
+            new ValidationError('data', DEV && process.env.NODE_ENV !== 'production' && 'must be JSON-serialisable'),
           )
         }
         const big =

@@ -11,7 +11,8 @@ export interface Watchdog {
  * still notices as soon as it runs.
  */
 export function createWatchdog(onDead: () => void, now = () => Date.now()): Watchdog {
-  let last = now()
+  // Set by start(): made with a connection (in a render, where Next.js refuses the clock), it reads none.
+  let last = 0
   let timer: ReturnType<typeof setInterval> | undefined
   const stop = () => clearInterval(timer)
   return {

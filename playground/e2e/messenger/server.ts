@@ -12,6 +12,7 @@ import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { startEmulator, type Emulator } from '@tandem/emulator'
+import { answerCustomerToken } from './customer-token.js'
 
 export const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: http:; img-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'"
@@ -93,16 +94,7 @@ export async function serveMessengerPage(customer = 'cus_e2e'): Promise<Messenge
       requested.push(path)
       return send('text/javascript', asset)
     }
-    if (path === '/token' && req.method === 'POST') {
-      emu.mintToken({ subject: customer, scope: ['support:customer'] }).then(
-        (token) => {
-          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-          res.end(JSON.stringify({ token, expiresIn: 600 }))
-        },
-        () => (res.writeHead(500), res.end()),
-      )
-      return
-    }
+    if (path === '/token' && req.method === 'POST') return answerCustomerToken(emu, customer, res)
     res.writeHead(404)
     res.end()
   })

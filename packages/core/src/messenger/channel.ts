@@ -1,4 +1,5 @@
 import { CUSTOMER_ID_RULE, customerChannelName, isCustomerId } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import type { LiveMessage, LiveSource } from '../cache/live.js'
 import { LEASE_RELEASE_MS } from '../defaults.js'
 import { ApiError, RealtimeError, isTandemError, type TandemError } from '../errors.js'
@@ -73,14 +74,17 @@ export function createCustomerChannel(rt: LiveSource | undefined, o: CustomerCha
 }
 
 const realtimeFailure = (name: string) =>
-  new RealtimeError(process.env.NODE_ENV !== 'production' ? `Channel ${name} failed` : name, { code: 'failed' })
+  new RealtimeError(DEV && process.env.NODE_ENV !== 'production' ? `Channel ${name} failed` : name, { code: 'failed' })
 
 /** The customer id of a `me()` answer, or an `ApiError` when the answer has none a channel name can carry. */
 export function customerIdOf(profile: { id?: unknown } | null | undefined): string {
   const id = profile?.id
   if (isCustomerId(id)) return id
   throw new ApiError(
-    process.env.NODE_ENV !== 'production' ? `GET /v1/me: the customer id ${CUSTOMER_ID_RULE}` : 'GET /v1/me',
-    { code: 'bad_response', status: 200 },
+    DEV && process.env.NODE_ENV !== 'production' ? `GET /v1/me: the customer id ${CUSTOMER_ID_RULE}` : 'GET /v1/me',
+    {
+      code: 'bad_response',
+      status: 200,
+    },
   )
 }

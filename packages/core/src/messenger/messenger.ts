@@ -1,4 +1,5 @@
 import { CUSTOMER_EVENTS, type CustomerConversation, type CustomerMessage, type CustomerTyping } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import type { LiveMessage } from '../cache/live.js'
 import { httpOf, type RequestClient } from '../client-request.js'
 import { validateId } from '../collection.js'
@@ -23,7 +24,9 @@ interface MessengerEvents {
 
 const shutDownError = () =>
   new TandemError(
-    process.env.NODE_ENV !== 'production' ? 'This messenger was shut down: create another' : 'messenger: shut_down',
+    DEV && process.env.NODE_ENV !== 'production'
+      ? 'This messenger was shut down: create another'
+      : 'messenger: shut_down',
     { code: 'shut_down' },
   )
 
@@ -44,13 +47,13 @@ const EVENTS = new Set<string>([...Object.values(CUSTOMER_EVENTS), 'error'])
 export function messenger(client: RequestClient, options: MessengerOptions = {}): Messenger {
   const http = httpOf(client)
   if (typeof options !== 'object' || options === null)
-    throw new ValidationError('options', process.env.NODE_ENV !== 'production' && 'must be an object')
+    throw new ValidationError('options', DEV && process.env.NODE_ENV !== 'production' && 'must be an object')
   const { realtime } = options
   const maxPages = optional(options.maxPages, (v) => requireNumber(v, 'maxPages', 1, 10_000, true)) ?? MAX_PAGES
   if (realtime !== undefined && typeof (realtime as { channel?: unknown } | null)?.channel !== 'function')
     throw new ValidationError(
       'realtime',
-      process.env.NODE_ENV !== 'production' && 'must be a createRealtime(…) connection',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be a createRealtime(…) connection',
     )
 
   let shutDown = false
@@ -98,8 +101,13 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
     if (!ok)
       return report(
         new RealtimeError(
-          process.env.NODE_ENV !== 'production' ? `A malformed "${event}" push was dropped` : `bad_push ${event}`,
-          { code: 'bad_push', details: [{ event }] },
+          DEV && process.env.NODE_ENV !== 'production'
+            ? `A malformed "${event}" push was dropped`
+            : `bad_push ${event}`,
+          {
+            code: 'bad_push',
+            details: [{ event }],
+          },
         ),
       )
     if (isCustomerMessage(data)) {
@@ -142,11 +150,11 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
       if (!EVENTS.has(event))
         throw new ValidationError(
           'event',
-          process.env.NODE_ENV !== 'production' && 'must be message, conversation, typing or error',
+          DEV && process.env.NODE_ENV !== 'production' && 'must be message, conversation, typing or error',
           String(event),
         )
       if (typeof listener !== 'function')
-        throw new ValidationError('listener', process.env.NODE_ENV !== 'production' && 'must be a function')
+        throw new ValidationError('listener', DEV && process.env.NODE_ENV !== 'production' && 'must be a function')
       const off = emitter.on(event, listener)
       const release = event === 'error' ? () => {} : channel.hold()
       return () => {

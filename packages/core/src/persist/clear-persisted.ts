@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from '../errors.js'
 import { safeStorage } from './storage.js'
 import { openTabChannel } from './tab-channel.js'
@@ -28,7 +29,7 @@ export async function clearKeys(storage: PersistStorage, keys: ReturnType<typeof
 export async function clearPersisted(options: PersistOptions): Promise<void> {
   const { key } = options ?? {}
   if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name what to clear')
+    throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name what to clear')
   await clearKeys(
     safeStorage(options.storage, () => {}),
     storageKeys(key),

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { abortError } from '../backoff.js'
 import { TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
@@ -45,7 +46,7 @@ interface Waiter {
 export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   const { key } = options ?? {}
   if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
+    throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
   const d = PERSIST_DEFAULTS
   const { maxEntries = d.maxEntries, maxBytes = d.maxBytes } = options
   const keys = storageKeys(key)

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { OutboxFullError, ValidationError, type TandemError } from '../errors.js'
 import { randomId } from '../http.js'
 import { describe, toEntry, type NewEntry } from './outbox-entries.js'
@@ -18,7 +19,7 @@ export function admit(
     json = JSON.stringify(fields)
   } catch {
     const field = fields.kind === 'rest' ? 'body' : 'data'
-    throw new ValidationError(field, process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
+    throw new ValidationError(field, DEV && process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
   }
   const bytes = json.length
   // Stored as the JSON it was measured as (plain data, which any storage can clone: a function or a
@@ -27,7 +28,7 @@ export function admit(
   const heldBytes = held.reduce((sum, e) => sum + e.bytes, 0)
   if (held.length >= maxEntries || heldBytes + bytes > maxBytes) {
     const error = new OutboxFullError(
-      process.env.NODE_ENV !== 'production'
+      DEV && process.env.NODE_ENV !== 'production'
         ? `The outbox is full (${held.length} writes, ${heldBytes} bytes; at most ${maxEntries} and ${maxBytes}): ${describe(entry)} was not taken`
         : 'outbox_full',
       { code: 'outbox_full', details: { entries: held.length, bytes: heldBytes, maxEntries, maxBytes } },

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import type { SafeEmitter } from '../events.js'
 import { ValidationError, type TandemError } from '../errors.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
@@ -82,7 +83,7 @@ export function createDrain(ctx: DrainContext): Drain {
         return await refuse(
           entry,
           checked?.error ??
-            new ValidationError('entry', process.env.NODE_ENV !== 'production' && 'not an outbox entry'),
+            new ValidationError('entry', DEV && process.env.NODE_ENV !== 'production' && 'not an outbox entry'),
         )
       if (entry.attempts > 0 || entry.createdAt < startedAt) ctx.events.emit('replay', entry)
       const result = await senders.get(entry.kind)!(entry)

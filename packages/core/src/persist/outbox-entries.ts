@@ -1,4 +1,5 @@
 import { MAX_EVENT_NAME, isChannelName, isIdempotencyKey, matchWrite } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from '../errors.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
@@ -60,7 +61,10 @@ function isEntry(v: unknown): v is OutboxEntry {
 }
 
 const refuse = (field: string, why: string) =>
-  new ValidationError(field, process.env.NODE_ENV !== 'production' && `${why}: not a write of the contract, never sent`)
+  new ValidationError(
+    field,
+    DEV && process.env.NODE_ENV !== 'production' && `${why}: not a write of the contract, never sent`,
+  )
 
 /** A REST write's lane, or why it is no write of the contract. */
 function checkRest(request: OutboxRequest): string | ValidationError {

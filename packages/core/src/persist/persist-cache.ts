@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import type { Client } from '../base-client.js'
 import { getCache } from '../cache/get-cache.js'
 import { hashQuery } from '../cache/key.js'
@@ -58,7 +59,7 @@ const isSaved = (v: unknown): v is Saved =>
 export function persistCache(client: Client, options: PersistCacheOptions): CachePersister {
   const { key } = options ?? {}
   if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name whose cache this is')
+    throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name whose cache this is')
   const d = PERSIST_DEFAULTS
   const { maxAgeMs = d.maxAgeMs, buster = '', throttleMs = d.throttleMs } = options
   const cache = getCache(client)

@@ -1,3 +1,4 @@
+import { DEV } from '@tandem/contract/dev'
 import { createStore, del, get, promisifyRequest, set } from 'idb-keyval'
 import { TandemError } from '../errors.js'
 import type { PersistStorage, StorageMode } from './types.js'
@@ -99,7 +100,7 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
       const name = (cause as { name?: unknown } | null)?.name
       onFallback(
         new TandemError(
-          process.env.NODE_ENV !== 'production'
+          DEV && process.env.NODE_ENV !== 'production'
             ? `Storage ${name === 'QuotaExceededError' ? 'is full' : 'refused a write'}: kept in memory from now on`
             : 'storage_unavailable',
           { code: 'storage_unavailable', cause },

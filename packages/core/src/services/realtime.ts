@@ -22,6 +22,7 @@ import {
   type PublishResult,
   type RealtimeMessage,
 } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import type { CallOptions, WriteOptions } from '../types.js'
 import { requireNumber, requireObject, optional, requireString } from '../validate.js'
 
@@ -47,7 +48,7 @@ export interface RealtimeService {
 
 const path = (channel: unknown, rest: string) => {
   if (!isChannelName(channel))
-    throw new ValidationError('channel', process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
+    throw new ValidationError('channel', DEV && process.env.NODE_ENV !== 'production' && CHANNEL_NAME_RULE)
   return `/v1/channels/${encodeURIComponent(channel)}/${rest}`
 }
 
@@ -102,7 +103,7 @@ export function createRealtimeService(http: Http): RealtimeService {
         : rejectedPages(
             new ValidationError(
               'prefix',
-              process.env.NODE_ENV !== 'production' && `must be a string of at most ${MAX_QUERY} characters`,
+              DEV && process.env.NODE_ENV !== 'production' && `must be a string of at most ${MAX_QUERY} characters`,
             ),
           )
     },

@@ -36,6 +36,7 @@ import {
   type ReplyCreate,
   type Thread,
 } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import type { CallOptions, HttpMethod, Query, WriteOptions } from '../types.js'
 import { requireArray, requireObject, requireOneOf, optional, requireString } from '../validate.js'
 
@@ -111,7 +112,10 @@ const inCollection = (p: { collectionId?: string }) => ({ collectionId: optId(p.
 function isoDate(v: unknown): string {
   const d = v instanceof Date ? v : new Date(typeof v == 'string' ? v : NaN)
   if (isNaN(+d))
-    throw new ValidationError('modifiedSince', process.env.NODE_ENV !== 'production' && 'must be an ISO date or a Date')
+    throw new ValidationError(
+      'modifiedSince',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be an ISO date or a Date',
+    )
   return d.toISOString()
 }
 
@@ -172,7 +176,7 @@ export function createSupportService(http: Http): SupportService {
         if (!/^\S+@\S+\.\S+$/.test(requireString(c.email, 'customer.email', MAX_EMAIL)))
           throw new ValidationError(
             'customer.email',
-            process.env.NODE_ENV !== 'production' && 'must be an email address',
+            DEV && process.env.NODE_ENV !== 'production' && 'must be an email address',
           )
         optional(c.name, (n) => requireString(n, 'customer.name', MAX_PERSON_NAME))
         text(input)

@@ -6,6 +6,7 @@
 // own claims if another tab's write dropped them. It leaves when its last handle closes.
 import { MAX_PRESENCE_RESOURCES, resourcePresenceChannel, type PresenceCollection } from '@tandem/contract'
 import type { ResourcePresenceData } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
 import { RESOURCE_PRESENCE } from '../defaults.js'
 import { presence } from '../presence.js'
@@ -112,7 +113,8 @@ function createRegistry(rt: Realtime, path: PresenceCollection): Registry {
       if (!ids.has(claim.id) && ids.size >= MAX_PRESENCE_RESOURCES)
         throw new ValidationError(
           'id',
-          process.env.NODE_ENV !== 'production' &&
+          DEV &&
+            process.env.NODE_ENV !== 'production' &&
             `one connection is on at most ${MAX_PRESENCE_RESOURCES} resources of a collection at once: close a handle first`,
           `max ${MAX_PRESENCE_RESOURCES}`,
         )

@@ -10,6 +10,7 @@ import {
   PRESENCE_NAME_RULE,
   type PresenceCollection,
 } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
 import { RESOURCE_PRESENCE } from '../defaults.js'
 import type { Realtime } from '../realtime.js'
@@ -93,7 +94,7 @@ function checkId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.id)
     throw new ValidationError(
       'id',
-      process.env.NODE_ENV !== 'production' && `is a resource id of 1 to ${LIMITS.id} characters`,
+      DEV && process.env.NODE_ENV !== 'production' && `is a resource id of 1 to ${LIMITS.id} characters`,
       `1..${LIMITS.id} characters`,
     )
 }
@@ -102,7 +103,7 @@ function checkTtl(ttlMs: unknown): asserts ttlMs is number {
   if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < LOCK_TTL_MIN || ttlMs > LOCK_TTL_MAX)
     throw new ValidationError(
       'ttlMs',
-      process.env.NODE_ENV !== 'production' && `is a whole number of ms from ${LOCK_TTL_MIN} to ${LOCK_TTL_MAX}`,
+      DEV && process.env.NODE_ENV !== 'production' && `is a whole number of ms from ${LOCK_TTL_MIN} to ${LOCK_TTL_MAX}`,
       `${LOCK_TTL_MIN}..${LOCK_TTL_MAX}`,
     )
 }
@@ -112,7 +113,8 @@ function checkName(name: unknown): asserts name is string | null | undefined {
   if (typeof name !== 'string' || name.length > LIMITS.personName || !PRESENCE_NAME.test(name))
     throw new ValidationError(
       'name',
-      process.env.NODE_ENV !== 'production' &&
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
         `is a string of at most ${LIMITS.personName} characters that ${PRESENCE_NAME_RULE}`,
       `max ${LIMITS.personName}`,
     )

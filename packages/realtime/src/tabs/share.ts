@@ -5,6 +5,7 @@
 // its channels from its own last delivered position, resends what it has not had acked (same
 // idempotency keys), and its presence is kept (the next leader resumes the service's connection id).
 // The tab's role comes from one pure reducer (role.ts), moved here only.
+import { DEV } from '@tandem/contract/dev'
 import type { Unsubscribe } from '@tandem/core'
 import { ValidationError, createEmitter } from '../core.js'
 import type { TabsContext, TabsLink } from '../realtime.js'
@@ -63,17 +64,6 @@ export interface TabShare {
   stats(): HubStats | undefined
 }
 
-declare const process: { env: { NODE_ENV?: string } }
-
-/** Development builds say which (role, event) pair was ignored; bundlers replace `process.env.NODE_ENV`. */
-const dev = (): boolean => {
-  try {
-    return process.env.NODE_ENV !== 'production'
-  } catch {
-    return false // a page without a bundler has no `process`
-  }
-}
-
 const randomId = (): string => crypto.getRandomValues(new Uint32Array(2)).join('')
 
 /**
@@ -92,7 +82,10 @@ const randomId = (): string => crypto.getRandomValues(new Uint32Array(2)).join('
 export function shareAcrossTabs(options: ShareOptions): TabShare {
   const { key } = options ?? {}
   if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', process.env.NODE_ENV !== 'production' && 'must name the user whose tabs share')
+    throw new ValidationError(
+      'key',
+      DEV && process.env.NODE_ENV !== 'production' && 'must name the user whose tabs share',
+    )
   const tabId = randomId()
   const events = createEmitter<{ role: (change: RoleChange) => void }>()
   let state: RoleState = { role: 'electing', leader: undefined }
@@ -106,7 +99,8 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
     const was = state
     const step = transition(was, event)
     if (step.illegal) {
-      if (dev()) console.debug(`[tandem:tabs] ${was.role} ignores ${event.type}`)
+      // Development builds say which (role, event) pair was ignored.
+      if (DEV && process.env.NODE_ENV !== 'production') console.debug(`[tandem:tabs] ${was.role} ignores ${event.type}`)
       return
     }
     state = { role: step.role, leader: step.leader }
@@ -116,7 +110,10 @@ export function shareAcrossTabs(options: ShareOptions): TabShare {
 
   const share = ((ctx: TabsContext): TabsLink | undefined => {
     if (group || state.role === 'alone')
-      throw new ValidationError('tabs', process.env.NODE_ENV !== 'production' && 'one shareAcrossTabs() per client')
+      throw new ValidationError(
+        'tabs',
+        DEV && process.env.NODE_ENV !== 'production' && 'one shareAcrossTabs() per client',
+      )
     const g = globalThis as {
       navigator?: { locks?: LockManagerLike }
       BroadcastChannel?: BroadcastChannelConstructor

@@ -1,5 +1,6 @@
 // The token provider a sharing tab's client runs on: the tab's own while it leads, else the
 // leader's (asked over the channel), with the token this tab must not be given again.
+import { DEV } from '@tandem/contract/dev'
 import type { TokenProvider } from '@tandem/core'
 import { rtError } from '../protocol.js'
 import type { TokenAsks } from './token.js'
@@ -27,7 +28,7 @@ export function createTabAuth({ own, asks, leading, stopped }: TabAuthOptions): 
         ? Promise.reject(
             rtError(
               'tabs_stopped',
-              process.env.NODE_ENV !== 'production'
+              DEV && process.env.NODE_ENV !== 'production'
                 ? 'This tab left the shared connection (tabs.stop()): close this client'
                 : 'tabs.stop()',
             ),

@@ -1,4 +1,5 @@
 import { LAT_MAX, LNG_MAX, MAP_VIEW_FIELDS, ZOOM_MAX, ZOOM_MIN, type MapView } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import type { RequestClient } from '../../client-request.js'
 import { ValidationError } from '../../errors.js'
 import type { CallOptions } from '../../types.js'
@@ -26,6 +27,9 @@ export async function getMapView(
   const b = requireArray(p.bbox, 'bbox', 4, (v, f) => requireNumber(v, f, -LNG_MAX, LNG_MAX))
   const [, south = 0, , north = 0] = b
   if (b.length < 4 || !(south < north && south >= -LAT_MAX && north <= LAT_MAX))
-    throw new ValidationError('bbox', process.env.NODE_ENV !== 'production' && 'must be [west, south, east, north]')
+    throw new ValidationError(
+      'bbox',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be [west, south, east, north]',
+    )
   return mapsCall(client, 'views', { query: { bbox: b.join() } }, MAP_VIEW_FIELDS, options)
 }

@@ -8,6 +8,7 @@ import {
   type LatLng,
   type Place,
 } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { httpOf, type RequestClient } from '../../client-request.js'
 import { listPages, type PagePromise } from '../../collection.js'
 import { ValidationError } from '../../errors.js'
@@ -39,7 +40,10 @@ export function searchPlaces(
         cursor: ifPresent(requireString),
       })
       if (rest.radiusMeters !== undefined && !near)
-        throw new ValidationError('near', process.env.NODE_ENV !== 'production' && 'is required with radiusMeters')
+        throw new ValidationError(
+          'near',
+          DEV && process.env.NODE_ENV !== 'production' && 'is required with radiusMeters',
+        )
       return ['/v1/places', { ...rest, near: near && point(near as LatLng), cursor } as Query]
     },
     PLACE_FIELDS,

@@ -1,3 +1,4 @@
+import { asTandemError } from '../../../as-tandem-error.js'
 import {
   extendsInput,
   hasFields,
@@ -7,10 +8,11 @@ import {
   refineSuggestions,
   AUTOCOMPLETE_LIMIT,
 } from '@tandem/contract'
+import { DEV } from '@tandem/contract/dev'
 import { backoffDelay, MAX_TIMER_MS } from '../../../backoff.js'
 import type { Client } from '../../../base-client.js'
 import type { RequestClient } from '../../../client-request.js'
-import { ApiError, isAbortError, isTandemError, TandemError, ValidationError } from '../../../errors.js'
+import { ApiError, isAbortError, TandemError, ValidationError } from '../../../errors.js'
 import { createStore } from '../../../store.js'
 import type { RateLimitState, Unsubscribe } from '../../../types.js'
 import { optional, requireLatLng, requireNumber, requireObject } from '../../../validate.js'
@@ -82,7 +84,10 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
     quota[key] = optional(q[key], (v) => requireNumber(v, `quota.${key}`, 0, MAX_TIMER_MS)) ?? quota[key]
   }
   if (typeof client?.on !== 'function')
-    throw new ValidationError('client', process.env.NODE_ENV !== 'production' && 'must be a client from createClient')
+    throw new ValidationError(
+      'client',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be a client from createClient',
+    )
 
   const store = createStore(IDLE)
   /** Answers by input key, least recently used first. */
@@ -202,7 +207,7 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
       if (inFlight !== mine || isAbortError(e)) return
       inFlight = undefined
       due = false
-      const error = isTandemError(e) ? e : new TandemError(String(e), { code: 'internal_error', cause: e })
+      const error = asTandemError(e, 'internal_error')
       fail(input, error) // the current input is this one or extends it (else it was aborted): held back too
       set({ status: 'error', error })
     }
@@ -236,7 +241,7 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
           suggestions: [],
           error: new ValidationError(
             'query',
-            process.env.NODE_ENV !== 'production' && `must be at most ${MAX_QUERY} characters`,
+            DEV && process.env.NODE_ENV !== 'production' && `must be at most ${MAX_QUERY} characters`,
           ),
         })
       }
