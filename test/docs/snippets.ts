@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import ts from 'typescript'
+import { isMarked } from '../../scripts/docs-code.mjs'
 
 // Every TypeScript block of the docs becomes a module under test/docs/.generated, type-checked
 // under the repo's strict options (noUncheckedIndexedAccess included) and, when marked `run`,
@@ -61,7 +62,9 @@ export function extract(file: string, text = safeRead(file) ?? ''): Snippet[] {
     if (end < 0) throw new Error(`${file}:${i + 1}: unclosed code block`)
     const lang = open[1]!
     const attrs = open[2]!.trim().split(/\s+/).filter(Boolean)
-    if (LANGS.has(lang)) {
+    // A block that is a tested app's file (scripts/docs-code.mjs) is checked where it lives.
+    const fromFile = isMarked(lines, i)
+    if (LANGS.has(lang) && !fromFile) {
       for (const a of attrs) if (!ATTRS.has(a)) throw new Error(`${file}:${i + 1}: unknown attribute "${a}"`)
       const id = `${file}:${i + 1}`
       const slug = `${file.replace(/[^\w]+/g, '-')}-${i + 1}`

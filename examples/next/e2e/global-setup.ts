@@ -1,13 +1,13 @@
 // One production build of the example (`next build`, as .ci/run needs it), then `next start` on a
 // free port beside an emulator in this process; the test file gets both addresses through inject().
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { startEmulator, type Emulator } from '@tandem/emulator'
 import type { TestProject } from 'vitest/node'
 import { buildDeps } from '../scripts/build-deps.mjs'
+import { freePort } from '../../../test/utils/http-server.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,16 +18,6 @@ declare module 'vitest' {
 
 const APP = fileURLToPath(new URL('..', import.meta.url))
 const NEXT = createRequire(import.meta.url).resolve('next/dist/bin/next')
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
 
 /** Polls `url` until it answers, for at most `timeoutMs`; rejects with the server's output if it exits first. */
 async function until(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {

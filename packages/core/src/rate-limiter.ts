@@ -75,7 +75,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   let capacity = options.limit
   let perMs = options.limit / options.intervalMs
   let tokens = capacity
-  let last = now()
+  // When the bucket last refilled: never, until it is first used (it is full until then). The
+  // clock is read then, not when the client is made: a render makes clients, and Next.js refuses
+  // the clock while it prerenders one (cacheComponents).
+  let last = -Infinity
   let pausedUntil = 0
   let bucket: RateLimitBucket = 'app'
   /** Waiters in FIFO order; each lets its request go when called with the current time. */
@@ -84,7 +87,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   function refill(t: number): void {
     if (t > last) {
-      tokens = refillBucket(tokens, capacity, t - last, perMs)
+      if (last > -Infinity) tokens = refillBucket(tokens, capacity, t - last, perMs)
       last = t
     }
   }

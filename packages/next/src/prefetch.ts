@@ -8,6 +8,7 @@ import {
   type ListQuery,
 } from '@tandem/core'
 import { hashQuery } from '@tandem/core/internal'
+import { atRequestTime } from './request-time.js'
 
 /** What can be prefetched on a server: lists and items (a call's function cannot travel to the browser). */
 export type PrefetchQuery = ListQuery<unknown> | ItemQuery<unknown>
@@ -33,6 +34,9 @@ async function position(client: Client, channel: string): Promise<Live | undefin
  * `<TandemHydrate>`. Only these queries: a streamed boundary does not carry again what the
  * page's other boundaries prefetched with the same request's client.
  *
+ * It renders at request time: in a Next.js prerender it waits on `connection()` (the page, or
+ * the Suspense boundary around it, is rendered per request), so no user's data lands in a build.
+ *
  * First it reads where each collection's channel stands (one request per collection): the state
  * carries those positions, and the browser's live binding resumes from there, so what changed
  * between this fetch and its subscription comes from history, not from a second fetch.
@@ -44,6 +48,8 @@ async function position(client: Client, channel: string): Promise<Live | undefin
  * ```
  */
 export async function prefetch(client: Client, ...queries: PrefetchQuery[]): Promise<DehydratedState> {
+  // Before any token is minted or request sent (they read the clock): a prerender stops here.
+  await atRequestTime()
   const cache = getCache(client)
   // Before the data: a change between the two is then both in the data and replayed (applied twice, harmlessly).
   const channels = new Set(queries.map(liveChannelName))

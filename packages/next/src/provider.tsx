@@ -1,4 +1,5 @@
 'use client'
+import { DEV } from '@tandem/contract/dev'
 import { AuthError, createClient, type ClientOptions, type TandemClient } from '@tandem/core'
 import { createRealtime, type Realtime, type RealtimeOptions } from '@tandem/realtime'
 import { TandemProvider } from '@tandem/react'
@@ -26,7 +27,7 @@ function onThisSide(options: ClientOptions): ClientOptions {
   const refuse = () =>
     Promise.reject(
       new AuthError(
-        process.env.NODE_ENV !== 'production'
+        DEV && process.env.NODE_ENV !== 'production'
           ? 'No token while the server renders client components: prefetch in a server component (prefetch of @tandem/next/server) and pass the state to <TandemHydrate>'
           : 'no_token_on_server',
         { code: 'no_token_on_server' },

@@ -19,6 +19,10 @@ export interface TokenRoute {
  * ```
  */
 export function tokenRoute(options: TokenHandlerOptions): TokenRoute {
-  const handler = createTokenHandler(options)
-  return { GET: handler, POST: handler }
+  // Made on the first request, not here: `next build` evaluates route modules, where the key (a
+  // runtime secret) is often absent. A missing or malformed key then fails each token request
+  // with createTokenHandler's TypeError (a 500, in the server's log) instead of the build.
+  let handler: TokenRouteHandler | undefined
+  const handle: TokenRouteHandler = async (request) => (handler ??= createTokenHandler(options))(request)
+  return { GET: handle, POST: handle }
 }

@@ -58,12 +58,11 @@ export function createEntry(query: CacheQuery, hash: string, ctx: EntryContext):
   let merged = ctx.defaults
   const settings = () => merged
   const isStale = (staleTime = settings().staleTime) => {
+    if (state.status !== 'success' || state.invalidated) return true
+    // The clock only for data there is: a component rendered with none (Next.js prerenders it,
+    // and refuses the clock there) reads none.
     const now = Date.now()
-    return (
-      state.status !== 'success' ||
-      state.invalidated ||
-      (now >= state.dataUpdatedAt + staleTime && now >= state.freshUntil)
-    )
+    return now >= state.dataUpdatedAt + staleTime && now >= state.freshUntil
   }
 
   function build(): AnySnapshot {

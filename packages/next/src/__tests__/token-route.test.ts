@@ -41,6 +41,13 @@ describe('tokenRoute', () => {
     expect(put.headers.get('allow')).toBe('GET, POST, OPTIONS')
   })
 
+  it('made without its key (`next build` evaluates route modules without runtime secrets): each request rejects instead', async () => {
+    const route = tokenRoute({ ...MINT, secret: '', authorize: () => ({ subject: 'agent_ada', scope: ['support'] }) })
+    const request = () => route.POST(new Request(URL_, { method: 'POST', headers: { cookie: SESSION } }))
+    await expect(request()).rejects.toThrow(new TypeError('secret must be a non-empty string'))
+    await expect(request()).rejects.toThrow(TypeError)
+  })
+
   it('the same handler on Hono: 200, 401 and 405', async () => {
     const app = new Hono()
     app.all('/api/tandem-token', (c) => POST(c.req.raw))
