@@ -168,6 +168,11 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: { name: 'emulator', root: 'packages/emulator', environment: 'node', setupFiles: withCleanup },
           },
+          // The repository's own scripts (scripts/__tests__): `npm pack`'s prepack, on a small repository of their own.
+          {
+            extends: true,
+            test: { name: 'scripts', root: 'scripts', environment: 'node', include: ['__tests__/**/*.test.ts'] },
+          },
           // The bundle size budgets (bench/src/bundle.mjs), measured from src.
           {
             extends: true,
@@ -228,6 +233,18 @@ export default defineConfig(({ mode }) => {
               environment: 'node',
               include: ['e2e/**/*.test.ts'],
               globalSetup: ['e2e/global-setup.ts'],
+              testTimeout: Math.max(60_000, slack(40_000)),
+              hookTimeout: Math.max(60_000, slack(40_000)),
+            },
+          },
+          // A fresh create-next-app app (cacheComponents on) with the SDK from its packed tarballs: one
+          // `next build` and `next start` in the file's beforeAll (test/next-fresh/scaffold.ts), then Chromium.
+          {
+            test: {
+              name: 'next-fresh',
+              root: 'test/next-fresh',
+              environment: 'node',
+              include: ['*.test.ts'],
               testTimeout: Math.max(60_000, slack(40_000)),
               hookTimeout: Math.max(60_000, slack(40_000)),
             },

@@ -14,7 +14,8 @@ export default defineConfig(({ mode }) => ({
     // One React however the workspace hoists it (the hooks package has its own devDependency).
     dedupe: ['react', 'react-dom'],
   },
-  server: { host: '127.0.0.1', port: 5173 },
+  // `PORT=5501 npm run dev` (or `npm run dev -- --port 5501`, which reaches vite's own flag) picks another port.
+  server: { host: '127.0.0.1', port: Number(process.env.PORT) || 5173 },
   // Four pages: the React app, the plain-script one, one connection for all tabs, and the customer's.
   build: {
     rolldownOptions: {

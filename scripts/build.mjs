@@ -11,7 +11,7 @@
 // A dist file newer than the build info was written by something else (tsc writes the build info
 // last), so tsc's idea of dist may be wrong: that dist is built whole too.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
@@ -48,13 +48,18 @@ export function newest(dir) {
   return max
 }
 
+/** Whether the package's dist has every output of every source. */
+export function distComplete(name) {
+  const dir = `packages/${name}`
+  return sources(dir).every((s) => OUTPUTS.every((ext) => existsSync(`${dir}/dist/${s}${ext}`)))
+}
+
 /** Builds one package (`contract`, `core`, …) to its dist, incrementally. */
 export async function build(name) {
   const dir = `packages/${name}`
   const info = join(CACHE, `build-${name}.tsbuildinfo`)
   const stems = sources(dir)
-  const complete = stems.every((s) => OUTPUTS.every((ext) => existsSync(`${dir}/dist/${s}${ext}`)))
-  if (!complete || !existsSync(info) || newest(`${dir}/dist`) > statSync(info).mtimeMs) {
+  if (!distComplete(name) || !existsSync(info) || newest(`${dir}/dist`) > statSync(info).mtimeMs) {
     rmSync(`${dir}/dist`, { recursive: true, force: true })
     rmSync(info, { force: true })
   }
@@ -73,20 +78,36 @@ export async function build(name) {
     const path = join(file.parentPath ?? file.path, file.name)
     if (!wanted.has(path.slice(`${dir}/dist/`.length).replaceAll('\\', '/'))) rmSync(path)
   }
+  // The messenger's self-contained browser build, from the dist just built (and those before it);
+  // imported here alone, so that the other packages' builds need neither it nor esbuild.
+  if (name === 'messenger') await (await import('./build-browser.mjs')).buildMessengerBrowser()
+  // tsc rewrites neither dist nor its build info when nothing changed: the build info's time is
+  // then the one record that dist was brought up to date now (buildStale reads it).
+  const now = new Date()
+  if (existsSync(info)) utimesSync(info, now, now)
   console.log(`built @tandem/${name}`)
+}
+
+/** When the package's dist was last brought up to date (ms; 0 when it has none). */
+export function builtAt(name) {
+  const dist = `packages/${name}/dist`
+  if (!existsSync(dist)) return 0
+  const info = join(CACHE, `build-${name}.tsbuildinfo`)
+  return Math.max(newest(dist), existsSync(info) ? statSync(info).mtimeMs : 0)
 }
 
 /**
  * Builds the packages of `order` (dependency order) whose dist is missing or older than their
  * source; a package after a rebuilt one is rebuilt too (its declarations are checked against the
- * new ones). `build` is incremental, so the newest file of dist says when it was last brought up to date.
+ * new ones). A source newer than dist whose build changed nothing (a fresh checkout's mtimes, an
+ * edit undone) is built once, not on every start: `build` records the time (`builtAt`).
  */
 export async function buildStale(order) {
   let rebuilt = false
   for (const name of order) {
     const dir = `packages/${name}`
     const inputs = Math.max(newest(`${dir}/src`), statSync(`${dir}/package.json`).mtimeMs)
-    if (!rebuilt && newest(`${dir}/dist`) >= inputs) continue
+    if (!rebuilt && builtAt(name) >= inputs) continue
     await build(name)
     rebuilt = true
   }

@@ -45,4 +45,8 @@ function run(step) {
 }
 
 // As a script (npm's lifecycle), not when scripts/check-packages.mjs imports `published`.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) run(process.argv[2])
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Never a tarball without an up-to-date dist: built first, or the pack refused (scripts/pack-dist.mjs).
+  if (process.argv[2] === 'prepack') await (await import('./pack-dist.mjs')).ensureDist(process.cwd())
+  run(process.argv[2])
+}

@@ -230,7 +230,7 @@ describe.skipIf(!hasChromium)('devtools in the playground', () => {
     expect(page.errors).toEqual([])
   })
 
-  it("the tabs' focus ring stays in view, more tabs off-screen are marked at 360 px, and the launcher covers no timestamp at 1280 px", async () => {
+  it("the tabs' focus ring stays in view, more tabs off-screen are marked at 360 px, and the launcher covers no timestamp at 1280 or 360 px", async () => {
     const { page, devtools, launcher, dialog } = await openApp(harness.open, 'dt-place', WIDE)
 
     // The launcher sits where the page keeps room for it: over no event-log timestamp (at any scroll
@@ -248,6 +248,10 @@ describe.skipIf(!hasChromium)('devtools in the playground', () => {
       WAIT,
     )
     expect(await page.evaluate(launcherCovers)).toEqual([])
+    // 360 px (the page scrolls as a whole; the launcher in the flow after the log): nothing either.
+    await page.setViewportSize(NARROW)
+    expect(await page.evaluate(launcherCovers)).toEqual([])
+    await page.setViewportSize(WIDE)
 
     // Opened from the keyboard, focus on the selected tab: its ring (outline and offset) inside the
     // strip that scrolls the tabs, whose overflow would clip it; and so for each tab the arrows reach.
@@ -300,21 +304,29 @@ describe.skipIf(!hasChromium)('devtools in the playground', () => {
 /** Runs in the page: what of the event log the devtools' launcher covers (its timestamps, its header's controls). */
 function launcherCovers(): string[] {
   const launcher = document.querySelector('tandem-devtools')!.shadowRoot!.querySelector('.launcher')!
-  const l = launcher.getBoundingClientRect()
-  const overlaps = (r: DOMRect) =>
-    r.width > 0 && r.left < l.right && r.right > l.left && r.top < l.bottom && r.bottom > l.top
   const lines = document.querySelector<HTMLElement>('[data-testid="event-log"]')!
   const header = [...document.querySelectorAll('.event-log header > *')]
-  const covered = header.filter((e) => overlaps(e.getBoundingClientRect())).map((e) => `header: ${e.textContent}`)
-  for (const at of [0, 0.25, 0.5, 0.75, 1]) {
-    lines.scrollTop = at * (lines.scrollHeight - lines.clientHeight)
-    const view = lines.getBoundingClientRect()
-    for (const t of lines.querySelectorAll('.log-time')) {
-      const r = t.getBoundingClientRect()
-      if (r.bottom > view.top && r.top < view.bottom && overlaps(r)) covered.push(`timestamp ${t.textContent} at ${at}`)
+  const covered: string[] = []
+  const page = document.scrollingElement!
+  // At every scroll of the page (a phone's scrolls as a whole) and of the log.
+  for (const down of [0, 0.5, 1]) {
+    page.scrollTop = down * (page.scrollHeight - page.clientHeight)
+    const l = launcher.getBoundingClientRect()
+    const overlaps = (r: DOMRect) =>
+      r.width > 0 && r.left < l.right && r.right > l.left && r.top < l.bottom && r.bottom > l.top
+    for (const e of header) if (overlaps(e.getBoundingClientRect())) covered.push(`header: ${e.textContent} at ${down}`)
+    for (const at of [0, 0.25, 0.5, 0.75, 1]) {
+      lines.scrollTop = at * (lines.scrollHeight - lines.clientHeight)
+      const view = lines.getBoundingClientRect()
+      for (const t of lines.querySelectorAll('.log-time')) {
+        const r = t.getBoundingClientRect()
+        if (r.bottom > view.top && r.top < view.bottom && overlaps(r))
+          covered.push(`timestamp ${t.textContent} at ${at} (page at ${down})`)
+      }
     }
   }
-  return covered
+  page.scrollTop = 0
+  return [...new Set(covered)]
 }
 
 /** Runs in the page: whether the focused tab shows its ring, and which sides of it the tab strip clips. */

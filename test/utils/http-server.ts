@@ -30,3 +30,14 @@ export async function serve(handler: RequestListener): Promise<Served> {
     },
   }
 }
+
+/** A port free on 127.0.0.1 right now, for a child process to listen on (a server of its own). */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  server.close()
+  await once(server, 'close')
+  return port
+}

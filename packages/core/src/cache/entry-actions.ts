@@ -1,4 +1,6 @@
 import type { Page } from '../collection.js'
+import type { TandemError } from '../errors.js'
+import { asTandemError } from '../as-tandem-error.js'
 import { patchItem, patchList } from './patch.js'
 import { idOf, replaceEqualDeep } from './structural-sharing.js'
 import type { CacheEvent, CacheStatus, ListData } from './types.js'
@@ -9,13 +11,13 @@ import type { CacheEvent, CacheStatus, ListData } from './types.js'
 export interface EntryState {
   status: CacheStatus
   data: unknown
-  error: Error | null
+  error: TandemError | null
   fetching: false | 'all' | 'next'
   dataUpdatedAt: number
   invalidated: boolean
   /** Fresh until at least this time, whatever staleTime says (set by hydrate). */
   freshUntil: number
-  liveError: Error | null
+  liveError: TandemError | null
 }
 
 export type EntryAction =
@@ -32,7 +34,7 @@ export type EntryAction =
   /** A realtime event patches the data; `id` is an item entry's, undefined for a list. */
   | { type: 'live'; event: CacheEvent<unknown>; id: string | undefined }
   /** Why the entry cannot stay live, or null once it is live again. */
-  | { type: 'liveError'; error: Error | null }
+  | { type: 'liveError'; error: TandemError | null }
   /** `setData`: the app's update, counted as fetched at `at`. */
   | { type: 'optimistic'; data: unknown; at: number }
   /** Back to the state before an optimistic update; what is fetching, and the live error, stay as they are now. */
@@ -71,7 +73,8 @@ export function reduce(s: EntryState, a: EntryAction): EntryState {
       return {
         ...s,
         status: 'error',
-        error: a.error instanceof Error ? a.error : new Error(String(a.error)),
+        // The client's errors are TandemErrors already; a call query's `fn` may throw anything.
+        error: asTandemError(a.error, 'query_failed'),
         fetching: false,
       }
     case 'cancel':

@@ -3,6 +3,7 @@ import { LEASE_RELEASE_MS, LIVE_REFETCH_MS } from '../defaults.js'
 import { createPool, type Pool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
 import { TandemError } from '../errors.js'
+import { asTandemError } from '../as-tandem-error.js'
 import { handed } from './handover.js'
 import { hashQuery } from './key.js'
 import { placeItem } from './live-list.js'
@@ -98,10 +99,14 @@ function bind(rt: LiveSource, cache: ResourceCache, query: ListQuery<unknown> | 
   // brings what the fetch missed, or a `discontinuity` says it cannot, so no catch-up refetch.
   let synced = channel.state === 'subscribed' || (!!since && channel.position === since)
 
+  /** A source's failure that is not a TandemError, as one (the same one each time it is reported). */
+  let wrapped: { from: Error; to: TandemError } | undefined
   /** Says why the entry is not live (or that it is again): the channel's failure first, then the connection's. */
   const setLive = (error: Error | undefined) => {
-    if (error) warnOnce(error, name)
-    cache.setLiveError(query, error ?? null)
+    if (!error) return cache.setLiveError(query, null)
+    warnOnce(error, name)
+    if (wrapped?.from !== error) wrapped = { from: error, to: asTandemError(error, 'failed') }
+    cache.setLiveError(query, wrapped.to)
   }
   let refetchTimer: ReturnType<typeof setTimeout> | undefined
 

@@ -1,4 +1,6 @@
+import type { TandemError } from '../errors.js'
 import { createEmitter } from '../events.js'
+import { asTandemError } from '../as-tandem-error.js'
 import type { Unsubscribe } from '../types.js'
 import type { CacheFilter, ResourceCache } from './types.js'
 
@@ -7,7 +9,8 @@ export type MutationStatus = 'idle' | 'pending' | 'success' | 'error'
 export interface MutationSnapshot<R = unknown, V = unknown> {
   status: MutationStatus
   data: R | undefined
-  error: Error | null
+  /** The client's error, or what `fn` (or a callback) threw as a `TandemError` `mutation_failed` (the thrown value its `cause`). */
+  error: TandemError | null
   /** The variables of the latest call. */
   variables: V | undefined
 }
@@ -21,8 +24,8 @@ export interface MutationOptions<V = unknown, R = unknown, C = unknown> {
   onMutate?: (variables: V) => C | Promise<C>
   onSuccess?: (data: R, variables: V, context: C | undefined) => unknown
   /** Runs after the automatic rollback. */
-  onError?: (error: Error, variables: V, context: C | undefined) => unknown
-  onSettled?: (data: R | undefined, error: Error | null, variables: V, context: C | undefined) => unknown
+  onError?: (error: TandemError, variables: V, context: C | undefined) => unknown
+  onSettled?: (data: R | undefined, error: TandemError | null, variables: V, context: C | undefined) => unknown
   /** Invalidated once the call settles (success or failure), so watched lists show the service's truth. */
   invalidate?: CacheFilter | CacheFilter[]
 }
@@ -32,7 +35,7 @@ export interface Mutation<V = unknown, R = unknown, C = unknown> {
   subscribe: (listener: () => void) => Unsubscribe
   /** The same object until the state changes. */
   getSnapshot: () => MutationSnapshot<R, V>
-  /** Resolves with the result, rejects with the error; the state follows the latest call only. */
+  /** Resolves with the result, rejects with the snapshot's `error`; the state follows the latest call only. */
   mutate: (variables: V) => Promise<R>
   reset: () => void
   /** Swap in the latest function and callbacks (a component re-rendered with new closures). */
@@ -82,7 +85,7 @@ export function createMutation<V = unknown, R = unknown, C = unknown>(
         set(call, { status: 'success', data, error: null, variables })
         return data
       } catch (thrown) {
-        const error = thrown instanceof Error ? thrown : new Error(String(thrown))
+        const error = asTandemError(thrown, 'mutation_failed')
         // A function context is the rollback (cache.setData's), by contract.
         if (typeof context === 'function') (context as () => void)()
         await o.onError?.(error, variables, context)

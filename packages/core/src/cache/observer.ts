@@ -1,3 +1,4 @@
+import type { TandemError } from '../errors.js'
 import type { Unsubscribe } from '../types.js'
 import { replaceEqualDeep } from './structural-sharing.js'
 import type { ResourceEntry, Snapshot, WatchOptions } from './types.js'
@@ -23,7 +24,7 @@ export interface ObserveOptions<D = unknown, R = D> extends WatchOptions {
 
 export type ObserverResult<S extends Snapshot<unknown>, R> = Omit<S, 'data' | 'error'> & {
   data: R | undefined
-  error: Error | null
+  error: TandemError | null
   /** `data` is the previous key's (`keepPreviousData`), shown while this key loads. */
   isPlaceholderData: boolean
   /** Refetch now, whether stale or not. */

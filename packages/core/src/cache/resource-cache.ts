@@ -1,4 +1,5 @@
 import type { Collection } from '../collection.js'
+import type { TandemError } from '../errors.js'
 import { CACHE_DEFAULTS } from './defaults.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
 import { wrongData } from './data-fits.js'
@@ -149,7 +150,7 @@ export function createResourceCache(options: ResourceCacheOptions): ResourceCach
       // Restoring over data that changed since (a refetch, another update) would lose it: refetch instead.
       return () => (e.state().data === data ? e.dispatch({ type: 'rollback', to: previous }) : void invalidateEntry(e))
     },
-    setLiveError(query: CacheQuery, error: Error | null) {
+    setLiveError(query: CacheQuery, error: TandemError | null) {
       get(query).dispatch({ type: 'liveError', error })
     },
     applyEvent(filter: CacheFilter, event: CacheEvent<unknown>) {

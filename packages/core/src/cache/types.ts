@@ -1,4 +1,5 @@
 import type { ListParams, Page, Resource } from '../collection.js'
+import type { TandemError } from '../errors.js'
 import type { ServiceName, Unsubscribe } from '../types.js'
 import type { OnlineManager, Trigger } from './triggers.js'
 
@@ -67,7 +68,11 @@ export interface Snapshot<D> {
   /** 'error' keeps the last good `data`; 'pending' means no data yet. */
   status: CacheStatus
   data: D | undefined
-  error: Error | null
+  /**
+   * Why the last fetch failed: the client's error, or what a call query's own `fn` threw as a
+   * `TandemError` `query_failed` (the thrown value its `cause`).
+   */
+  error: TandemError | null
   isFetching: boolean
   isStale: boolean
   /** When `data` was last fetched (ms since epoch), 0 if never. */
@@ -77,7 +82,7 @@ export interface Snapshot<D> {
    * connection failed (a token without the scope is `forbidden`). `data` is then only as fresh as
    * its last fetch. null while live, and for entries nothing binds.
    */
-  liveError: Error | null
+  liveError: TandemError | null
 }
 
 export interface ListData<T> {
@@ -210,8 +215,8 @@ export interface CacheEntryInfo {
   /** Subscribers now (components, watchers, live bindings). */
   observers: number
   dataUpdatedAt: number
-  error: Error | null
-  liveError: Error | null
+  error: TandemError | null
+  liveError: TandemError | null
   /** Refetch every loaded page now (as `entry.refetch()`). */
   refetch(): Promise<void>
   /** This entry only: mark it stale, refetch it if it has subscribers. */
@@ -243,7 +248,7 @@ export interface ResourceCache {
   /** Patch matching entries from a realtime event, without a request. */
   applyEvent<T = Resource>(filter: CacheFilter, event: CacheEvent<T>): void
   /** Why a live binding cannot keep an entry live (its snapshot's `liveError`); null once it is live again. */
-  setLiveError(query: CacheQuery, error: Error | null): void
+  setLiveError(query: CacheQuery, error: TandemError | null): void
   dehydrate(): DehydratedState
   /**
    * Puts dehydrated entries in (never over newer data). An entry whose data does not fit its query

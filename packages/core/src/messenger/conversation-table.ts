@@ -1,6 +1,7 @@
+import { asTandemError } from '../as-tandem-error.js'
 import { PAGE_MAX, type CustomerConversation } from '@tandem/contract'
 import { LEASE_RELEASE_MS } from '../defaults.js'
-import { isTandemError, TandemError } from '../errors.js'
+import type { TandemError } from '../errors.js'
 import { createPool } from '../pool.js'
 import type { Unsubscribe } from '../types.js'
 import { createLazyStore, notOlder, sameFields } from './lazy-store.js'
@@ -40,8 +41,7 @@ const EMPTY_MAP: ReadonlyMap<string, number> = new Map()
 const byModified = (a: CustomerConversation, b: CustomerConversation) =>
   Date.parse(b.modifiedAt) - Date.parse(a.modifiedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
-export const toTandemError = (e: unknown): TandemError =>
-  isTandemError(e) ? e : new TandemError(String(e), { code: 'unknown', cause: e })
+export const toTandemError = (e: unknown): TandemError => asTandemError(e, 'unknown')
 
 export function createConversationTable(deps: StoreDeps): ConversationTable {
   const rows = new Map<string, CustomerConversation>()

@@ -1,3 +1,4 @@
+import { asTandemError } from '../as-tandem-error.js'
 import {
   AbortError,
   ApiError,
@@ -8,7 +9,6 @@ import {
   TandemError,
   TimeoutError,
   ValidationError,
-  isTandemError,
 } from '../errors.js'
 import type { WireError } from './tab-channel.js'
 
@@ -33,13 +33,9 @@ export function isRetryable(error: TandemError): boolean {
 }
 
 /** Anything thrown, as a TandemError (a bug's TypeError too: it says what happened, never a crash). */
-export function toTandemError(thrown: unknown): TandemError {
-  if (isTandemError(thrown)) return thrown
-  return new TandemError(`A stored write failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, {
-    code: 'outbox_failed',
-    cause: thrown,
-  })
-}
+/** A send's failure as a TandemError (a thrown non-Tandem value: `outbox_failed`). */
+export const toTandemError = (thrown: unknown): TandemError =>
+  asTandemError(thrown, 'outbox_failed', 'A stored write failed')
 
 export const toWire = ({ name, code, message, status, requestId }: TandemError): WireError => ({
   name,

@@ -5,6 +5,7 @@ import type {
   PublishResult,
   RealtimeError,
   ServiceResource,
+  TandemError,
 } from '@tandem/core'
 import type { ChannelState, ConnectionState, Member, Message, PublishAck } from '@tandem/realtime'
 import { describe, expectTypeOf, it } from 'vitest'
@@ -30,7 +31,7 @@ describe('hook results', () => {
     const list = useResources('support/resources', { limit: 10 })
     expectTypeOf(list.items).toEqualTypeOf<ServiceResource[]>()
     expectTypeOf(list.status).toEqualTypeOf<'pending' | 'success' | 'error'>()
-    expectTypeOf(list.error).toEqualTypeOf<Error | null>()
+    expectTypeOf(list.error).toEqualTypeOf<TandemError | null>()
     expectTypeOf(list.data).toEqualTypeOf<ListData<ServiceResource> | undefined>()
     expectTypeOf(list.hasNextPage).toEqualTypeOf<boolean>()
     expectTypeOf(list.isPlaceholderData).toEqualTypeOf<boolean>()

@@ -2,7 +2,7 @@
 // persistence. Where it is not installed locally the tests that need it are skipped, saying so;
 // `.ci/run` installs it, so CI always runs them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../../../../test/utils/http-server.js'
 
 const BINARY = process.env.REDIS_SERVER ?? 'redis-server'
 
@@ -23,14 +23,6 @@ export interface RedisServer {
   kill: () => Promise<void>
   /** Starts it again on the same port, empty. */
   start: () => Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 export async function startRedis(): Promise<RedisServer> {

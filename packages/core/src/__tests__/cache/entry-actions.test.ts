@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Page } from '../../collection.js'
 import { INITIAL, reduce, type EntryAction, type EntryState } from '../../cache/entry-actions.js'
+import { NetworkError, RealtimeError, TandemError } from '../../errors.js'
 
 // Every action from representative states, to the state it must give. A row whose `to` is its
 // `from` must return that very object: the entry then notifies nobody.
@@ -11,8 +12,8 @@ const page = (ids: string[], nextCursor: string | null = null): Page<Item> => ({
   nextCursor,
 })
 
-const boom = new Error('boom')
-const offline = new Error('offline')
+const boom = new NetworkError('boom', { code: 'network_error' })
+const offline = new RealtimeError('offline', { code: 'forbidden' })
 const PENDING = INITIAL
 const LOADING: EntryState = { ...INITIAL, fetching: 'all' }
 const LOADED: EntryState = {
@@ -69,10 +70,10 @@ const ROWS: Row[] = [
     to: { ...LOADED, status: 'error', error: boom },
   },
   {
-    name: 'error: a thrown non-Error becomes an Error',
+    name: 'error: anything else thrown (by a call query’s fn) becomes a TandemError query_failed',
     from: LOADING,
     action: { type: 'error', error: 'text' },
-    to: { ...PENDING, status: 'error', error: new Error('text') },
+    to: { ...PENDING, status: 'error', error: new TandemError('text', { code: 'query_failed', cause: 'text' }) },
   },
   {
     name: 'cancel: nothing fetching, all else kept',
@@ -193,9 +194,23 @@ function deepFreeze<T>(value: T): T {
 
 describe('entry actions (reduce)', () => {
   it.each(ROWS)('$name', ({ from, action, to }) => {
-    const next = reduce(deepFreeze(structuredClone(from)), deepFreeze(action))
+    // A copy of the state (structuredClone would turn its TandemErrors into plain Errors: they are kept).
+    const copy = {
+      ...structuredClone({ ...from, error: null, liveError: null }),
+      error: from.error,
+      liveError: from.liveError,
+    }
+    const next = reduce(deepFreeze(copy), deepFreeze(action))
     if (to === from) expect(reduce(from, action)).toBe(from)
     else expect(next).toEqual(to)
+  })
+
+  it('an error is a TandemError with a code: the client’s as it is, anything else wrapped, what was thrown its cause', () => {
+    expect(reduce(LOADING, { type: 'error', error: boom }).error).toBe(boom)
+    const mine = new RangeError('my own bug')
+    const wrapped = reduce(LOADING, { type: 'error', error: mine }).error
+    expect(wrapped).toBeInstanceOf(TandemError)
+    expect(wrapped).toMatchObject({ name: 'TandemError', code: 'query_failed', message: 'my own bug', cause: mine })
   })
 
   it('the table has every action', () => {
