@@ -1,3 +1,4 @@
+import { isRecord } from './is-object.js'
 // The SDK's one shape check: a value against a line of the generated tables (frames in
 // src/generated/frame-fields.ts, REST answers and channel payloads in src/generated/answer-fields.ts).
 // Small enough for a browser bundle, where a JSON Schema validator is not.
@@ -36,8 +37,6 @@ interface Field {
   nullable: boolean
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
 /** Each line compiled once: clients check every frame with the same few lines on the hot receive path. */
 const compiled = new Map<string, Field[]>()
 
@@ -72,7 +71,7 @@ function fits(f: Field, v: unknown): boolean {
     case 3:
       return Number.isFinite(v)
     case 4:
-      return isObject(v)
+      return isRecord(v)
     case 5:
       return Array.isArray(v)
     case 6:
@@ -98,7 +97,7 @@ function walk(f: Field, v: unknown, i: number): string | undefined {
   if (token === '[]') {
     if (Array.isArray(v))
       for (let k = 0; k < v.length; k++) if ((r = walk(f, v[k], i + 1)) !== undefined) return `[${k}]${r}`
-  } else if (isObject(v) && (r = walk(f, Object.hasOwn(v, token) ? v[token] : undefined, i + 1)) !== undefined)
+  } else if (isRecord(v) && (r = walk(f, Object.hasOwn(v, token) ? v[token] : undefined, i + 1)) !== undefined)
     return `.${token}${r}`
   return undefined
 }
@@ -111,7 +110,7 @@ export function wrongField(value: unknown, fields: string): string | undefined {
   let list = compiled.get(fields)
   if (!list) compiled.set(fields, (list = fields ? fields.split(' ').map(field) : []))
   try {
-    if (!isObject(value)) return '$'
+    if (!isRecord(value)) return '$'
     for (const f of list) {
       // A plain field (every frame's) is read here; a path walks.
       const r = f.name === undefined ? walk(f, value, 0) : fits(f, value[f.name]) ? undefined : `.${f.name}`

@@ -1,5 +1,6 @@
 // @tandem/contract: the services' interface, once. The documents are spec/openapi.json and
 // spec/asyncapi.json (built from src/spec); the types below are generated from them.
+export { isObject, isRecord } from './is-object.js'
 export * from './wire.js'
 export * from './customer.js'
 export * from './resource-presence.js'

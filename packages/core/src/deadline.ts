@@ -1,4 +1,5 @@
-import { MAX_TIMER_MS, onAbort } from './backoff.js'
+import { onAbort } from './abort.js'
+import { MAX_TIMER_MS } from './timers.js'
 
 /** One call's deadline: its `timeoutMs` from the start, and the caller's signal, as one signal. */
 export interface Deadline {

@@ -1,5 +1,8 @@
 import { createFetch, type $Fetch, type FetchContext, type FetchHooks } from 'ofetch'
-import { abortError, createAttemptSignals, sleep, throwIfAborted, withSignal } from './backoff.js'
+import { abortError, throwIfAborted, withSignal } from './abort.js'
+import { createAttemptSignals } from './attempt-signals.js'
+import { randomId } from './random-id.js'
+import { sleep } from './timers.js'
 import { ResponseTooLarge, limitBody } from './body-limit.js'
 import { createDeadline, type Deadline } from './deadline.js'
 import { HOOK_NAMES, type ClientHooks, type Hook } from './hooks.js'
@@ -248,11 +251,4 @@ function toFetchHooks(hooks: ClientHooks | undefined): FetchHooks {
     if (hook) out[name] = Array.isArray(hook) ? hook.map(wrap) : wrap(hook)
   }
   return out as FetchHooks
-}
-
-export function randomId(): string {
-  const c = globalThis.crypto
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID()
-  // Insecure contexts (plain http on a LAN IP) have no randomUUID; uniqueness is all we need here.
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`
 }

@@ -1,5 +1,6 @@
 import { msUntil, refill as refillBucket, type RateLimitBucket } from '@tandem/contract'
-import { abortError, MAX_TIMER_MS, onAbort } from './backoff.js'
+import { abortError, onAbort } from './abort.js'
+import { MAX_TIMER_MS } from './timers.js'
 import { RATE_LIMIT_SAFETY_MS } from './defaults.js'
 import { RateLimitError } from './errors.js'
 

@@ -1,4 +1,7 @@
-import { createAttemptSignals, fullJitter, sleep, withSignal } from './backoff.js'
+import { withSignal } from './abort.js'
+import { createAttemptSignals } from './attempt-signals.js'
+import { fullJitter } from './backoff.js'
+import { sleep } from './timers.js'
 import { TOKEN_DEFAULTS } from './defaults.js'
 import { createEmitter } from './events.js'
 import type { AuthError } from './errors.js'

@@ -1,7 +1,7 @@
 import type { TokenProvider } from '@tandem/core'
 import type { SafeEmitter } from '@tandem/core/internal'
 import ReconnectingWebSocket from 'partysocket/ws'
-import type { Backoff } from './backoff.js'
+import type { Backoff } from './core.js'
 import { initialState, publicState, transition } from './connection-machine.js'
 import type { ConnectionEvent, Effect, EffectType, MachineState } from './connection-types.js'
 import { OPEN_TIMEOUT_MS } from './defaults.js'

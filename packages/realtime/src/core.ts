@@ -8,6 +8,7 @@ export {
   MAX_TIMER_MS,
   TOKEN_DEFAULTS,
   clampDelay,
+  createBackoff,
   createEmitter,
   createPool,
   fullJitter,
@@ -15,3 +16,4 @@ export {
   parseBaseUrl,
   redact,
 } from '@tandem/core/internal'
+export type { Backoff, BackoffOptions } from '@tandem/core/internal'

@@ -2,7 +2,7 @@
 export { createRealtime } from './realtime.js'
 export type { Realtime, RealtimeOptions, RealtimeSource } from './realtime.js'
 export type { PositionsFactory } from './positions.js'
-export type { BackoffOptions } from './backoff.js'
+export type { BackoffOptions } from './core.js'
 export { DEFAULTS } from './defaults.js'
 export type * from './types.js'
 export { leaseChannel, leasedChannels } from './lease.js'

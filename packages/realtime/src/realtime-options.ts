@@ -1,5 +1,5 @@
 import type { AuthOptions, OutboxLink, TokenProvider, Unsubscribe } from '@tandem/core'
-import type { BackoffOptions } from './backoff.js'
+import type { BackoffOptions } from './core.js'
 import type { DebugLog } from './log.js'
 import type { RealtimeError } from './core.js'
 import type { PositionsFactory } from './positions.js'

@@ -1,6 +1,6 @@
 import { CHANNEL_NAME_RULE, isChannelName } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
-import { createBackoff } from './backoff.js'
+import { createBackoff } from './core.js'
 import { createChannel, type ChannelImpl, type Hub } from './channel.js'
 import { channelInfo } from './channel-info.js'
 import { createConnection } from './connection.js'

@@ -1,5 +1,5 @@
 import type { RealtimeError, TokenProvider } from '@tandem/core'
-import type { Backoff } from './backoff.js'
+import type { Backoff } from './core.js'
 import { MAX_TIMER_MS, clampDelay } from './core.js'
 import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from './defaults.js'
 import { asError, toError, type Reply } from './protocol.js'

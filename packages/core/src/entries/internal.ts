@@ -1,6 +1,8 @@
 // @tandem/core/internal: helpers for Tandem's own packages (@tandem/realtime, @tandem/react).
 // Not a public API: no semver promise; names may change in any release.
-export { MAX_TIMER_MS, clampDelay, fullJitter, parseRetryAfter, sleep } from '../backoff.js'
+export { createBackoff, fullJitter, parseRetryAfter } from '../backoff.js'
+export type { Backoff, BackoffOptions } from '../backoff.js'
+export { MAX_TIMER_MS, clampDelay, sleep } from '../timers.js'
 export { redact } from '../redact.js'
 export { createEmitter } from '../events.js'
 export type { SafeEmitter } from '../events.js'

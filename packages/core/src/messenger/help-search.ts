@@ -1,5 +1,5 @@
 import { PAGE_MAX, PAGE_MIN } from '@tandem/contract'
-import { MAX_TIMER_MS } from '../backoff.js'
+import { MAX_TIMER_MS } from '../timers.js'
 import { HELP_SEARCH_DEBOUNCE_MS } from '../defaults.js'
 import { isAbortError } from '../errors.js'
 import { createStore } from '../store.js'

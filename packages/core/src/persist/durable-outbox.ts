@@ -1,5 +1,5 @@
 import { DEV } from '@tandem/contract/dev'
-import { abortError } from '../backoff.js'
+import { abortError } from '../abort.js'
 import { TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'

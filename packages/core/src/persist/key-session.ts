@@ -1,6 +1,6 @@
-import { randomId } from '../http.js'
+import { randomId } from '../random-id.js'
 import type { SafeStorage } from './storage.js'
-import { isObject } from './tab-channel.js'
+import { isObject } from '@tandem/contract'
 
 // The key's session (docs/persist.md, "Logout"): while the key is signed in, `<key>:session` holds
 // the id of the session its pages joined; a logout deletes it before anything else. Every write of

@@ -1,6 +1,6 @@
 import { DEV } from '@tandem/contract/dev'
 import { OutboxFullError, ValidationError, type TandemError } from '../errors.js'
-import { randomId } from '../http.js'
+import { randomId } from '../random-id.js'
 import { describe, toEntry, type NewEntry } from './outbox-entries.js'
 import type { OutboxEntry } from './types.js'
 

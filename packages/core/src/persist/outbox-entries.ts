@@ -4,6 +4,7 @@ import { ValidationError } from '../errors.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
 import type { OutboxEntry, OutboxRequest } from './types.js'
+import { isObject, isRecord } from '@tandem/contract'
 
 // The outbox's entries as data: how one is made from a write, which lane it takes, how the stored
 // list is read back. Storage is not trusted (another version, an extension or a person with the
@@ -32,8 +33,6 @@ export type NewEntry =
   | { kind: 'rest'; idempotencyKey: string; request: OutboxRequest }
   | { kind: 'publish'; idempotencyKey: string; publish: OutboxPublish }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-const isPlain = (v: unknown): v is Record<string, unknown> => isObject(v) && !Array.isArray(v)
 const isAuthorization = (name: string) => name.toLowerCase() === 'authorization'
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0
 
@@ -71,16 +70,16 @@ function checkRest(request: OutboxRequest): string | ValidationError {
   const { service, method, path, query, body, headers } = request
   const match = matchWrite(service, method, path)
   if (!match) return refuse('request.path', `not a ${String(method)} the contract has on ${String(service)}`)
-  if (match.operation.body ? !isPlain(body) : body !== undefined)
+  if (match.operation.body ? !isRecord(body) : body !== undefined)
     return refuse('request.body', match.operation.body ? 'must be a JSON object' : 'must be absent')
   if (
     query !== undefined &&
-    !(isPlain(query) && Object.values(query).every((v) => v === null || typeof v !== 'object'))
+    !(isRecord(query) && Object.values(query).every((v) => v === null || typeof v !== 'object'))
   )
     return refuse('request.query', 'must be an object of strings, numbers and booleans')
   if (
     headers !== undefined &&
-    !(isPlain(headers) && Object.entries(headers).every(([k, v]) => typeof v === 'string' && !isAuthorization(k)))
+    !(isRecord(headers) && Object.entries(headers).every(([k, v]) => typeof v === 'string' && !isAuthorization(k)))
   )
     return refuse('request.headers', 'must be an object of strings, without authorization')
   return match.lane

@@ -1,5 +1,6 @@
 import { QUERY_POSTS } from '@tandem/contract'
-import { randomId, type Http } from '../http.js'
+import type { Http } from '../http.js'
+import { randomId } from '../random-id.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
 import type { Drain } from './outbox-drain.js'

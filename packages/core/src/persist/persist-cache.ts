@@ -13,7 +13,8 @@ import { joinSession } from './key-session.js'
 import { watchPageHide, watchPageShow } from './page.js'
 import { safeStorage } from './storage.js'
 import { splitSaved, whyNotSaved } from './saved-entries.js'
-import { isObject, openTabChannel, type TabMessage } from './tab-channel.js'
+import { openTabChannel, type TabMessage } from './tab-channel.js'
+import { isObject } from '@tandem/contract'
 import type {
   CachePersister,
   LogoutSource,

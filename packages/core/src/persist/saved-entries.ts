@@ -3,14 +3,12 @@ import { wrongData } from '../cache/data-fits.js'
 import { hashQuery } from '../cache/key.js'
 import type { CacheQuery, DehydratedState } from '../cache/types.js'
 import type { RestoreProblem } from './types.js'
+import { isObject, isRecord } from '@tandem/contract'
 
 // A saved cache, and what another tab posts, are read entry by entry: one entry of the wrong shape
 // is left out on its own (with why), never the others, and never in the cache.
 
 export type SavedEntry = DehydratedState['entries'][number]
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-const isPlain = (v: unknown): v is Record<string, unknown> => isObject(v) && !Array.isArray(v)
 
 /**
  * Why `e` is not a saved entry the cache can take, or undefined: a list's or an item's query
@@ -20,12 +18,12 @@ const isPlain = (v: unknown): v is Record<string, unknown> => isObject(v) && !Ar
 export function whyNotSaved(e: unknown, now: number): string | undefined {
   if (!isObject(e)) return 'not an entry'
   const { query: q, dataUpdatedAt: at } = e
-  if (!isPlain(q)) return 'query: not a query'
+  if (!isRecord(q)) return 'query: not a query'
   if (q.key !== undefined || q.fn !== undefined) return 'query.key: a call is never saved'
   if (!(SERVICES as readonly unknown[]).includes(q.service)) return 'query.service: not a service'
   if (typeof q.collection !== 'string' || q.collection === '') return 'query.collection: not a collection'
   if (q.id !== undefined && (typeof q.id !== 'string' || q.id === '')) return 'query.id: not an id'
-  if (q.params !== undefined && !isPlain(q.params)) return 'query.params: not an object'
+  if (q.params !== undefined && !isRecord(q.params)) return 'query.params: not an object'
   // Never after now: data from the future would stay fresh until then and outrank every newer answer.
   if (typeof at !== 'number' || !(at >= 0 && at <= now)) return 'dataUpdatedAt: not a time before now'
   return wrongData(q as unknown as CacheQuery, e.data)
@@ -34,7 +32,7 @@ export function whyNotSaved(e: unknown, now: number): string | undefined {
 /** How a problem names its entry: the cache's key for its query (`cache.inspect()`'s `hash`), else its place. */
 export function keyOf(e: unknown, index: number): string {
   try {
-    if (isObject(e) && isPlain(e.query)) return hashQuery(e.query as unknown as CacheQuery)
+    if (isObject(e) && isRecord(e.query)) return hashQuery(e.query as unknown as CacheQuery)
   } catch {
     // A query that cannot be hashed (a cycle, from a structured clone): named by its place.
   }

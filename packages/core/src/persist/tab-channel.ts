@@ -1,6 +1,7 @@
 import type { DehydratedState } from '../cache/types.js'
 import { readEntries } from './outbox-entries.js'
 import type { BroadcastChannelConstructor, OutboxEntry } from './types.js'
+import { isObject } from '@tandem/contract'
 
 // What the tabs of one key say to each other (docs/persist.md, "Tabs agree"), on the platform's
 // BroadcastChannel: the tab-sharing transport the realtime connection's tabs also use. Each message
@@ -24,8 +25,6 @@ export type TabMessage =
   | { t: 'outcome'; id: string; result?: unknown; error?: WireError }
   /** Logout: everything stored for the key is gone. */
   | { t: 'cleared' }
-
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
 export function parse(data: unknown): TabMessage | undefined {
   if (!isObject(data)) return undefined

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { HttpError } from '../http-errors.js'
 import { components, REST, retarget, specAjv, type Json, type ValidateFunction } from './ajv.js'
 import { pickIssue, type Issue } from './issue.js'
+import { isRecord as isObject } from '@tandem/contract'
 
 export interface RestInput {
   params: Readonly<Record<string, string>>
@@ -126,8 +127,6 @@ function invalid(field: string, message: string, channel: boolean): HttpError {
 }
 
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : [])
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A `$ref` to `#/components/parameters/x`, or the parameter itself. */
 function resolve(param: Json): Json {

@@ -1,7 +1,7 @@
 // Unit tests of the pieces, with fake clocks where time matters.
 import { RealtimeError } from '@tandem/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createBackoff } from '../backoff.js'
+import { createBackoff } from '../core.js'
 import { closeAction, closeOf, parseFrame } from '../protocol.js'
 import { refreshDelay } from '../token-refresh.js'
 import { toWsUrl } from '../url.js'

@@ -3,6 +3,7 @@
 // other tabs sharing the connection wrote. Pure helpers: the lock rule here is every observer's.
 import { LOCK_TTL_MAX, LOCK_TTL_MIN, type ResourcePresenceData } from '@tandem/contract'
 import type { Member } from '../types.js'
+import { isObject } from '@tandem/contract'
 
 export type Lock = ResourcePresenceData['locks'][number]
 
@@ -13,7 +14,6 @@ export interface Claim {
   lock: Lock | undefined
 }
 
-const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
 const field = (v: object, key: string): unknown => Reflect.get(v, key)
 const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
 /**

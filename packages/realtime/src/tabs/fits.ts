@@ -1,9 +1,9 @@
+import { isObject } from '@tandem/contract'
 // One shape check for what reaches a tab from elsewhere: another tab's message, or a frame its
 // client sends up to the hub. A shape lists fields as `name` (a string), `name:kind`, and either
 // with a trailing `?` when the field may be absent.
 
 const isString = (v: unknown): v is string => typeof v === 'string'
-const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
 
 const KINDS = new Map<string, (v: unknown) => boolean>([
   ['string', isString],

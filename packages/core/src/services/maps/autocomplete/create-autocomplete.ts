@@ -9,7 +9,8 @@ import {
   AUTOCOMPLETE_LIMIT,
 } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
-import { backoffDelay, MAX_TIMER_MS } from '../../../backoff.js'
+import { backoffDelay } from '../../../backoff.js'
+import { MAX_TIMER_MS } from '../../../timers.js'
 import type { Client } from '../../../base-client.js'
 import type { RequestClient } from '../../../client-request.js'
 import { ApiError, isAbortError, TandemError, ValidationError } from '../../../errors.js'
