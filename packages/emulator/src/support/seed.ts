@@ -2,20 +2,8 @@
 // so the same seed always gives the same ids, texts and timestamps (never Date.now()).
 import { base, en, Faker } from '@faker-js/faker'
 import { DEFAULTS } from './defaults.js'
-import {
-  AGENT_REPLIES,
-  ARTICLE_STEPS,
-  BROWSERS,
-  DOC_COLLECTIONS,
-  DRAFT_TITLES,
-  FOLLOW_UPS,
-  MAILBOXES,
-  NOTES,
-  PLANS,
-  TAGS,
-  TOPICS,
-  type Topic,
-} from './seed-text.js'
+import { AGENT_REPLIES, BROWSERS, FOLLOW_UPS, MAILBOXES, NOTES, PLANS, TAGS, TOPICS, type Topic } from './seed-text.js'
+import { ARTICLE_STEPS, DOC_COLLECTIONS, DRAFT_TITLES } from './seed-docs-text.js'
 import type {
   Agent,
   Article,
