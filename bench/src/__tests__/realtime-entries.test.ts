@@ -7,10 +7,14 @@ import { describe, expect, it } from 'vitest'
 import { measure } from '../bundle.mjs'
 
 const OPTIONS = { conditions: ['@tandem/source'] }
-const PRESENCE = ['realtime/src/presence.ts', 'realtime/src/presence-store.ts', 'realtime/src/presence-table.ts']
-const HISTORY = ['realtime/src/history.ts', 'realtime/src/history-options.ts']
+const PRESENCE = [
+  'realtime/src/presence/presence.ts',
+  'realtime/src/presence/presence-store.ts',
+  'realtime/src/presence/presence-table.ts',
+]
+const HISTORY = ['realtime/src/history.ts', 'realtime/src/messages/history-options.ts']
 // The debug lines, watchFrames (issue 31) and the redaction both go through (core's redact.ts).
-const DEBUG = ['realtime/src/debug.ts', 'realtime/src/watch-frames.ts', 'core/src/redact.ts']
+const DEBUG = ['realtime/src/debug.ts', 'realtime/src/debug/watch-frames.ts', 'core/src/redact.ts']
 
 const modulesOf = async (source: string): Promise<string[]> =>
   ((await measure(source, OPTIONS)) as { modules: [string, number][] }).modules.map(([name]) => name)
@@ -18,9 +22,9 @@ const modulesOf = async (source: string): Promise<string[]> =>
 describe('realtime entries', () => {
   it('createRealtime alone bundles neither presence, the public history nor a logger (the gap fill stays)', async () => {
     const modules = await modulesOf(`export { createRealtime } from '@tandem/realtime'`)
-    expect(modules).toContain('realtime/src/channel.ts')
-    expect(modules).toContain('realtime/src/held.ts') // the live-data guarantee reads history itself
-    expect(modules).toContain('realtime/src/frame-tap.ts') // watchFrames' way in: a WeakMap, nothing more
+    expect(modules).toContain('realtime/src/channels/channel.ts')
+    expect(modules).toContain('realtime/src/channels/held.ts') // the live-data guarantee reads history itself
+    expect(modules).toContain('realtime/src/parts.ts') // watchFrames' way in: the client's parts, under a symbol
     for (const name of [...PRESENCE, ...HISTORY, ...DEBUG]) expect(modules, name).not.toContain(name)
   })
 

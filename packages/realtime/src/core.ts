@@ -9,11 +9,13 @@ export {
   TOKEN_DEFAULTS,
   clampDelay,
   createBackoff,
+  createElection,
   createEmitter,
   createPool,
   fullJitter,
   isTokenRefusal,
+  openBus,
   parseBaseUrl,
   redact,
 } from '@tandem/core/internal'
-export type { Backoff, BackoffOptions } from '@tandem/core/internal'
+export type { Backoff, BackoffOptions, Bus, Election } from '@tandem/core/internal'

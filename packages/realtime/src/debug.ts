@@ -3,10 +3,10 @@
 // `createRealtime(source, { debug: debugLog() })`, `watchFrames(rt, listener)`.
 import type { Logger } from '@tandem/core'
 import { redact } from './core.js'
-import { DEBUG_LOG, type DebugLog } from './log.js'
+import { DEBUG_LOG, type DebugLog } from './debug/log.js'
 
-export type { DebugLog } from './log.js'
-export { watchFrames } from './watch-frames.js'
+export type { DebugLog } from './debug/log.js'
+export { watchFrames } from './debug/watch-frames.js'
 export type { FrameEvent } from './types.js'
 
 /**

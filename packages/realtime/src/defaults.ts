@@ -50,7 +50,7 @@ export const REFRESH_MARGIN_MS = TOKEN_DEFAULTS.refreshMarginMs
 export const REFRESH_MARGIN_RATIO = TOKEN_DEFAULTS.refreshMarginRatio
 /** After a failed in-band refresh; the server's 4100 close is the backstop. */
 export const REFRESH_RETRY_MS = 5_000
-/** A presence store's failed sync is tried again 1 s, 2 s, 4 s … later, never more than this apart. */
+/** A presence store's failed sync is tried again up to 1 s, 2 s, 4 s … later (jittered down to half), never more than this apart. */
 export const PRESENCE_RETRY_CAP_MS = 30_000
 /**
  * A released lease (`leaseChannel`, live bindings) is let go this much later, and a new lease

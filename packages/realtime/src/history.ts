@@ -1,8 +1,8 @@
 // A channel's history (`@tandem/realtime/history`, an entry of its own: an app that does not read
 // history does not ship it). The channel's own gap fill reads history without it (channel.ts).
-import { internalsOf } from './channel-hub.js'
-import { checkHistory } from './history-options.js'
-import { isMessage } from './protocol.js'
+import { internalsOf } from './channels/channel-internals.js'
+import { checkHistory } from './messages/history-options.js'
+import { isMessage } from './connection/protocol.js'
 import type { Channel, HistoryOptions, HistoryPage } from './types.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { AuthOptions, OutboxLink, TokenProvider, Unsubscribe } from '@tandem/core'
 import type { BackoffOptions } from './core.js'
-import type { DebugLog } from './log.js'
+import type { DebugLog } from './debug/log.js'
 import type { RealtimeError } from './core.js'
-import type { PositionsFactory } from './positions.js'
+import type { PositionsFactory } from './messages/positions.js'
 import type { Channel, ChannelInfo, ConnectionState, Position, RealtimeEvents } from './types.js'
 
 export interface RealtimeOptions {

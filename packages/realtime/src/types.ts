@@ -184,3 +184,13 @@ export interface Channel {
    */
   publish: (event: string, data?: unknown, options?: PublishOptions) => Promise<PublishAck>
 }
+
+/** `connectionStore(rt)`'s snapshot: the connection's state, and when the next attempt starts. */
+export interface ConnectionSnapshot {
+  state: ConnectionState
+  /** When the next attempt starts, while `reconnecting`: in ms from the state change… */
+  retryInMs?: number
+  /** …and as a time (epoch ms), so a countdown stays right however late it renders. */
+  retryAt?: number
+  error?: RealtimeError
+}

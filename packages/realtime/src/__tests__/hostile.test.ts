@@ -1,8 +1,8 @@
 // Regressions found by the reliability suite's fuzzing (test/reliability/fuzz.test.ts).
 import { isRealtimeError, isValidationError } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
-import type { Reply } from '../protocol.js'
-import { createRequests } from '../requests.js'
+import type { Reply } from '../connection/protocol.js'
+import { createRequests } from '../requests/requests.js'
 import { client, useEmulator } from './helpers.js'
 import { history } from '../history.js'
 

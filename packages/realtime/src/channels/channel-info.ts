@@ -1,5 +1,5 @@
 import type { ChannelImpl } from './channel.js'
-import type { ChannelInfo } from './types.js'
+import type { ChannelInfo } from '../types.js'
 
 /** A channel as `rt.channels()` shows it (devtools): read when asked, nothing kept for it. */
 export function channelInfo(ch: ChannelImpl): ChannelInfo {

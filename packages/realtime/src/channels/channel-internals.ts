@@ -1,20 +1,20 @@
-// What a channel (and its presence and history) needs from the connection, and what they reach
+// What a channel (and its presence and history) needs from its client (`ChannelClient`), and what they reach
 // through a channel: its own file, so channel.ts, presence.ts and history.ts depend on it and not
 // on each other.
 import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
-import { ValidationError } from './core.js'
+import { ValidationError } from '../core.js'
 import type { HeldBudget } from './held.js'
-import type { ClientFrame, FrameOf, SubscribeResult } from './protocol.js'
-import type { Timing } from './outbox.js'
-import type { AppRequest, ReplyTo } from './requests.js'
-import type { Channel, Member } from './types.js'
+import type { ClientFrame, FrameOf, SubscribeResult } from '../connection/protocol.js'
+import type { Timing } from '../requests/send-queue.js'
+import type { AppRequest, ReplyTo } from '../requests/requests.js'
+import type { Channel, Member } from '../types.js'
 
 /** A publish as sent: what a durable outbox stores, and its type. */
 export type PublishFrame = { type: 'publish'; channel: string; event: string; data: unknown; idempotencyKey: string }
 
 /** What a channel needs from the connection. */
-export interface Hub {
+export interface ChannelClient {
   /** Sends when connected (and `ready`), again on each new connection, until a reply or a deadline (`Timing`). */
   request: <T extends AppRequest>(
     frame: ClientFrame & { type: T },
@@ -39,7 +39,7 @@ export interface ChannelHost {
   lease: () => Unsubscribe
   /** Presence requests wait until the channel is subscribed on this connection (when it is wanted at all). */
   ready: () => boolean
-  request: Hub['request']
+  request: ChannelClient['request']
 }
 
 /** A channel's presence once `presence(channel)` made it: the channel hands it presence frames, the resubscribe its re-enter. */
@@ -69,7 +69,7 @@ export function internalsOf(channel: unknown): ChannelInternals {
   return internals as ChannelInternals
 }
 
-/** A channel as the client drives it: its public face and what the hub and the subscriptions call. */
+/** A channel as the client drives it: its public face and what the client and the subscriptions call. */
 export interface ChannelImpl extends Channel, ChannelInternals {
   readonly leases: number
   /** Message listeners now (`subscribe` calls not yet undone). */

@@ -2,13 +2,13 @@ import { HISTORY_MAX, IDEMPOTENCY_KEY_RULE, MAX_EVENT_NAME, isIdempotencyKey } f
 import { DEV } from '@tandem/contract/dev'
 import { POSITION_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { RealtimeError, Unsubscribe } from '@tandem/core'
-import { ValidationError, createEmitter } from './core.js'
-import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from './defaults.js'
-import type { ChannelImpl, Hub } from './channel-hub.js'
-import { bad, isMessage, toError } from './protocol.js'
-import type { ChannelEvents, Discontinuity, ChannelState, Listener, Position } from './types.js'
+import { ValidationError, createEmitter } from '../core.js'
+import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from '../defaults.js'
+import type { ChannelImpl, ChannelClient } from './channel-internals.js'
+import { bad, isMessage, toError } from '../connection/protocol.js'
+import type { ChannelEvents, Discontinuity, ChannelState, Listener, Position } from '../types.js'
 
-export type { ChannelImpl, Hub } from './channel-hub.js'
+export type { ChannelImpl, ChannelClient } from './channel-internals.js'
 
 const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
 
@@ -16,7 +16,7 @@ const isPosition = (r: unknown): r is Position => hasFields(r, POSITION_FIELDS)
 const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-')
 
 /** `since`: where a reloaded page's channel resumes from (the `positions` option). */
-export function createChannel(name: string, hub: Hub, since?: Position): ChannelImpl {
+export function createChannel(name: string, client: ChannelClient, since?: Position): ChannelImpl {
   const events = createEmitter<ChannelEvents>()
   // `:event` keys (and `*`): never an Object.prototype member, whatever the app names its events.
   const listeners = createEmitter<Record<`:${string}` | '*', Listener>>()
@@ -25,7 +25,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   let subscribers = 0
   let pos: Position | undefined = since
   // Live messages held while (re)subscribing or filling a gap, delivered in order afterwards.
-  // Bounded (hub.held): past it the rest are dropped (`dropped`: the last), and history is read
+  // Bounded (client.held): past it the rest are dropped (`dropped`: the last), and history is read
   // from the last one delivered, as for any gap. What is held stays a run with no hole.
   type Held = { m: unknown; bytes: number }
   let held: Held[] | undefined = []
@@ -45,14 +45,14 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
 
   /** Starts holding anew (`[]`, or the message that opened a gap) or stops (`undefined`). */
   const setHeld = (next: Held[] | undefined) => {
-    if (held) hub.held.give(held.length, heldBytes)
+    if (held) client.held.give(held.length, heldBytes)
     heldBytes = 0
     dropped = undefined
     const into: Held[] | undefined = (held = next && [])
     for (const h of next ?? []) keep(h.m, h.bytes, into!)
   }
   const keep = (m: unknown, bytes: number, into: Held[]) => {
-    if (dropped !== undefined || !hub.held.take(bytes)) return void (dropped = m)
+    if (dropped !== undefined || !client.held.take(bytes)) return void (dropped = m)
     into.push({ m, bytes })
     heldBytes += bytes
   }
@@ -85,7 +85,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
 
   /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
   function deliver(msg: unknown, canFill = true, bytes = 0) {
-    if (!isMessage(msg) || retired.has(msg.epoch)) return hub.error(bad())
+    if (!isMessage(msg) || retired.has(msg.epoch)) return client.error(bad())
     const { epoch, offset } = msg
     if (!pos) return
     const sameEpoch = epoch === pos.epoch
@@ -166,7 +166,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
   function read() {
     const since = pos!
     const mine = ++fillSeq
-    hub.request({ type: 'history', channel: name, since, limit: HISTORY_MAX }).then(
+    client.request({ type: 'history', channel: name, since, limit: HISTORY_MAX }).then(
       (page) => {
         if (mine !== fillSeq) return
         retried()
@@ -180,9 +180,9 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       },
       (error: RealtimeError) => {
         if (mine !== fillSeq) return
-        hub.error(error)
+        client.error(error)
         // Still holding, from the same position; past the bound, what is held goes out, gaps reported.
-        if (++failures < FILL_ATTEMPTS) retry = setTimeout(read, hub.retryDelay(failures - 1))
+        if (++failures < FILL_ATTEMPTS) retry = setTimeout(read, client.retryDelay(failures - 1))
         else unavailable()
       },
     )
@@ -199,7 +199,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     if (leases++ === 0 || state === 'failed') {
       setHeld([])
       setState('subscribing')
-      hub.changed()
+      client.changed()
     }
     let done = false
     return () => {
@@ -211,7 +211,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
       pos = undefined
       hold()
       setState('unsubscribed')
-      hub.changed()
+      client.changed()
     }
   }
 
@@ -229,7 +229,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
     get subscribers() {
       return subscribers
     },
-    host: { name, lease, ready: () => leases === 0 || state === 'subscribed', request: hub.request },
+    host: { name, lease, ready: () => leases === 0 || state === 'subscribed', request: client.request },
     subscribe<T>(a: string | Listener<T>, b?: Listener<T>): Unsubscribe {
       const listener = (typeof a === 'function' ? a : b) as Listener
       if (typeof listener !== 'function')
@@ -260,7 +260,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
           DEV && process.env.NODE_ENV !== 'production' && IDEMPOTENCY_KEY_RULE,
         )
       const frame = { type: 'publish' as const, channel: name, event, data: data ?? null, idempotencyKey }
-      const r = await hub.publish(frame, { ...timing, timeoutMs: timing.timeoutMs ?? PUBLISH_TIMEOUT_MS })
+      const r = await client.publish(frame, { ...timing, timeoutMs: timing.timeoutMs ?? PUBLISH_TIMEOUT_MS })
       return { offset: r.offset, epoch: r.epoch, messageId: r.messageId, duplicate: r.duplicate === true }
     },
     suspend() {
@@ -274,7 +274,7 @@ export function createChannel(name: string, hub: Hub, since?: Position): Channel
         const e = error ?? bad()
         setState('failed', e)
         events.emit('error', e)
-        return hub.error(e)
+        return client.error(e)
       }
       resume(pos, result, result.recovered === true, Array.isArray(result.missed) ? result.missed : [])
       setState('subscribed')

@@ -1,17 +1,10 @@
 import type { Unsubscribe } from '@tandem/core'
-import type { Pool } from '@tandem/core/internal'
-import { createPool } from './core.js'
-import { LEASE_RELEASE_MS } from './defaults.js'
-import type { Realtime } from './realtime.js'
+import { createPool } from '../core.js'
+import { LEASE_RELEASE_MS } from '../defaults.js'
+import { partsOf } from '../parts.js'
+import type { Realtime } from '../realtime.js'
 
-const channelPools = new WeakMap<Realtime, Pool>()
 const none = () => {}
-
-function channelPool(rt: Realtime): Pool {
-  let pool = channelPools.get(rt)
-  if (!pool) channelPools.set(rt, (pool = createPool(LEASE_RELEASE_MS)))
-  return pool
-}
 
 /**
  * Keeps `name` subscribed until the returned release, and `DEFAULTS.leaseReleaseMs` after it
@@ -20,10 +13,11 @@ function channelPool(rt: Realtime): Pool {
  */
 export function leaseChannel(rt: Realtime, name: string): Unsubscribe {
   const channel = rt.channel(name)
-  return channelPool(rt).acquire(name, () => channel.subscribe(none))
+  const parts = partsOf(rt, 'leaseChannel')
+  return (parts.leases ??= createPool(LEASE_RELEASE_MS)).acquire(name, () => channel.subscribe(none))
 }
 
 /** Channels held by leases, including those waiting out their release delay (tests, debugging). */
 export function leasedChannels(rt: Realtime): number {
-  return channelPools.get(rt)?.size ?? 0
+  return partsOf(rt, 'leasedChannels').leases?.size ?? 0
 }

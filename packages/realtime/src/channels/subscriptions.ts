@@ -1,7 +1,7 @@
 import type { RealtimeError } from '@tandem/core'
 import type { ChannelImpl } from './channel.js'
-import { MAX_CHANNELS_PER_FRAME } from './defaults.js'
-import type { ClientFrame, Reply, SubscribeResult } from './protocol.js'
+import { MAX_CHANNELS_PER_FRAME } from '../defaults.js'
+import type { ClientFrame, Reply, SubscribeResult } from '../connection/protocol.js'
 
 export interface SubscriptionsOptions {
   channels: Map<string, ChannelImpl>

@@ -1,9 +1,9 @@
 import { DEV } from '@tandem/contract/dev'
 import { closeAction, rtError, type CloseAction } from './protocol.js'
-import { clampDelay, type RealtimeError } from './core.js'
-import { OPEN_TIMEOUT_MS, UNREACHABLE_AFTER } from './defaults.js'
+import { clampDelay, type RealtimeError } from '../core.js'
+import { OPEN_TIMEOUT_MS, UNREACHABLE_AFTER } from '../defaults.js'
 import type { ConnectionEvent, Context, Effect, EventType, MachineState, Phase, Result } from './connection-types.js'
-import type { ConnectionState, StateChange } from './types.js'
+import type { ConnectionState, StateChange } from '../types.js'
 
 // The connection as a pure machine: `transition(state, event)` looks the pair up in one table
 // (TABLE below) and returns the next state and the effects to carry out, as data. No clock, no

@@ -1,5 +1,5 @@
-import type { RealtimeError } from './core.js'
-import type { ConnectionState, StateChange } from './types.js'
+import type { RealtimeError } from '../core.js'
+import type { ConnectionState, StateChange } from '../types.js'
 
 // The connection machine's vocabulary: its states, the context they carry, the events that move
 // it and the effects it asks for. Plain data only: connection-machine.ts decides, connection.ts acts.

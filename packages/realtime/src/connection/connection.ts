@@ -1,19 +1,22 @@
 import type { TokenProvider } from '@tandem/core'
 import type { SafeEmitter } from '@tandem/core/internal'
 import ReconnectingWebSocket from 'partysocket/ws'
-import type { Backoff } from './core.js'
+import type { Backoff } from '../core.js'
 import { initialState, publicState, transition } from './connection-machine.js'
 import type { ConnectionEvent, Effect, EffectType, MachineState } from './connection-types.js'
-import { OPEN_TIMEOUT_MS } from './defaults.js'
-import type { Log } from './log.js'
+import { OPEN_TIMEOUT_MS } from '../defaults.js'
+import type { Log } from '../debug/log.js'
 import { isOffline, watchPage } from './page-signals.js'
-import { RealtimeError, isTokenRefusal } from './core.js'
+import { RealtimeError, isTokenRefusal } from '../core.js'
 import { asError, closeAction, closeOf } from './protocol.js'
-import type { ConnectionState, RealtimeEvents } from './types.js'
+import type { ConnectionState, RealtimeEvents } from '../types.js'
 import { createWaiter } from './waiter.js'
+import { createWatchdog } from './watchdog.js'
 
 // The runner of the connection machine (connection-machine.ts): it feeds events in and carries
-// the effects out, over partysocket's ReconnectingWebSocket, which opens every socket. Its own
+// the effects out, over partysocket's ReconnectingWebSocket, which opens every socket. It owns the
+// socket and its timers (the gate's wait, the heartbeat watchdog); the rest of an effect is the
+// link's (link.ts: requests, the handshake, the channels). partysocket's own
 // delays are neutralised: before each attempt it calls our URL provider (the gate), which waits
 // what the machine asked, the network and the token.
 
@@ -31,6 +34,12 @@ export interface ConnectionOptions {
   backoff: Backoff
   events: SafeEmitter<RealtimeEvents>
   log: Log
+  /** What the runner does not carry out itself: the link's part (link.ts). */
+  link: LinkSide
+}
+
+/** The effects the link carries out (requests, the handshake, the channels), and each frame received. */
+export interface LinkSide {
   /** The socket opened: send the handshake with this token. */
   opened: (token: string) => void
   message: (data: unknown) => void
@@ -52,13 +61,17 @@ export interface Connection {
   /** The machine's own state and its context (the attempt under way, the last error, …). */
   readonly machine: MachineState
   connect: () => void
+  /** The handshake is done: no frame for `heartbeatMs + graceMs` means a dead link (the watchdog). */
+  watch: (heartbeatMs: number, graceMs: number) => void
   /** Every other change goes through here. */
   dispatch: (event: ConnectionEvent) => void
   send: (text: string) => boolean
 }
 
 export function createConnection(o: ConnectionOptions): Connection {
+  const { link } = o
   const waiter = createWaiter()
+  const watchdog = createWatchdog(() => dispatch({ type: 'drop', reason: 'heartbeat_timeout' }))
   let machine = initialState(o.url.split(/[?#]/)[0] ?? '', o.backoff.options.serverMaxMs)
   let run: Run | undefined
   /** The wait the machine last asked the gate for. */
@@ -71,7 +84,7 @@ export function createConnection(o: ConnectionOptions): Connection {
       run = open()
     },
     stop,
-    lost: o.lost,
+    lost,
     wait(e) {
       pause = waiter.wait(e.ms)
     },
@@ -79,9 +92,9 @@ export function createConnection(o: ConnectionOptions): Connection {
     // partysocket closes the socket and reports the close at once (a half-open link cannot keep us waiting).
     reconnect: (e) => run?.rws.reconnect(1000, e.reason),
     invalidate: (e) => o.auth.invalidate(e.token),
-    handshake: (e) => o.opened(e.token),
-    resync: o.resync,
-    flush: o.flush,
+    handshake: (e) => link.opened(e.token),
+    resync: link.resync,
+    flush: link.flush,
     state({ change }) {
       o.log(`${change.previous} -> ${change.current} ${change.reason}`)
       o.events.emit('state', change)
@@ -90,7 +103,7 @@ export function createConnection(o: ConnectionOptions): Connection {
       o.log(`error ${error.code}`)
       o.events.emit('error', error)
     },
-    failed: (e) => o.failed(e.error),
+    failed: (e) => link.failed(e.error),
     log: (e) => o.log(e.message),
   }
 
@@ -107,7 +120,12 @@ export function createConnection(o: ConnectionOptions): Connection {
     run.rws.close(1000, 'client_close') // its close event finds the run stopped: no transition
     run = undefined
     waiter.wake() // a gate waiting out a delay returns, and partysocket opens nothing for a closed socket
-    o.lost()
+    lost()
+  }
+
+  function lost() {
+    watchdog.stop()
+    link.lost()
   }
 
   /** What the token provider last threw. */
@@ -157,7 +175,10 @@ export function createConnection(o: ConnectionOptions): Connection {
     // Listeners, not `on*` properties: an EventTarget that also calls `on<type>` on dispatch
     // (happy-dom's) would run a property handler twice, since partysocket calls it as well.
     rws.addEventListener('open', () => dispatch({ type: 'opened' }))
-    rws.addEventListener('message', (e) => o.message(e.data))
+    rws.addEventListener('message', (e) => {
+      watchdog.seen()
+      link.message(e.data)
+    })
     rws.addEventListener('close', (e) => {
       if (flags.stopped) return
       const [code, reason] = closeOf(e, machine.context.openedAt)
@@ -170,10 +191,10 @@ export function createConnection(o: ConnectionOptions): Connection {
       online() {
         o.backoff.reset()
         waiter.wake()
-        o.probe()
+        link.probe()
       },
       offline: () => dispatch({ type: 'drop', reason: 'offline' }),
-      visible: o.probe,
+      visible: link.probe,
     })
     rws.reconnect() // startClosed: this is the first attempt
     return Object.assign(flags, { rws, unwatch }) // the same object the gate reads
@@ -189,6 +210,7 @@ export function createConnection(o: ConnectionOptions): Connection {
     connect() {
       dispatch({ type: 'connect', webSocket: !!(o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket) })
     },
+    watch: (heartbeatMs, graceMs) => watchdog.start(heartbeatMs, graceMs),
     dispatch,
     send(text) {
       if (run?.rws.readyState !== 1) return false

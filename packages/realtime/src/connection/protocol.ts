@@ -8,9 +8,9 @@ import {
   type ErrorBody as ContractErrorBody,
   type ServerFrame as ContractServerFrame,
 } from '@tandem/contract'
-import { RealtimeError } from './core.js'
-import { OPEN_TIMEOUT_MS } from './defaults.js'
-import type { Message, Position } from './types.js'
+import { RealtimeError } from '../core.js'
+import { OPEN_TIMEOUT_MS } from '../defaults.js'
+import type { Message, Position } from '../types.js'
 
 // The wire contract of docs/protocol.md: close codes, the frames a server sends (a typed union,
 // each checked before anything reads it), and what a close asks of the client.

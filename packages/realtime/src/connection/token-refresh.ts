@@ -1,7 +1,7 @@
 import type { RealtimeError, TokenProvider } from '@tandem/core'
-import type { Backoff } from './core.js'
-import { MAX_TIMER_MS, clampDelay } from './core.js'
-import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from './defaults.js'
+import type { Backoff } from '../core.js'
+import { MAX_TIMER_MS, clampDelay } from '../core.js'
+import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from '../defaults.js'
 import { asError, toError, type Reply } from './protocol.js'
 
 export interface TokenRefreshOptions {
@@ -35,7 +35,7 @@ export function createTokenRefresh(o: TokenRefreshOptions): TokenRefresh {
   const later = (ms: number) => {
     clearTimeout(timer)
     const mine = ++run
-    timer = setTimeout(() => void refresh(mine), Math.min(ms, 2 ** 31 - 1))
+    timer = setTimeout(() => void refresh(mine), Math.min(ms, MAX_TIMER_MS))
   }
   const retry = () => later(REFRESH_RETRY_MS)
 

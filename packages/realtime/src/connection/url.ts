@@ -1,5 +1,5 @@
-import { parseBaseUrl } from './core.js'
-import { WS_PATH } from './defaults.js'
+import { parseBaseUrl } from '../core.js'
+import { WS_PATH } from '../defaults.js'
 
 /**
  * The realtime service base URL (`https://…/realtime`) as its WebSocket endpoint

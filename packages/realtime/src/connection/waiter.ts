@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS } from './core.js'
+import { MAX_TIMER_MS } from '../core.js'
 
 export interface Waiter {
   /** Resolves after `ms` (never, for Infinity) or as soon as `wake()` is called. */

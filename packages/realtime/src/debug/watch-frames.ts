@@ -1,9 +1,9 @@
 import type { Unsubscribe } from '@tandem/core'
 import type { SafeEmitter } from '@tandem/core/internal'
-import { ValidationError, createEmitter, redact } from './core.js'
-import { frameTaps } from './frame-tap.js'
-import type { Realtime } from './realtime-options.js'
-import type { FrameEvent } from './types.js'
+import { createEmitter, redact } from '../core.js'
+import { partsOf } from '../parts.js'
+import type { Realtime } from '../realtime-options.js'
+import type { FrameEvent } from '../types.js'
 
 // watchFrames (@tandem/realtime/debug): the frames of a client, parsed and redacted here, so that
 // an app which does not import the debug entry ships none of it.
@@ -19,9 +19,6 @@ const scrub = (key: string, value: unknown): unknown =>
   SECRET.test(key) ? '[redacted]' : typeof value === 'string' ? redact(value) : value
 
 type Frames = SafeEmitter<{ frame: (event: FrameEvent) => void }>
-
-/** Each watched client's listeners: one tap per client, however many watch it. */
-const watched = new WeakMap<Realtime, Frames>()
 
 /**
  * Calls `listener` with every frame `realtime` writes (`out`, once its socket took it) or reads
@@ -39,14 +36,14 @@ const watched = new WeakMap<Realtime, Frames>()
  * ```
  */
 export function watchFrames(realtime: Realtime, listener: (event: FrameEvent) => void): Unsubscribe {
-  const setTap = frameTaps.get(realtime)
   // Only createRealtime's clients have a tap: anything else would be watched in silence.
-  if (!setTap) throw new ValidationError('realtime', 'watchFrames takes a client made by createRealtime')
-  let frames = watched.get(realtime)
+  // One tap per client, however many watch it: its listeners are the client's `frames` part.
+  const parts = partsOf(realtime, 'watchFrames')
+  let frames = parts.frames
   if (!frames) {
     const emitter: Frames = createEmitter()
-    watched.set(realtime, (frames = emitter))
-    setTap((direction, data, refused) => {
+    parts.frames = frames = emitter
+    parts.tap((direction, data, refused) => {
       // Parsed again, for the listeners alone: a copy they may keep, scrubbed as it is read.
       const frame = refused ? {} : (JSON.parse(data as string, scrub) as FrameEvent['frame'])
       const { type, channel } = frame
@@ -65,9 +62,9 @@ export function watchFrames(realtime: Realtime, listener: (event: FrameEvent) =>
   return () => {
     off()
     // The last watcher gone: the client calls nothing per frame again.
-    if (!own.has('frame') && watched.get(realtime) === own) {
-      watched.delete(realtime)
-      setTap(undefined)
+    if (!own.has('frame') && parts.frames === own) {
+      parts.frames = undefined
+      parts.tap(undefined)
     }
   }
 }

@@ -1,8 +1,8 @@
 import { HISTORY_MAX, HISTORY_MIN } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
-import { ValidationError } from './core.js'
-import { isSince } from './protocol.js'
-import type { HistoryOptions, RequestOptions } from './types.js'
+import { ValidationError } from '../core.js'
+import { isSince } from '../connection/protocol.js'
+import type { HistoryOptions, RequestOptions } from '../types.js'
 
 /** History options as the service takes them (docs/protocol.md): refused locally, never sent malformed. */
 export function checkHistory(

@@ -4,15 +4,15 @@
 // The messages are held in chunks (message-chunks.ts): a new snapshot shares every chunk that did
 // not change, so a message appended at the bound costs what one appended below it costs.
 import { DEV } from '@tandem/contract/dev'
-import type { RealtimeError, Unsubscribe } from '@tandem/core'
-import { ValidationError, createEmitter } from './core.js'
-import { MESSAGE_LOG } from './defaults.js'
-import { history } from './history.js'
-import { leaseChannel } from './lease.js'
+import type { ReadableStore, RealtimeError, Unsubscribe } from '@tandem/core'
+import { ValidationError, createEmitter } from '../core.js'
+import { MESSAGE_LOG } from '../defaults.js'
+import { history } from '../history.js'
+import { leaseChannel } from '../channels/lease.js'
 import { createChunkList, flatten } from './message-chunks.js'
-import type { Realtime } from './realtime.js'
-import { nextFrame, type Schedule, type Store } from './stores.js'
-import type { Message, Position } from './types.js'
+import type { Realtime } from '../realtime.js'
+import { nextFrame, type Schedule } from '../stores/feed.js'
+import type { Message, Position } from '../types.js'
 
 export interface MessageLogOptions {
   /** Only this event's messages. */
@@ -61,7 +61,7 @@ export interface MessageLogSnapshot<T> {
   readonly error?: RealtimeError
 }
 
-export interface MessageLog<T> extends Store<MessageLogSnapshot<T>> {
+export interface MessageLog<T> extends ReadableStore<MessageLogSnapshot<T>> {
   /**
    * Reads up to `count` (default `initial`) messages older than the first one here, or the first
    * page again after it failed. Never throws for the service's reasons: see `error`.

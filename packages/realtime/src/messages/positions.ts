@@ -10,9 +10,9 @@
 // starts fresh, as without the option.
 import { MAX_ID, MAX_SUBSCRIBE_CHANNELS, isChannelName } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
-import { ValidationError } from './core.js'
-import { isSince } from './protocol.js'
-import type { Position } from './types.js'
+import { ValidationError } from '../core.js'
+import { isSince } from '../connection/protocol.js'
+import type { Position } from '../types.js'
 
 /** The part of the Web Storage API used (sessionStorage, or your own). */
 export interface PositionStorage {

@@ -1,10 +1,10 @@
-import type { Unsubscribe } from '@tandem/core'
-import { createEmitter } from './core.js'
-import { PRESENCE_RETRY_CAP_MS } from './defaults.js'
+import type { ReadableStore, Unsubscribe } from '@tandem/core'
+import { createEmitter, fullJitter } from '../core.js'
+import { PRESENCE_RETRY_CAP_MS } from '../defaults.js'
 import { presence, type PresenceImpl } from './presence.js'
 import { applyEvent, sameList, tableOf, type MemberTable } from './presence-table.js'
-import { nextFrame, type Schedule, type Store } from './stores.js'
-import type { Channel, Member, PresenceEvent } from './types.js'
+import { nextFrame, type Schedule } from '../stores/feed.js'
+import type { Channel, Member, PresenceEvent } from '../types.js'
 
 export interface PresenceStoreOptions {
   /**
@@ -24,7 +24,7 @@ export interface PresenceStoreOptions {
 export function presenceStore(
   channel: Channel,
   { schedule = nextFrame }: PresenceStoreOptions = {},
-): Store<readonly Member[]> {
+): ReadableStore<readonly Member[]> {
   const present = presence(channel) as PresenceImpl
   const emitter = createEmitter<{ change: () => void }>()
   let table: MemberTable = new Map()
@@ -64,13 +64,14 @@ export function presenceStore(
         pending = undefined
         if (!sameList(table, members)) changed()
       },
-      // A failed sync is tried again (1 s, 2 s, … 30 s apart) while someone listens on a subscribed
+      // A failed sync is tried again (the one backoff: 1 s, 2 s, … 30 s apart, each jittered down to
+      // half, so stores of many tabs do not retry together) while someone listens on a subscribed
       // channel: the members are never left stale until some later resubscription.
       () => {
         if (mine !== pending) return
         pending = undefined
         if (channel.state === 'subscribed')
-          retry = setTimeout(sync, Math.min(PRESENCE_RETRY_CAP_MS, 1000 * 2 ** failures++))
+          retry = setTimeout(sync, fullJitter(failures++, 1000, PRESENCE_RETRY_CAP_MS, Math.random, 0.5))
       },
     )
   }

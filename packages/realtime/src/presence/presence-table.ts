@@ -1,7 +1,7 @@
 // Presence members as a table keyed by connectionId (one member per connection; a clientId may
 // be present from several), in the service's order: a new member goes last, an update keeps its
 // place, as in the service's `presence.get`. Pure helpers: each event costs O(1), not a copy.
-import type { Member, PresenceEvent } from './types.js'
+import type { Member, PresenceEvent } from '../types.js'
 
 export type MemberTable = Map<string, Member>
 

@@ -1,8 +1,8 @@
 import { MEMBER_FIELDS, hasFields } from '@tandem/contract/frame-fields'
 import type { Unsubscribe } from '@tandem/core'
-import { createEmitter } from './core.js'
-import { internalsOf, type AttachedPresence, type ChannelHost } from './channel-hub.js'
-import type { Channel, Member, Presence, PresenceEvent } from './types.js'
+import { createEmitter } from '../core.js'
+import { internalsOf, type AttachedPresence, type ChannelHost } from '../channels/channel-internals.js'
+import type { Channel, Member, Presence, PresenceEvent } from '../types.js'
 
 const isMember = (m: unknown): m is Member => hasFields(m, MEMBER_FIELDS)
 

@@ -1,8 +1,8 @@
 import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError } from '@tandem/core'
-import { ValidationError, clampDelay } from './core.js'
-import { checkMs, createOutbox, type Op, type Timing } from './outbox.js'
-import { rtError, toError, type ClientFrame, type FrameOf, type Reply } from './protocol.js'
+import { MAX_TIMER_MS, ValidationError, clampDelay } from '../core.js'
+import { checkMs, createSendQueue, type Op, type Timing } from './send-queue.js'
+import { rtError, toError, type ClientFrame, type FrameOf, type Reply } from '../connection/protocol.js'
 
 export interface RequestsOptions {
   /** Writes a frame to the socket; false when there is no open socket. */
@@ -43,7 +43,7 @@ export interface Requests {
   ) => Promise<ReplyTo<T>>
   /** Routes a reply by its id; false when nothing waits for it. */
   reply: (frame: Reply) => boolean
-  /** Sends what the outbox may send now (after the handshake and the resubscribe). */
+  /** Sends what the send queue may send now (after the handshake and the resubscribe). */
   flush: () => void
   /** The socket is gone: replies will not come; app requests stay queued. */
   lost: () => void
@@ -71,7 +71,7 @@ export function createRequests(o: RequestsOptions): Requests {
   const pending = new Map<unknown, [onReply: (reply: Reply) => void, timer?: ReturnType<typeof setTimeout>]>()
   const bad = checkMs('requestTimeoutMs', o.timeoutMs) ?? checkMs('queueTimeoutMs', o.queueTimeoutMs)
   if (bad) throw bad
-  const outbox = createOutbox(o.maxQueued, o.seq, o.error, o.reason)
+  const queue = createSendQueue(o.maxQueued, o.seq, o.error, o.reason)
   let nextId = 1
 
   const tooBig = (text: string) => {
@@ -90,7 +90,7 @@ export function createRequests(o: RequestsOptions): Requests {
   function flushAt(op: Op) {
     const wait = (op.notBefore ?? 0) - Date.now()
     clearTimeout(op.retry)
-    op.retry = wait <= 0 ? setTimeout(self.flush, 0) : setTimeout(() => flushAt(op), Math.min(wait, 2 ** 31 - 1))
+    op.retry = wait <= 0 ? setTimeout(self.flush, 0) : setTimeout(() => flushAt(op), Math.min(wait, MAX_TIMER_MS))
   }
 
   function settle(op: Op, reply: Reply) {
@@ -101,10 +101,10 @@ export function createRequests(o: RequestsOptions): Requests {
       // never sooner than a backoff that grows with each refusal, nor later than `serverMaxMs`.
       const floor = o.retryFloor((op.refusals = (op.refusals ?? 0) + 1))
       op.notBefore = Date.now() + Math.max(clampDelay(after, 0, o.serverMaxMs) ?? floor, floor)
-      outbox.requeue(op, error)
+      queue.requeue(op, error)
       return flushAt(op)
     }
-    outbox.remove(op)
+    queue.remove(op)
     if (error) op.reject(error)
     // A reply of another type under our id (a confused or hostile service) must not reach callers as if it were theirs.
     else if (reply.type !== REPLY[op.frame.type as AppRequest])
@@ -134,7 +134,7 @@ export function createRequests(o: RequestsOptions): Requests {
           checkMs('timeoutMs', timing.timeoutMs) ?? checkMs('queueTimeoutMs', timing.queueTimeoutMs) ?? tooBig(text)
         if (big) return reject(big)
         // settle() resolves only with the reply type REPLY names for this request.
-        outbox.add(
+        queue.add(
           { frame, resolve: resolve as (reply: Reply) => void, reject, ready },
           { timeoutMs: timing.timeoutMs ?? o.timeoutMs, queueTimeoutMs: timing.queueTimeoutMs ?? o.queueTimeoutMs },
         )
@@ -150,12 +150,12 @@ export function createRequests(o: RequestsOptions): Requests {
     },
     flush() {
       if (!o.ready()) return
-      outbox.flush((op) => {
+      queue.flush((op) => {
         const id = nextId++
         const text = JSON.stringify({ ...op.frame, id })
         const big = tooBig(text) // the limit the server announced may be lower than the default
         if (big) {
-          outbox.remove(op)
+          queue.remove(op)
           op.reject(big)
           return true
         }
@@ -166,9 +166,9 @@ export function createRequests(o: RequestsOptions): Requests {
     lost() {
       for (const [, timer] of pending.values()) clearTimeout(timer)
       pending.clear()
-      outbox.lost()
+      queue.lost()
     },
-    clear: (error) => outbox.clear(error),
+    clear: (error) => queue.clear(error),
   }
   return self
 }

@@ -1,7 +1,7 @@
 import { DEV } from '@tandem/contract/dev'
 import type { RealtimeError } from '@tandem/core'
-import { MAX_TIMER_MS, ValidationError } from './core.js'
-import { rtError, type ClientFrame, type Reply } from './protocol.js'
+import { MAX_TIMER_MS, ValidationError } from '../core.js'
+import { rtError, type ClientFrame, type Reply } from '../connection/protocol.js'
 
 /** How long a request may take: waiting for a connection, then waiting for its reply. */
 export interface Timing {
@@ -28,9 +28,9 @@ export interface Op {
   timing?: Timing
   /** The queue deadline while it waits, the reply deadline once sent. */
   timer?: ReturnType<typeof setTimeout>
-  /** Wakes the outbox once `notBefore` has passed. */
+  /** Wakes the send queue once `notBefore` has passed. */
   retry?: ReturnType<typeof setTimeout>
-  /** Settled and out of the outbox. */
+  /** Settled and out of the send queue. */
   done?: boolean
   /** Written to a socket at least once: it may have been stored, so it is never said to be "not sent". */
   sent?: boolean
@@ -38,7 +38,7 @@ export interface Op {
   refusal?: RealtimeError
 }
 
-export interface Outbox {
+export interface SendQueue {
   /** Queues `op`; the oldest waiting op is dropped past the bound. */
   add: (op: Op, timing: Timing) => void
   /** Sends, in call order, what can go on the current connection; `send` is false when the socket refused. */
@@ -82,12 +82,12 @@ const notSent = (op: Op, ms: number, why: RealtimeError | undefined) =>
   rtError('queue_timeout', `${op.frame.type} not sent within ${ms} ms${why ? `: ${why.message}` : ''}`, true, why)
 
 /** `seq()` is the current connection: ops not sent on it count as waiting. */
-export function createOutbox(
+export function createSendQueue(
   max: number,
   seq: () => number,
   onDrop: (error: RealtimeError) => void,
   reason: () => RealtimeError | undefined = () => undefined,
-): Outbox {
+): SendQueue {
   let ops: Op[] = []
   const remove = (op: Op) => {
     op.done = true

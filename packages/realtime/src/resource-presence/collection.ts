@@ -2,7 +2,7 @@
 // through the one subscription of the collection's presence channel (not one per row).
 import type { PresenceCollection } from '@tandem/contract'
 import type { Realtime } from '../realtime.js'
-import type { Store } from '../stores.js'
+import type { ReadableStore } from '@tandem/core'
 import { checkPath } from './path.js'
 import { registryOf } from './registry.js'
 import type { Activity } from './view.js'
@@ -17,7 +17,10 @@ import type { Activity } from './view.js'
  * rows.subscribe(() => badge(rows.getSnapshot().get(id)?.viewers.length ?? 0))
  * ```
  */
-export function collectionPresence(rt: Realtime, path: PresenceCollection): Store<ReadonlyMap<string, Activity>> {
+export function collectionPresence(
+  rt: Realtime,
+  path: PresenceCollection,
+): ReadableStore<ReadonlyMap<string, Activity>> {
   checkPath(path)
   return registryOf(rt, path).view
 }

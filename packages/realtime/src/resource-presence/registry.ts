@@ -9,9 +9,10 @@ import type { ResourcePresenceData } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
 import { RESOURCE_PRESENCE } from '../defaults.js'
-import { presence } from '../presence.js'
+import { partsOf } from '../parts.js'
+import { presence } from '../presence/presence.js'
 import type { Realtime } from '../realtime.js'
-import type { Store } from '../stores.js'
+import type { ReadableStore } from '@tandem/core'
 import type { Channel, PresenceEvent } from '../types.js'
 import { compose, dataOf, ownKey, sameData, type Claim } from './data.js'
 import { createView, type Activity } from './view.js'
@@ -19,7 +20,7 @@ import { createView, type Activity } from './view.js'
 export interface Registry {
   readonly rt: Realtime
   readonly channel: Channel
-  readonly view: Store<ReadonlyMap<string, Activity>>
+  readonly view: ReadableStore<ReadonlyMap<string, Activity>>
   /** The last refusal of our member's data (cleared by the next success). */
   readonly error: RealtimeError | undefined
   /** Told when `error` changes. */
@@ -34,13 +35,10 @@ const EMPTY: ResourcePresenceData = { name: null, viewing: [], typing: [], locks
 /** Our own echoes we may still hear: a few suffice (sends are coalesced). */
 const MAX_OUTSTANDING = 32
 
-const registries = new WeakMap<Realtime, Map<PresenceCollection, Registry>>()
-
 /** The registry of `rt` for `path` (one per connection and collection, made on first use). */
 export function registryOf(rt: Realtime, path: PresenceCollection): Registry {
-  let byPath = registries.get(rt)
-  if (!byPath) registries.set(rt, (byPath = new Map<PresenceCollection, Registry>()))
-  let r = byPath.get(path)
+  const byPath = (partsOf(rt, 'resourcePresence').registries ??= new Map())
+  let r = byPath.get(path) as Registry | undefined
   if (!r) byPath.set(path, (r = createRegistry(rt, path)))
   return r
 }

@@ -14,7 +14,7 @@ import { DEV } from '@tandem/contract/dev'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
 import { RESOURCE_PRESENCE } from '../defaults.js'
 import type { Realtime } from '../realtime.js'
-import type { Store } from '../stores.js'
+import type { ReadableStore } from '@tandem/core'
 import type { Claim } from './data.js'
 import { checkPath } from './path.js'
 import { registryOf } from './registry.js'
@@ -68,7 +68,7 @@ export interface ResourcePresenceSnapshot {
   error?: RealtimeError
 }
 
-export interface ResourcePresence extends Store<ResourcePresenceSnapshot> {
+export interface ResourcePresence extends ReadableStore<ResourcePresenceSnapshot> {
   readonly id: string
   /** Says this client types in the resource; `true` lapses after `DEFAULTS.resourcePresence.typingIdleMs` without another. */
   setTyping(typing: boolean): void

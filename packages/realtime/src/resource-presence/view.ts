@@ -5,9 +5,9 @@
 // the rows that moved.
 import type { ResourcePresenceData } from '@tandem/contract'
 import { clampDelay, createEmitter, MAX_TIMER_MS } from '../core.js'
-import { presenceStore } from '../presence-store.js'
+import { presenceStore } from '../presence/presence-store.js'
 import type { Realtime } from '../realtime.js'
-import type { Store } from '../stores.js'
+import type { ReadableStore } from '@tandem/core'
 import type { Channel, Member } from '../types.js'
 import { dataOf, queueOf, type Lock } from './data.js'
 
@@ -27,9 +27,8 @@ export interface Activity {
   lockQueue: readonly PresenceMember[]
 }
 
-const parsed = new WeakMap<Member, PresenceMember>()
-/** The member with its data read as resource presence, one object per member object. */
-function parse(m: Member): PresenceMember {
+/** The member with its data read as resource presence, one object per member object (`parsed`). */
+function parse(parsed: WeakMap<Member, PresenceMember>, m: Member): PresenceMember {
   let p = parsed.get(m)
   if (!p) parsed.set(m, (p = { clientId: m.clientId, connectionId: m.connectionId, data: dataOf(m.data) }))
   return p
@@ -58,8 +57,10 @@ const sameActivity = (a: Activity, b: Activity) =>
  */
 const LAPSE_FLOOR_MS = 25
 
-export function createView(rt: Realtime, channel: Channel): Store<ReadonlyMap<string, Activity>> {
+export function createView(rt: Realtime, channel: Channel): ReadableStore<ReadonlyMap<string, Activity>> {
   const members = presenceStore(channel)
+  // Weak: keyed by the presence store's member objects, which a later snapshot replaces; an old one must not stay alive.
+  const parsed = new WeakMap<Member, PresenceMember>()
   const emitter = createEmitter<{ change: () => void }>()
   let map: ReadonlyMap<string, Activity> = new Map()
   let listeners = 0
@@ -80,7 +81,7 @@ export function createView(rt: Realtime, channel: Channel): Store<ReadonlyMap<st
       return r
     }
     for (const raw of members.getSnapshot()) {
-      const m = parse(raw)
+      const m = parse(parsed, raw)
       const other = m.connectionId !== me
       if (other) for (const id of m.data.viewing) row(id).viewers.push(m)
       if (other) for (const id of m.data.typing) row(id).typers.push(m)

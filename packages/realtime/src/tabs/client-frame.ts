@@ -2,23 +2,25 @@
 // covers what the hub reads (the type, the id, channels, tokens, resume); the service checks the
 // rest (names, sizes, data) and answers through the hub as for any socket.
 import type { ClientFrame } from '@tandem/contract'
-import { fitsType, shapes } from './fits.js'
+import { CLIENT_FRAME_FIELDS } from '@tandem/contract/frame-fields'
+import { fitsType } from './fits.js'
 
-const SHAPES = shapes({
-  connect: 'id:id token resume:resume?',
-  subscribe: 'id:id channels:channels',
-  unsubscribe: 'id:id channels:strings',
-  publish: 'id:id channel event idempotencyKey',
-  'presence.enter': 'id:id channel',
-  'presence.update': 'id:id channel',
-  'presence.leave': 'id:id channel',
-  'presence.get': 'id:id channel',
-  history: 'id:id channel',
-  auth: 'id:id token',
-  ping: 'id:id',
-} satisfies Record<ClientFrame['type'], string>)
+/** What the hub reads beyond the contract's line: each channel of a subscribe, a connect's resume. */
+const HUB_READS: Partial<Record<ClientFrame['type'], string>> = {
+  connect: 'resume?:object resume.connectionId:string',
+  subscribe: 'channels[]:object channels[].channel:string',
+  unsubscribe: 'channels[]:string',
+}
 
-const isClientFrame = (frame: unknown): frame is ClientFrame => fitsType(frame, SHAPES)
+/** The contract's line of each client frame (generated), with what the hub reads. */
+const LINES = new Map(
+  Object.entries(CLIENT_FRAME_FIELDS).map(([type, line]) => [
+    type,
+    [line, HUB_READS[type as ClientFrame['type']]].filter(Boolean).join(' '),
+  ]),
+)
+
+const isClientFrame = (frame: unknown): frame is ClientFrame => fitsType(frame, LINES)
 
 /** The frame in `text`, or `undefined` when it is not one of the contract's client frames. */
 export function parseClientFrame(text: string): ClientFrame | undefined {

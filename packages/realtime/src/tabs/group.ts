@@ -1,9 +1,9 @@
 // One tab in its group: the role reducer's effects carried out, and the other tabs' messages read.
 // The role changes only through the share's `move` (role.ts decides, this file acts).
 import type { TabsContext } from '../realtime.js'
-import { createElection, type Election } from './election.js'
+import { createElection, openBus, type Bus, type Election } from '../core.js'
 import { createHub, type Hub } from './hub.js'
-import type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from './platform.js'
+import type { BroadcastChannelConstructor, LockManagerLike } from './platform.js'
 import { createPresence } from './presence.js'
 import { createRelay, type Relay } from './relay.js'
 import type { RoleEffect, RoleEvent, RoleState } from './role.js'
@@ -33,25 +33,21 @@ export interface Group {
 export function createGroup(o: GroupOptions): Group {
   const { ctx, tab, name, move } = o
   let hub: Hub | undefined
-  let bc: BroadcastChannelLike | undefined
+  let bus: Bus<TabMessage> | undefined
   let election: Election | undefined
   /** The service's connection id the tabs last ran on, for the next leader's resume. */
   let connectionId: string | undefined
-  const post = (m: TabMessage) => bc?.postMessage(m)
+  const post = (m: TabMessage) => void bus?.post(m)
   const asks = createTokenAsks(post, o.random)
   const presence = createPresence(tab, post)
-  const relay = createRelay({ tab, post, joined: () => bc !== undefined, hub: () => hub, presence })
+  const relay = createRelay({ tab, post, joined: () => bus !== undefined, hub: () => hub, presence })
   const serve = (ask: string, stale: string | undefined, answer: (m: TabMessageOf<'tokened'>) => void) =>
     void serveToken(ctx.auth, ask, stale).then(answer)
 
   function run(effect: RoleEffect) {
     switch (effect) {
       case 'join':
-        bc = new o.BroadcastChannel(name)
-        bc.onmessage = (e) => {
-          const m = parseTabMessage(e.data)
-          if (m) receive(m)
-        }
+        bus = openBus(name, parseTabMessage, receive, o.BroadcastChannel)
         election = createElection({ locks: o.locks, name, tab, won: () => move({ type: 'won', tab }) })
         return post({ type: 'who' })
       case 'lead':
@@ -85,8 +81,8 @@ export function createGroup(o: GroupOptions): Group {
       case 'part':
         relay.shutAll('tab_left')
         election?.stop()
-        bc?.close()
-        bc = undefined
+        bus?.close()
+        bus = undefined
     }
   }
 

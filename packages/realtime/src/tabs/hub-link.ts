@@ -3,7 +3,7 @@
 import type { ClientFrame } from '@tandem/contract'
 import ReconnectingWebSocket from 'partysocket/ws'
 import { OPEN_TIMEOUT_MS } from '../defaults.js'
-import type { FrameOf, ServerFrame } from '../protocol.js'
+import type { FrameOf, ServerFrame } from '../connection/protocol.js'
 import type { Peer } from './hub-peers.js'
 
 export type Id = string | number

@@ -5,7 +5,7 @@
 // Frames are parsed both ways: the service's by the client's own check (`parseFrame`), the tabs'
 // into the contract's client frames (client-frame.ts).
 import { HANDSHAKE_TIMEOUT_MS, MAX_GRACE_MS, MAX_INBOUND_CHARS } from '../defaults.js'
-import { closeOf, parseFrame } from '../protocol.js'
+import { closeOf, parseFrame } from '../connection/protocol.js'
 import { parseClientFrame } from './client-frame.js'
 import { openLink, type ConnectFrame, type Id, type Link, type Outgoing, type Pending } from './hub-link.js'
 import { createPeers, type Peer } from './hub-peers.js'

@@ -2,7 +2,7 @@
 // leader's (asked over the channel), with the token this tab must not be given again.
 import { DEV } from '@tandem/contract/dev'
 import type { TokenProvider } from '@tandem/core'
-import { rtError } from '../protocol.js'
+import { rtError } from '../connection/protocol.js'
 import type { TokenAsks } from './token.js'
 
 export interface TabAuthOptions {

@@ -3,7 +3,7 @@
 // refresh replaces): the leader then forces a fetch, once for all tabs.
 import type { TokenProvider } from '@tandem/core'
 import { isTokenRefusal } from '../core.js'
-import { rtError } from '../protocol.js'
+import { rtError } from '../connection/protocol.js'
 import { TABS_DEFAULTS } from './defaults.js'
 import type { TabMessage, TabMessageOf } from './wire.js'
 

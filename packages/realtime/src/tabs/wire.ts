@@ -2,7 +2,7 @@
 // connection for all tabs"). A `socket` is a tab socket's id (`<tab>:<n>`), a `leader` the leading
 // tab's id. The frames a tab's client sends and receives travel as the same JSON text the service
 // speaks (`data`). Each message is checked by `parseTabMessage` before anything reads it.
-import { fitsType, shapes } from './fits.js'
+import { byType, fitsType } from './fits.js'
 
 export type TabMessage =
   /** I lead now: on election, and in answer to `who`. */
@@ -39,23 +39,24 @@ export type TabMessage =
 
 export type TabMessageOf<T extends TabMessage['type']> = Extract<TabMessage, { type: T }>
 
-const SHAPES = shapes({
-  leader: 'leader',
+/** Each message's fields as lines of the contract's shape check (`hasFields`); here, as no frame of the contract. */
+const LINES = byType<TabMessage['type']>({
+  leader: 'leader:string',
   who: '',
-  bye: 'leader',
-  open: 'socket tab entered:strings',
-  opened: 'socket leader',
-  up: 'socket data',
-  down: 'to:strings data',
-  shut: 'to:strings code:int reason',
-  close: 'socket reason',
-  conn: 'connectionId',
-  present: 'tab entered:strings',
-  token: 'ask stale?',
-  tokened: 'ask token? error? message?',
-} satisfies Record<TabMessage['type'], string>)
+  bye: 'leader:string',
+  open: 'socket:string tab:string entered:array entered[]:string',
+  opened: 'socket:string leader:string',
+  up: 'socket:string data:string',
+  down: 'to:array to[]:string data:string',
+  shut: 'to:array to[]:string code:int reason:string',
+  close: 'socket:string reason:string',
+  conn: 'connectionId:string',
+  present: 'tab:string entered:array entered[]:string',
+  token: 'ask:string stale?:string',
+  tokened: 'ask:string token?:string error?:string message?:string',
+})
 
-const isTabMessage = (data: unknown): data is TabMessage => fitsType(data, SHAPES)
+const isTabMessage = (data: unknown): data is TabMessage => fitsType(data, LINES)
 
 /** Another tab's message, checked; `undefined` for anything else (another version's, a stranger's). */
 export const parseTabMessage = (data: unknown): TabMessage | undefined => (isTabMessage(data) ? data : undefined)

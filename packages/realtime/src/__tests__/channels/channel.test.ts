@@ -1,11 +1,11 @@
-// The dedupe and resume bookkeeping of one channel, against a fake hub.
+// The dedupe and resume bookkeeping of one channel, against a fake channel client.
 import { describe, expect, it, vi } from 'vitest'
-import { createChannel, type Hub } from '../channel.js'
-import { FILL_ATTEMPTS, HELD } from '../defaults.js'
-import { createHeldBudget } from '../held.js'
-import type { Discontinuity } from '../types.js'
+import { createChannel, type ChannelClient } from '../../channels/channel.js'
+import { FILL_ATTEMPTS, HELD } from '../../defaults.js'
+import { createHeldBudget } from '../../channels/held.js'
+import type { Discontinuity } from '../../types.js'
 
-/** Frames as this fake hub sees them: loose, since some are malformed on purpose. */
+/** Frames as this fake channel client sees them: loose, since some are malformed on purpose. */
 type Frame = { type: string; [field: string]: unknown }
 
 const msg = (offset: number, epoch = 'e1') => ({
@@ -21,33 +21,33 @@ const msg = (offset: number, epoch = 'e1') => ({
 
 function setup(history?: (frame: Frame) => Promise<Frame>, retryDelay = () => 0) {
   const requests: Frame[] = []
-  const hub = {
+  const client = {
     requests,
     request: vi.fn(async (frame: Frame) => {
       requests.push(frame)
       if (history && frame.type === 'history') return history(frame)
       return { type: 'ok' }
-    }) as unknown as Hub['request'],
-    publish: vi.fn() as unknown as Hub['publish'],
+    }) as unknown as ChannelClient['request'],
+    publish: vi.fn() as unknown as ChannelClient['publish'],
     changed: vi.fn(),
     error: vi.fn(),
     held: createHeldBudget(HELD.max, HELD.maxBytes),
     retryDelay,
   }
-  const ch = createChannel('c', hub)
+  const ch = createChannel('c', client)
   const seen: string[] = []
   const off = ch.subscribe((m) => seen.push(`${m.epoch}:${m.offset}`))
   ch.on('discontinuity', (d: Discontinuity) =>
     seen.push(`gap ${d.reason} ${d.since.offset}→${d.resumedAt.epoch}:${d.resumedAt.offset}`),
   )
-  return { hub, ch, seen, off }
+  return { client, ch, seen, off }
 }
 
 describe('channel bookkeeping', () => {
   it('holds live messages until subscribed, drops what it has seen, keeps order', () => {
-    const { ch, seen, hub } = setup()
+    const { ch, seen, client } = setup()
     expect(ch.state).toBe('subscribing')
-    expect(hub.changed).toHaveBeenCalledOnce()
+    expect(client.changed).toHaveBeenCalledOnce()
     ch.message(msg(3))
     ch.subscribed({ channel: 'c', epoch: 'e1', offset: 2, recovered: true, missed: [] })
     ch.message(msg(3))
@@ -83,7 +83,7 @@ describe('channel bookkeeping', () => {
   it('a live gap is filled from history; what history cannot fill is a discontinuity', async () => {
     let complete = true
     let lost = false
-    const { ch, seen, hub } = setup(async () => {
+    const { ch, seen, client } = setup(async () => {
       if (lost) return { type: 'history', epoch: 'e1', offset: 8, complete: true, messages: [] }
       return complete
         ? { type: 'history', epoch: 'e1', offset: 4, complete, messages: [msg(2), msg(3), msg(4)] }
@@ -93,7 +93,7 @@ describe('channel bookkeeping', () => {
     ch.message(msg(4))
     ch.message(msg(5)) // held while the fill runs
     await vi.waitFor(() => expect(seen).toEqual(['e1:2', 'e1:3', 'e1:4', 'e1:5']))
-    expect(hub.requests[0]).toMatchObject({ type: 'history', since: { epoch: 'e1', offset: 1 } })
+    expect(client.requests[0]).toMatchObject({ type: 'history', since: { epoch: 'e1', offset: 1 } })
     complete = false
     ch.message(msg(8)) // history now only has 7 and 8: 6 is gone
     await vi.waitFor(() => expect(seen.slice(4)).toEqual(['gap history_expired 5→e1:6', 'e1:7', 'e1:8']))
@@ -106,7 +106,7 @@ describe('channel bookkeeping', () => {
   it('a fill whose history read keeps failing is retried with backoff, a bounded number of times, then reported', async () => {
     vi.useFakeTimers()
     try {
-      const { ch, seen, hub } = setup(
+      const { ch, seen, client } = setup(
         () => Promise.reject(new Error('down')),
         () => 100,
       )
@@ -114,11 +114,11 @@ describe('channel bookkeeping', () => {
       ch.message(msg(4))
       ch.message(msg(5)) // held while the fill retries
       await vi.advanceTimersByTimeAsync(99)
-      expect(hub.requests).toHaveLength(1) // no tight loop: the next read waits for the backoff
+      expect(client.requests).toHaveLength(1) // no tight loop: the next read waits for the backoff
       expect(seen).toEqual([])
       await vi.advanceTimersByTimeAsync(1_000)
-      expect(hub.requests).toHaveLength(FILL_ATTEMPTS)
-      expect(hub.error).toHaveBeenCalledTimes(FILL_ATTEMPTS)
+      expect(client.requests).toHaveLength(FILL_ATTEMPTS)
+      expect(client.error).toHaveBeenCalledTimes(FILL_ATTEMPTS)
       expect(seen).toEqual(['gap history_unavailable 1→e1:3', 'e1:4', 'e1:5'])
       expect(vi.getTimerCount()).toBe(0)
     } finally {
@@ -129,7 +129,7 @@ describe('channel bookkeeping', () => {
   it('a channel let go while its fill waits to retry: its timer is cleared, and what it held back is reported', async () => {
     vi.useFakeTimers()
     try {
-      const { ch, seen, hub, off } = setup(
+      const { ch, seen, client, off } = setup(
         () => Promise.reject(new Error('down')),
         () => 100,
       )
@@ -142,26 +142,26 @@ describe('channel bookkeeping', () => {
       expect(seen).toEqual(['gap history_unavailable 1→e1:5'])
       expect(vi.getTimerCount()).toBe(0)
       await vi.advanceTimersByTimeAsync(1_000)
-      expect(hub.requests).toHaveLength(1)
+      expect(client.requests).toHaveLength(1)
     } finally {
       vi.useRealTimers()
     }
   })
 
   it('malformed results and messages are errors, never exceptions', () => {
-    const { ch, hub, seen } = setup()
+    const { ch, client, seen } = setup()
     ch.subscribed({ channel: 'c', epoch: 'e1', offset: 0, recovered: true, missed: [{ offset: 'x' }] } as never) // malformed on purpose
     ch.message({ type: 'message', channel: 'c' } as never) // malformed on purpose
-    expect(hub.error).toHaveBeenCalledTimes(2)
+    expect(client.error).toHaveBeenCalledTimes(2)
     expect(seen).toEqual([])
-    const other = createChannel('d', hub)
+    const other = createChannel('d', client)
     other.subscribe(() => {})
     other.subscribed({ channel: 'd', error: { code: 'forbidden', message: 'no' } })
     expect(other.state).toBe('failed')
   })
 
   it('listeners that throw do not break delivery; the last one leaving detaches and forgets the position', () => {
-    const { ch, seen, hub } = setup()
+    const { ch, seen, client } = setup()
     const report = vi.fn()
     vi.stubGlobal('reportError', report) // Node 20 has none
     const off = ch.subscribe(() => {
@@ -174,8 +174,8 @@ describe('channel bookkeeping', () => {
     vi.unstubAllGlobals()
     off()
     expect(ch.state).toBe('subscribed') // the first listener still holds it
-    expect(hub.changed).toHaveBeenCalledTimes(1)
-    const lone = createChannel('lone', hub)
+    expect(client.changed).toHaveBeenCalledTimes(1)
+    const lone = createChannel('lone', client)
     const offLone = lone.subscribe(() => {})
     lone.subscribed({ channel: 'lone', epoch: 'e1', offset: 3, recovered: true, missed: [] })
     expect(lone.position).toEqual({ epoch: 'e1', offset: 3 })
@@ -183,6 +183,6 @@ describe('channel bookkeeping', () => {
     offLone() // idempotent
     expect(lone.state).toBe('unsubscribed')
     expect(lone.position).toBeUndefined()
-    expect(hub.changed).toHaveBeenCalledTimes(3) // ch once; lone on and off
+    expect(client.changed).toHaveBeenCalledTimes(3) // ch once; lone on and off
   })
 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { until, waitUntil } from '../../../../test/utils/wait.js'
-import { presence } from '../presence.js'
-import { presenceStore } from '../presence-store.js'
-import { client, untilSubscribed, useEmulator } from './helpers.js'
+import { until, waitUntil } from '../../../../../test/utils/wait.js'
+import { presence } from '../../presence/presence.js'
+import { presenceStore } from '../../presence/presence-store.js'
+import { client, untilSubscribed, useEmulator } from '../helpers.js'
 
 // rt.channels(): what the devtools' channels view reads, against the emulator.
 

@@ -1,9 +1,9 @@
-import { poll, until } from '../../../../test/utils/wait.js'
+import { poll, until } from '../../../../../test/utils/wait.js'
 import { bindLiveResources, createResourceCache, type Collection, type ListQuery } from '@tandem/core'
 import { createPool } from '@tandem/core/internal'
 import { describe, expect, it } from 'vitest'
-import { createFeed, leaseChannel, leasedChannels } from '../index.js'
-import { client, untilSubscribed, useEmulator } from './helpers.js'
+import { createFeed, leaseChannel, leasedChannels } from '../../index.js'
+import { client, untilSubscribed, useEmulator } from '../helpers.js'
 
 const emu = useEmulator()
 

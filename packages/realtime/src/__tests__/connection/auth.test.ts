@@ -1,8 +1,8 @@
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
 import type { RealtimeError } from '@tandem/core'
-import type { StateChange } from '../types.js'
-import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
+import type { StateChange } from '../../types.js'
+import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 
 const emu = useEmulator()
 

@@ -1,7 +1,7 @@
 import { RealtimeError } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
-import { TABLE, initialState, transition } from '../connection-machine.js'
-import type { ConnectionEvent, Context, EffectType, EventType, Phase } from '../connection-types.js'
+import { TABLE, initialState, transition } from '../../connection/connection-machine.js'
+import type { ConnectionEvent, Context, EffectType, EventType, Phase } from '../../connection/connection-types.js'
 
 // Every edge of the connection machine, walked: (state, event) → (next state, effect types, in
 // order). The rows must name exactly the machine's edges, so adding, removing or changing one

@@ -1,7 +1,7 @@
-import { slack, until } from '../../../../test/utils/wait.js'
+import { slack, until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import type { StateChange } from '../types.js'
-import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
+import type { StateChange } from '../../types.js'
+import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 
 const HEARTBEAT = 300
 const emu = useEmulator({ realtime: { heartbeatMs: HEARTBEAT } })

@@ -1,10 +1,10 @@
 // A happy-dom window supplies online/offline/visibilitychange. Not through `@vitest-environment
 // happy-dom`: that environment resolves `ws` to its browser stub, so the emulator could not start.
-import { slack, until } from '../../../../test/utils/wait.js'
+import { slack, until } from '../../../../../test/utils/wait.js'
 import { Window } from 'happy-dom'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import type { StateChange } from '../types.js'
-import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
+import type { StateChange } from '../../types.js'
+import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 
 const emu = useEmulator({ realtime: { heartbeatMs: 1_000 } })
 

@@ -1,16 +1,16 @@
 // No silent failure (issue 18): a request refused because the client cannot work says why, at
 // once; a client that cannot reach its URL says so after a few attempts; every state change
 // carries the reason the client is not connected.
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RealtimeError } from '@tandem/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { DEFAULTS, createRealtime, type Realtime } from '../index.js'
-import type { StateChange } from '../types.js'
-import { client, untilState, useEmulator } from './helpers.js'
-import { history } from '../history.js'
+import { DEFAULTS, createRealtime, type Realtime } from '../../index.js'
+import type { StateChange } from '../../types.js'
+import { client, untilState, useEmulator } from '../helpers.js'
+import { history } from '../../history.js'
 
 const emu = useEmulator()
 const opened: Realtime[] = []

@@ -1,7 +1,7 @@
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import type { Discontinuity, StateChange } from '../types.js'
-import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
+import type { Discontinuity, StateChange } from '../../types.js'
+import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 
 const emu = useEmulator()
 

@@ -1,11 +1,11 @@
 // Unit tests of the pieces, with fake clocks where time matters.
 import { RealtimeError } from '@tandem/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createBackoff } from '../core.js'
-import { closeAction, closeOf, parseFrame } from '../protocol.js'
-import { refreshDelay } from '../token-refresh.js'
-import { toWsUrl } from '../url.js'
-import { createWatchdog } from '../watchdog.js'
+import { createBackoff } from '../../core.js'
+import { closeAction, closeOf, parseFrame } from '../../connection/protocol.js'
+import { refreshDelay } from '../../connection/token-refresh.js'
+import { toWsUrl } from '../../connection/url.js'
+import { createWatchdog } from '../../connection/watchdog.js'
 
 afterEach(() => {
   vi.useRealTimers()

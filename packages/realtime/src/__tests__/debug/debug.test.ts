@@ -2,8 +2,8 @@
 // anything token-shaped scrubbed.
 import { isValidationError, type Logger } from '@tandem/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { debugLog } from '../debug.js'
-import { client, untilSubscribed, useEmulator } from './helpers.js'
+import { debugLog } from '../../debug.js'
+import { client, untilSubscribed, useEmulator } from '../helpers.js'
 
 const emu = useEmulator()
 

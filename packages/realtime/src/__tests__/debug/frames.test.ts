@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { waitUntil } from '../../../../test/utils/wait.js'
-import { ValidationError } from '../core.js'
-import { watchFrames, type FrameEvent } from '../debug.js'
-import type { Realtime } from '../index.js'
-import { client, untilState, untilSubscribed, useEmulator } from './helpers.js'
-import { connected, hostileClient, hostileServer } from './hostile-server.js'
+import { waitUntil } from '../../../../../test/utils/wait.js'
+import { ValidationError } from '../../core.js'
+import { watchFrames, type FrameEvent } from '../../debug.js'
+import type { Realtime } from '../../index.js'
+import { client, untilState, untilSubscribed, useEmulator } from '../helpers.js'
+import { connected, hostileClient, hostileServer } from '../hostile-server.js'
 
 // watchFrames (@tandem/realtime/debug, what the devtools' frames view reads): every frame in and
 // out, with no token.

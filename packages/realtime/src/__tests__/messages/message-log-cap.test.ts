@@ -2,10 +2,10 @@
 // appended below it costs. The snapshot holds its messages in chunks; one append copies at most the
 // chunk it lands in and the chunk the oldest leaves, and every other chunk is the previous
 // snapshot's own array, so neither the store nor a list memoised per chunk redoes 10,000 items.
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import { createMessageLog, DEFAULTS, type MessageLog, type MessageLogSnapshot, type Schedule } from '../index.js'
-import { client, useEmulator } from './helpers.js'
+import { createMessageLog, DEFAULTS, type MessageLog, type MessageLogSnapshot, type Schedule } from '../../index.js'
+import { client, useEmulator } from '../helpers.js'
 
 const emu = useEmulator({ realtime: { historySize: 5_000, historyTtlMs: 600_000 } })
 const now: Schedule = (flush) => {

@@ -1,10 +1,10 @@
 // createMessageLog where pages race live messages, filters hide whole pages, history fails and the
 // channel loses messages: no hole, no duplicate, no stuck `hasEarlier`, no error that never clears.
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import { createMessageLog, type MessageLog, type Schedule } from '../index.js'
-import { client, useEmulator } from './helpers.js'
-import { hostileClient, hostileServer, subscribedAll } from './hostile-server.js'
+import { createMessageLog, type MessageLog, type Schedule } from '../../index.js'
+import { client, useEmulator } from '../helpers.js'
+import { hostileClient, hostileServer, subscribedAll } from '../hostile-server.js'
 
 const emu = useEmulator({ realtime: { historySize: 5_000, historyTtlMs: 600_000 } })
 const now: Schedule = (flush) => {

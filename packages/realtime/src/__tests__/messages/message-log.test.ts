@@ -1,9 +1,9 @@
 // The paged message store (createMessageLog) against the emulator: history on join merged with live
 // messages once each, earlier pages, the bound, a reset when the last listener goes, and errors.
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { describe, expect, it } from 'vitest'
-import { createMessageLog, type MessageLog, type Schedule } from '../index.js'
-import { client, useEmulator } from './helpers.js'
+import { createMessageLog, type MessageLog, type Schedule } from '../../index.js'
+import { client, useEmulator } from '../helpers.js'
 
 const emu = useEmulator({ realtime: { historySize: 5_000, historyTtlMs: 600_000 } })
 /** Tells listeners at once: the test reads every change, with no animation frames in Node. */

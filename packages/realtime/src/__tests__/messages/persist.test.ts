@@ -4,10 +4,10 @@
 // nothing lost, nothing twice, presence kept. Against the emulator over real WebSockets; the
 // page's sessionStorage and pagehide are happy-dom's.
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Member } from '../types.js'
-import { sessionPositions, type PositionsFactory } from '../positions.js'
-import { client, collect, untilState, untilSubscribed, useEmulator } from './helpers.js'
-import { presence } from '../presence.js'
+import type { Member } from '../../types.js'
+import { sessionPositions, type PositionsFactory } from '../../messages/positions.js'
+import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
+import { presence } from '../../presence/presence.js'
 
 const emu = useEmulator()
 const KEY = (s: string) => `tandem:realtime:test:${s}`

@@ -1,8 +1,8 @@
 // The presence table's pure helpers: O(1) events keyed by connectionId, in the service's order,
 // and "nothing changed" said precisely, so a store can keep its snapshot.
 import { describe, expect, it } from 'vitest'
-import { applyEvent, sameList, sameMember, tableOf, type MemberTable } from '../presence-table.js'
-import type { Member, PresenceEvent } from '../types.js'
+import { applyEvent, sameList, sameMember, tableOf, type MemberTable } from '../../presence/presence-table.js'
+import type { Member, PresenceEvent } from '../../types.js'
 
 const m = (id: string, data: unknown = { name: id }): Member => ({ clientId: `u_${id}`, connectionId: id, data })
 const ev = (action: PresenceEvent['action'], member: Member): PresenceEvent => ({ channel: 'c', action, member, ts: 0 })

@@ -1,12 +1,12 @@
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import type { Emulator } from '@tandem/emulator'
 import { describe, expect, it } from 'vitest'
 import { isValidationError } from '@tandem/core'
-import type { Channel, Member, Message, PresenceEvent } from '../types.js'
-import { client, untilState, untilSubscribed, useEmulator } from './helpers.js'
-import { history } from '../history.js'
-import { presence } from '../presence.js'
-import { presenceStore } from '../presence-store.js'
+import type { Channel, Member, Message, PresenceEvent } from '../../types.js'
+import { client, untilState, untilSubscribed, useEmulator } from '../helpers.js'
+import { history } from '../../history.js'
+import { presence } from '../../presence/presence.js'
+import { presenceStore } from '../../presence/presence-store.js'
 
 const GRACE = 200
 const emu = useEmulator({ realtime: { presenceGraceMs: GRACE } })

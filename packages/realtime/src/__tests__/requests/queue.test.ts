@@ -1,7 +1,7 @@
 import type { RealtimeError } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
-import { client, collect, untilSubscribed, useEmulator } from './helpers.js'
-import { history } from '../history.js'
+import { client, collect, untilSubscribed, useEmulator } from '../helpers.js'
+import { history } from '../../history.js'
 
 const emu = useEmulator()
 

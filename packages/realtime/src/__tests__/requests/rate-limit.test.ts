@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { StateChange } from '../types.js'
-import { client, collect, untilSubscribed, useEmulator } from './helpers.js'
+import type { StateChange } from '../../types.js'
+import { client, collect, untilSubscribed, useEmulator } from '../helpers.js'
 
 const emu = useEmulator({ realtime: { publishRate: { limit: 100, intervalMs: 1_000, burst: 40 } } })
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createRequests } from '../requests.js'
+import { createRequests } from '../../requests/requests.js'
 
 afterEach(() => vi.restoreAllMocks())
 

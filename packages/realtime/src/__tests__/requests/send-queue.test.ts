@@ -1,6 +1,6 @@
 import { RealtimeError } from '@tandem/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createOutbox, type Op, type Timing } from '../outbox.js'
+import { createSendQueue, type Op, type Timing } from '../../requests/send-queue.js'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -14,13 +14,13 @@ const op = (log: string[], name: string): Op => ({
 const T: Timing = { timeoutMs: 1_000, queueTimeoutMs: 1_000 }
 const LONG: Timing = { timeoutMs: 60_000, queueTimeoutMs: 60_000 }
 
-describe('outbox', () => {
+describe('send queue', () => {
   it('bounds waiting requests (oldest dropped), times out, and resends what an older connection lost, in order', () => {
     vi.useFakeTimers()
     let seq = 0
     const log: string[] = []
     const dropped: RealtimeError[] = []
-    const box = createOutbox(
+    const box = createSendQueue(
       2,
       () => seq,
       (e) => dropped.push(e),
@@ -46,7 +46,7 @@ describe('outbox', () => {
 
   it('waits for ready() and stops at a refusing socket', () => {
     const log: string[] = []
-    const box = createOutbox(
+    const box = createSendQueue(
       10,
       () => 1,
       () => {},
@@ -70,7 +70,7 @@ describe('outbox', () => {
  * The two deadlines, one row per story: `steps` run in order on fake time (a number advances the
  * clock; `send` flushes on a new connection; `lost` drops it), then `outcome` is what the op got.
  */
-describe('outbox deadlines: the reply deadline starts at the send, the queue deadline at the call', () => {
+describe('send queue deadlines: the reply deadline starts at the send, the queue deadline at the call', () => {
   type Step = number | 'send' | 'lost' | 'refused'
   const rows: { story: string; timing: Timing; steps: Step[]; outcome: string | undefined }[] = [
     {
@@ -145,7 +145,7 @@ describe('outbox deadlines: the reply deadline starts at the send, the queue dea
     vi.useFakeTimers()
     let seq = 0
     const log: string[] = []
-    const box = createOutbox(
+    const box = createSendQueue(
       10,
       () => seq,
       () => {},

@@ -1,21 +1,21 @@
 // Resource presence against the emulator over 127.0.0.1: agents see who views, types in and locks a
 // conversation through one presence channel per collection; changes arrive fast; a crashed tab's
 // lock goes with its member's grace.
-import { until } from '../../../../test/utils/wait.js'
+import { until } from '../../../../../test/utils/wait.js'
 import { isValidationError } from '@tandem/core'
 import { LOCK_TTL_MAX, MAX_PRESENCE_RESOURCES, resourcePresenceChannel } from '@tandem/contract'
 import { describe, expect, it } from 'vitest'
-import { presence } from '../presence.js'
-import { collectionPresence, resourcePresence, type ResourcePresence } from '../resource-presence.js'
-import type { Store } from '../stores.js'
-import { client, untilState, useEmulator } from './helpers.js'
+import { presence } from '../../presence/presence.js'
+import { collectionPresence, resourcePresence, type ResourcePresence } from '../../resource-presence.js'
+import type { ReadableStore } from '@tandem/core'
+import { client, untilState, useEmulator } from '../helpers.js'
 
 const PATH = 'support/conversations'
 const options = { realtime: { presenceGraceMs: 500 } }
 const emu = useEmulator(options)
 const scope = ['realtime']
 
-const untilStore = <S>(store: Store<S>, check: (s: S) => boolean, timeoutMs = 5_000, what = 'store') =>
+const untilStore = <S>(store: ReadableStore<S>, check: (s: S) => boolean, timeoutMs = 5_000, what = 'store') =>
   until(store.subscribe, () => check(store.getSnapshot()), timeoutMs, what)
 const names = (h: ResourcePresence, key: 'viewers' | 'typing') => h.getSnapshot()[key].map((m) => m.data.name)
 

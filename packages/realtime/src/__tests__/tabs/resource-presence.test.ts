@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { during, slack, until } from '../../../../../test/utils/wait.js'
 import { resourcePresenceChannel } from '@tandem/contract'
-import { presence } from '../../presence.js'
+import { presence } from '../../presence/presence.js'
 import { collectionPresence, resourcePresence } from '../../resource-presence.js'
 import { shareAcrossTabs, type TabShare } from '../../tabs.js'
 import { client, untilState, useEmulator } from '../helpers.js'

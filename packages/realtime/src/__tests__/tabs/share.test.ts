@@ -8,7 +8,7 @@ import type { Message, PresenceEvent, PublishAck } from '../../types.js'
 import { client, collect, untilState, untilSubscribed, useEmulator } from '../helpers.js'
 import { createBrowser, type Tab } from './tab-env.js'
 import { history } from '../../history.js'
-import { presence } from '../../presence.js'
+import { presence } from '../../presence/presence.js'
 
 const emu = useEmulator({ realtime: { publishRate: { limit: 10_000, intervalMs: 1000 }, heartbeatMs: 300 } })
 const shares: TabShare[] = []
