@@ -8,7 +8,7 @@ export const PERSIST_DEFAULTS = {
   /** The outbox holds at most this many writes, and this many bytes of them (their JSON). */
   maxEntries: 1_000,
   maxBytes: 5_000_000,
-  /** A stored write that failed for now goes again after a backoff (half to all of the step) from this... */
+  /** A stored write that failed for now goes again after a backoff (full jitter, up to the step) from this... */
   retryBaseMs: 1_000,
   /** ...to this (and at once when the page comes back online). */
   retryMaxMs: 30_000,

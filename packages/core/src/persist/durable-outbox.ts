@@ -1,27 +1,32 @@
 import { DEV } from '@tandem/contract/dev'
 import { abortError } from '../abort.js'
+import { createElection, type Election } from '../cross-tab/election.js'
+import { platformLocks } from '../cross-tab/platform.js'
 import { TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'
+import { clampDelay } from '../timers.js'
 import { clearKeys, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
 import { joinSession } from './key-session.js'
 import { admit } from './outbox-admit.js'
-import { createDrain } from './outbox-drain.js'
-import { realtimeLink, restLink } from './outbox-links.js'
-import { readStored, toStored, type NewEntry, type ReadOutbox } from './outbox-entries.js'
-import { fromWire, toWire } from './outbox-classify.js'
+import { fromWire, toTandemError, toWire } from './outbox-classify.js'
+import { checkEntry, type NewEntry } from './outbox-entries.js'
+import { realtimeLink, restLink, type Senders } from './outbox-links.js'
+import {
+  initialState,
+  snapshotOf,
+  transition,
+  type Kind,
+  type Outcome,
+  type OutboxEffect,
+  type OutboxEvent,
+} from './outbox-machine.js'
+import { outboxStorage } from './outbox-storage.js'
 import { watchOnline, watchPageShow } from './page.js'
 import { safeStorage } from './storage.js'
 import { openTabChannel, type TabMessage } from './tab-channel.js'
-import type {
-  DurableOutbox,
-  DurableOutboxOptions,
-  LogoutSource,
-  OutboxEntry,
-  OutboxEvents,
-  OutboxSnapshot,
-} from './types.js'
+import type { DurableOutbox, DurableOutboxOptions, OutboxEntry, OutboxEvents, OutboxSnapshot } from './types.js'
 
 interface Waiter {
   resolve: (value: unknown) => void
@@ -30,11 +35,20 @@ interface Waiter {
   done: () => void
 }
 
+const notAnEntry = () =>
+  new ValidationError('entry', DEV && process.env.NODE_ENV !== 'production' && 'not an outbox entry')
+const removedError = () => new TandemError('The write was removed from the outbox', { code: 'outbox_removed' })
+const endError = (code: 'outbox_cleared' | 'outbox_stopped') =>
+  new TandemError(code === 'outbox_cleared' ? 'The outbox was cleared (logout)' : 'The outbox is stopped', { code })
+
 /**
  * Writes that survive: REST writes and realtime publishes are stored (with their idempotency keys)
  * before they are sent, and sent again after a failure for now, a reload or a crash, until the
  * service applies or refuses them. Each is applied once (its key), in order per resource and per
  * channel. Pass it as `createClient({ outbox })` and `createRealtime(source, { outbox })`.
+ *
+ * The outbox machine (outbox-machine.ts) decides; this runner stores, sends, waits, talks to the
+ * other tabs and feeds what came of it back in, through `dispatch` only.
  *
  * @example
  * ```ts
@@ -49,107 +63,125 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
   const d = PERSIST_DEFAULTS
   const { maxEntries = d.maxEntries, maxBytes = d.maxBytes } = options
+  const retry = { baseMs: options.retry?.baseMs ?? d.retryBaseMs, maxMs: options.retry?.maxMs ?? d.retryMaxMs }
+  const random = options.random ?? Math.random
+  const locks = options.locks ?? platformLocks()
   const keys = storageKeys(key)
   const events = createEmitter<OutboxEvents>()
   const storage = safeStorage(options.storage, (error) => {
-    notify()
+    publish()
     events.emit('fallback', error)
   })
-  /** The stored entries as this tab last saw them (its own changes, and the other tabs' news). */
-  let entries: OutboxEntry[] = []
   /** Callers in this tab waiting for their write's outcome, by entry id. */
   const waiters = new Map<string, Waiter>()
-  let stopped = false
-  /** Set by a logout, here or in another tab: nothing is stored, sent or heard any more. */
-  let loggedOut: LogoutSource | undefined
-  const over = () => stopped || loggedOut !== undefined
-  /** Bumped by a logout (here or in another tab): a change or a send begun before it keeps nothing. */
-  let generation = 0
-  /** A read of the stored list, asked by another tab's change, is on its way. */
-  let reloading = false
-  /** Writes another tab announced and is storing: shown, not sent from this tab until read back. */
-  const unconfirmed = new Set<string>()
+  /** How each kind of write is sent (each client gives its own). */
+  const senders = new Map<Kind, (entry: OutboxEntry) => Promise<unknown>>()
+  const elections: Election[] = []
+  let timer: { at: number; id: ReturnType<typeof setTimeout> } | undefined
+  const online = watchOnline((on) => dispatch({ type: on ? 'online' : 'offline' }))
+  let state = initialState({ online: online.isOnline(), retry, startedAt: Date.now() })
+  const live = () => state.phase !== 'stopped' && state.phase !== 'loggedOut'
   const session = joinSession(storage, keys.session)
-  const snapshot = createStore<OutboxSnapshot>({ status: 'idle', mode: storage.mode(), entries })
-  const online = watchOnline(() => drain.retryNow())
+  const stored = outboxStorage(storage, session, keys.outbox, live)
+  const snapshot = createStore<OutboxSnapshot>(snapshotOf(state, storage.mode()))
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
   // A page that slept may have missed a logout: the stored session says.
-  const unwatchShow = watchPageShow(() => void session.current().then((ours) => ours || end('another-tab')))
+  const unwatchShow = watchPageShow(
+    () => void session.current().then((ours) => ours || dispatch({ type: 'logout', by: 'another-tab' })),
+  )
 
-  function notify() {
-    const status = !entries.length ? 'idle' : drain.sending() ? 'sending' : online.isOnline() ? 'waiting' : 'offline'
+  /** The snapshot, a new object only when what it shows changed. */
+  function publish() {
+    const next = snapshotOf(state, storage.mode())
     const s = snapshot.getSnapshot()
-    if (s.status !== status || s.entries !== entries || s.mode !== storage.mode() || s.loggedOut !== loggedOut)
-      snapshot.set({ status, mode: storage.mode(), entries, ...(loggedOut && { loggedOut }) })
+    const sameEntries = s.entries.length === next.entries.length && s.entries.every((e, i) => e === next.entries[i])
+    if (s.status !== next.status || s.mode !== next.mode || s.loggedOut !== next.loggedOut || !sameEntries)
+      snapshot.set(sameEntries ? { ...next, entries: s.entries } : next)
   }
 
-  /**
-   * Changes the stored list atomically (other tabs may change it too); `entries` becomes what it is
-   * now. What the read finds that must never be sent is left out of what is written, and refused.
-   */
-  async function change(fn: (stored: OutboxEntry[]) => OutboxEntry[]): Promise<void> {
-    const before = generation
-    let next: OutboxEntry[] = entries
-    let refused: ReadOutbox['refused'] = []
-    // Only while the key's session is the one this page joined, looked at in the same transaction.
-    const ours = await session.write(keys.outbox, (old) => {
-      // Logged out or stopped since the change began: the logout's delete decides, never a list written back.
-      if (stopped || generation !== before) return old
-      const read = readStored(old)
-      refused = read.refused
-      return toStored((next = fn(read.entries)))
-    })
-    if (!ours) return end('another-tab') // the session ended while this page did not hear (asleep)
-    refuseAll(refused)
-    if (generation !== before) return // logged out meanwhile: what it read is gone
-    entries = withAnnounced(next)
-    notify()
-    channel.post({ t: 'outbox' })
-  }
-
-  /**
-   * Storage held entries that must never be sent (a path that is none of the contract's writes) or
-   * no entry at all: the list is written again without them, so no later read meets them. Each
-   * refused one is said once, by the tab whose rewrite dropped it.
-   */
-  async function purge(): Promise<void> {
-    const before = generation
-    let refused: ReadOutbox['refused'] = []
-    const ours = await session.write(keys.outbox, (old) => {
-      if (stopped || generation !== before) return old
-      const read = readStored(old)
-      refused = read.refused
-      return read.refused.length || read.unreadable ? toStored(read.entries) : old
-    })
-    if (!ours) return end('another-tab')
-    refuseAll(refused)
-  }
-
-  /** Refused without being sent: its caller (here or in another tab) and the app hear why. */
-  function refuseAll(refused: ReadOutbox['refused']) {
-    for (const { entry, error } of refused) {
-      finish(entry.id, { error })
-      events.emit('refused', { entry, error })
+  const queue: OutboxEvent[] = []
+  let dispatching = false
+  /** The one writer: an event in, the machine's next state, its effects carried out (events they cause queue up). */
+  function dispatch(event: OutboxEvent): void {
+    queue.push(event)
+    if (dispatching) return
+    dispatching = true
+    try {
+      for (let e = queue.shift(); e; e = queue.shift()) {
+        const r = transition(state, e)
+        state = r.state
+        publish()
+        r.effects.forEach(run)
+      }
+    } finally {
+      dispatching = false
     }
   }
 
-  /** The stored list, and the writes other tabs announced that it does not have yet. */
-  function withAnnounced(stored: OutboxEntry[]): OutboxEntry[] {
-    if (!unconfirmed.size) return stored
-    for (const e of stored) unconfirmed.delete(e.id)
-    return [...stored, ...entries.filter((e) => unconfirmed.has(e.id))]
+  function run(effect: OutboxEffect): void {
+    switch (effect.type) {
+      case 'store':
+        return void stored.change(effect.op).then(({ ours, read }) => {
+          if (!ours)
+            dispatch({ type: 'logout', by: 'another-tab' }) // the session ended while this page did not hear (asleep)
+          else if (read) dispatch({ type: 'read', read, op: effect.op })
+        })
+      case 'reload':
+        return void stored.read().then((read) => dispatch({ type: 'read', read }))
+      case 'send':
+        return send(effect.entry)
+      case 'wait':
+        return wait(effect.until)
+      case 'elect': {
+        const { kind } = effect
+        // Without Web Locks no tab can share the work: each sends (the idempotency key keeps it once).
+        if (!locks) return dispatch({ type: 'elected', kind })
+        const won = () => dispatch({ type: 'elected', kind })
+        return void elections.push(createElection({ locks, name: `tandem:outbox:${key}:${kind}`, won }))
+      }
+      case 'settle':
+        settle(effect.id, effect.outcome)
+        if (effect.tell) channel.post(toMessage(effect.id, effect.outcome))
+        return
+      case 'post':
+        return channel.post(effect.message)
+      case 'emit':
+        return (events.emit as (name: string, value: unknown) => void)(effect.name, effect.value)
+      case 'end':
+        clearTimeout(timer?.id)
+        elections.splice(0).forEach((e) => e.stop())
+        online.stop()
+        unwatchShow()
+        channel.close()
+        for (const id of [...waiters.keys()]) settle(id, { error: endError(effect.why) })
+    }
   }
 
-  async function reload(): Promise<void> {
-    const before = generation
-    const read = readStored(await storage.get(keys.outbox))
-    if (generation !== before) return
-    entries = withAnnounced(read.entries)
-    notify()
-    if (read.refused.length || read.unreadable) await purge()
+  function send(entry: OutboxEntry): void {
+    // Checked again right before it goes: whatever put it in the list, only a write of the contract is sent.
+    const checked = checkEntry(entry)
+    const sender = senders.get(entry.kind)!
+    new Promise((resolve) =>
+      resolve(checked && !checked.error ? sender(entry) : Promise.reject(checked?.error ?? notAnEntry())),
+    ).then(
+      (result) => dispatch({ type: 'sent', id: entry.id, result }),
+      (thrown: unknown) =>
+        dispatch({ type: 'failed', id: entry.id, error: toTandemError(thrown), now: Date.now(), random: random() }),
+    )
   }
 
-  function settle(id: string, outcome: { result?: unknown; error?: TandemError }) {
+  /** One timer, at the earliest tick asked for. */
+  function wait(until: number): void {
+    if (timer && timer.at <= until) return
+    clearTimeout(timer?.id)
+    const tick = () => {
+      timer = undefined
+      dispatch({ type: 'tick', now: Date.now() })
+    }
+    timer = { at: until, id: setTimeout(tick, clampDelay(until - Date.now(), 0, Infinity) ?? 0) }
+  }
+
+  function settle(id: string, outcome: Outcome) {
     const waiter = waiters.get(id)
     if (!waiter) return
     waiters.delete(id)
@@ -158,124 +190,45 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     else waiter.resolve(outcome.result)
   }
 
-  function receive(message: TabMessage) {
-    if (over()) return
-    if (message.t === 'outbox') {
-      // A new write shows at once, while the other tab stores it; it is sent from here only once
-      // the read after that store has it (so never twice by two tabs).
-      const { added } = message
-      if (added) {
-        if (!entries.some((e) => e.id === added.id)) {
-          entries = [...entries, added]
-          unconfirmed.add(added.id)
-          notify()
-        }
-        return
-      }
-      // Many changes in a burst (another tab sending 100 writes): one read of the list for them all.
-      if (reloading) return
-      reloading = true
-      setTimeout(() => {
-        reloading = false
-        void reload().then(() => drain.wake())
-      }, 0)
-    } else if (message.t === 'outcome') {
-      // Settled by another tab: gone from the list (an announced one never stored here included).
-      if (unconfirmed.delete(message.id)) {
-        entries = entries.filter((e) => e.id !== message.id)
-        notify()
-      }
-      settle(message.id, message.error ? { error: fromWire(message.error) } : { result: message.result })
-    } else if (message.t === 'cleared') end('another-tab')
-  }
+  const toMessage = (id: string, o: Outcome): TabMessage =>
+    o.error ? { t: 'outcome', id, error: toWire(o.error) } : { t: 'outcome', id, result: o.result }
 
-  /** A write is done with: its caller here, and in the tab that made it. */
-  function finish(id: string, outcome: { result?: unknown; error?: TandemError }) {
-    settle(id, outcome)
-    channel.post(
-      outcome.error ? { t: 'outcome', id, error: toWire(outcome.error) } : { t: 'outcome', id, result: outcome.result },
-    )
-  }
-
-  const drain = createDrain({
-    key,
-    locks: options.locks,
-    random: options.random,
-    retry: options.retry,
-    online: online.isOnline,
-    stopped: over,
-    entries: () => (unconfirmed.size ? entries.filter((e) => !unconfirmed.has(e.id)) : entries),
-    reload,
-    change,
-    notify,
-    events,
-    settle: (entry, outcome) => finish(entry.id, outcome),
-  })
-
-  const clearedError = () => new TandemError('The outbox was cleared (logout)', { code: 'outbox_cleared' })
-
-  /** The key's session is over (`by`): what is held is dropped, its callers hear why, nothing more is stored or sent. Once. */
-  function end(by: LogoutSource): void {
-    if (loggedOut) return
-    loggedOut = by
-    generation++
-    entries = []
-    drain.stop()
-    online.stop()
-    unwatchShow()
-    channel.close()
-    for (const id of [...waiters.keys()]) settle(id, { error: clearedError() })
-    notify()
-    events.emit('cleared', { by })
+  function receive(m: TabMessage) {
+    if (m.t === 'outbox') dispatch(m.added ? { type: 'announced', entry: m.added } : { type: 'changed' })
+    else if (m.t === 'outcome')
+      dispatch({ type: 'outcome', id: m.id, outcome: m.error ? { error: fromWire(m.error) } : { result: m.result } })
+    else if (m.t === 'cleared') dispatch({ type: 'logout', by: 'another-tab' })
   }
 
   async function submit(fields: NewEntry, signal?: AbortSignal): Promise<unknown> {
-    if (stopped) throw new TandemError('The outbox is stopped', { code: 'outbox_stopped' })
+    const ended = () => (state.phase === 'loggedOut' ? 'outbox_cleared' : state.phase === 'stopped' && 'outbox_stopped')
+    const early = ended()
+    if (early) throw endError(early)
     if (signal?.aborted) throw abortError(signal)
     await ready
-    if (loggedOut) throw clearedError()
+    const late = ended()
+    if (late) throw endError(late)
     if (signal?.aborted) throw abortError(signal)
-    const entry = admit(fields, entries, { maxEntries, maxBytes }, (error) => events.emit('full', error))
-    let stored = false
-    let abortedEarly = false
-    const onAbort = () => {
-      settle(entry.id, { error: abortError(signal!) })
-      if (stored) void remove(entry.id)
-      else abortedEarly = true
-    }
+    const held = snapshot.getSnapshot().entries
+    const entry = admit(fields, held, { maxEntries, maxBytes }, (error) => events.emit('full', error))
+    const onAbort = () => dispatch({ type: 'remove', id: entry.id, error: abortError(signal!), aborted: true })
     const outcome = new Promise<unknown>((resolve, reject) =>
       waiters.set(entry.id, { resolve, reject, done: () => signal?.removeEventListener('abort', onAbort) }),
     )
     outcome.catch(() => undefined) // it may settle (stop, logout, abort) before the caller holds it
     signal?.addEventListener('abort', onAbort, { once: true })
-    channel.post({ t: 'outbox', added: entry }) // the other tabs show it now; the store takes a while
-    await change((list) => [...list, entry])
-    if (loggedOut) return outcome // it settled with `outbox_cleared`
-    stored = true
-    if (abortedEarly) await remove(entry.id)
-    else {
-      events.emit('queued', entry)
-      drain.wake()
-    }
+    dispatch({ type: 'submit', entry })
     return outcome
   }
 
-  async function remove(id: string): Promise<boolean> {
-    // Being sent, not (yet) stored (another tab announced it and is storing it), or not held: not now.
-    if (drain.inFlight(id) || unconfirmed.has(id) || !entries.some((e) => e.id === id)) {
-      return false
-    }
-    await change((list) => list.filter((e) => e.id !== id))
-    finish(id, { error: new TandemError('The write was removed from the outbox', { code: 'outbox_removed' }) })
-    return true
+  const senderOf: Senders = (kind, sender) => {
+    senders.set(kind, sender)
+    dispatch({ type: 'sender', kind })
   }
 
   // Ready once joined too: a logout from then on is one this outbox is part of.
-  const ready = Promise.all([reload(), session.joined]).then(
-    () => {
-      if (entries.length) events.emit('restore', { entries })
-      drain.wake()
-    },
+  const ready = Promise.all([stored.read(), session.joined]).then(
+    ([read]) => dispatch({ type: 'loaded', read }),
     () => undefined,
   )
 
@@ -284,24 +237,22 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     getSnapshot: snapshot.getSnapshot,
     subscribe: snapshot.subscribe,
     on: events.on,
-    remove,
-    rest: (http) => restLink(http, drain, submit),
-    realtime: (send) => realtimeLink(send, drain, submit),
+    remove(id) {
+      const event: OutboxEvent = { type: 'remove', id, error: removedError() }
+      // Being sent, being stored by another tab, or not held: not now (the machine leaves it as it is).
+      const removable = transition(state, event).state !== state
+      dispatch(event)
+      return Promise.resolve(removable)
+    },
+    rest: (http) => restLink(http, senderOf, submit),
+    realtime: (send) => realtimeLink(send, senderOf, submit),
     async clearPersisted() {
-      end('this-tab')
+      dispatch({ type: 'logout', by: 'this-tab' })
       await clearKeys(storage, keys)
       const tell = openTabChannel(key, () => {}, options.BroadcastChannel)
       tell.post({ t: 'cleared' })
       tell.close()
     },
-    stop() {
-      stopped = true
-      drain.stop()
-      online.stop()
-      unwatchShow()
-      channel.close()
-      for (const id of [...waiters.keys()])
-        settle(id, { error: new TandemError('The outbox is stopped', { code: 'outbox_stopped' }) })
-    },
+    stop: () => dispatch({ type: 'stop' }),
   }
 }

@@ -3,7 +3,6 @@ import type { Http } from '../http.js'
 import { randomId } from '../random-id.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
-import type { Drain } from './outbox-drain.js'
 import { WRITES, restRequest, type NewEntry } from './outbox-entries.js'
 import type { OutboxEntry } from './types.js'
 
@@ -12,9 +11,12 @@ import type { OutboxEntry } from './types.js'
 
 type Submit = (entry: NewEntry, signal?: AbortSignal) => Promise<unknown>
 
+/** Gives the outbox how stored writes of `kind` are sent. */
+export type Senders = (kind: OutboxEntry['kind'], send: (entry: OutboxEntry) => Promise<unknown>) => void
+
 /** `createClient({ outbox })`: its writes are stored, then sent through `http` (their key on each attempt). */
-export function restLink(http: Http, drain: Drain, submit: Submit): Http {
-  drain.run('rest', (e) =>
+export function restLink(http: Http, senders: Senders, submit: Submit): Http {
+  senders('rest', (e) =>
     http({ ...(e as Extract<OutboxEntry, { kind: 'rest' }>).request, idempotencyKey: e.idempotencyKey }),
   )
   return <T>(req: RequestOptions): Promise<T> => {
@@ -41,10 +43,10 @@ const pick = ({ channel, event, data, idempotencyKey }: OutboxPublish): OutboxPu
 /** `createRealtime(source, { outbox })`: its publishes are stored, then sent through `send`. */
 export function realtimeLink<A>(
   send: (publish: OutboxPublish) => Promise<A>,
-  drain: Drain,
+  senders: Senders,
   submit: Submit,
 ): (publish: OutboxPublish) => Promise<A> {
-  drain.run('publish', (e) => send(pick((e as Extract<OutboxEntry, { kind: 'publish' }>).publish)))
+  senders('publish', (e) => send(pick((e as Extract<OutboxEntry, { kind: 'publish' }>).publish)))
   return (publish) => {
     const p = pick(publish)
     return submit({

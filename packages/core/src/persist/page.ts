@@ -15,8 +15,8 @@ export function watchPageHide(fn: () => void): () => void {
   }
 }
 
-/** Calls `fn` when the page comes back online; `isOnline()` is false only when the platform says so. */
-export function watchOnline(fn: () => void): { isOnline: () => boolean; stop: () => void } {
+/** Calls `fn(online)` when the page goes offline or comes back online; `isOnline()` is false only when the platform says so. */
+export function watchOnline(fn: (online: boolean) => void): { isOnline: () => boolean; stop: () => void } {
   const w = globalThis as {
     addEventListener?: typeof addEventListener
     removeEventListener?: typeof removeEventListener
@@ -24,8 +24,17 @@ export function watchOnline(fn: () => void): { isOnline: () => boolean; stop: ()
   }
   const isOnline = () => w.navigator?.onLine !== false
   if (typeof w.addEventListener !== 'function') return { isOnline, stop: () => {} }
-  w.addEventListener('online', fn)
-  return { isOnline, stop: () => w.removeEventListener!('online', fn) }
+  const on = () => fn(true)
+  const off = () => fn(false)
+  w.addEventListener('online', on)
+  w.addEventListener('offline', off)
+  return {
+    isOnline,
+    stop() {
+      w.removeEventListener!('online', on)
+      w.removeEventListener!('offline', off)
+    },
+  }
 }
 
 /**

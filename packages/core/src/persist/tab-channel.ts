@@ -1,11 +1,13 @@
 import type { DehydratedState } from '../cache/types.js'
+import { openBus } from '../cross-tab/bus.js'
+import type { BroadcastChannelConstructor } from '../cross-tab/platform.js'
 import { readEntries } from './outbox-entries.js'
-import type { BroadcastChannelConstructor, OutboxEntry } from './types.js'
+import type { OutboxEntry } from './types.js'
 import { isObject } from '@tandem/contract'
 
-// What the tabs of one key say to each other (docs/persist.md, "Tabs agree"), on the platform's
-// BroadcastChannel: the tab-sharing transport the realtime connection's tabs also use. Each message
-// is checked by `parse` before anything reads it (another version's, or a stranger's, is ignored).
+// What the tabs of one key say to each other (docs/persist.md, "Tabs agree"), on the cross-tab bus
+// (the one the realtime connection's tabs also use). Each message is checked by `parse` before
+// anything reads it (another version's, or a stranger's, is ignored).
 
 /** A failure as it crosses tabs: what a typed error is rebuilt from. */
 export interface WireError {
@@ -59,25 +61,15 @@ export interface TabChannel {
 export function openTabChannel(
   key: string,
   onMessage: (message: TabMessage) => void,
-  Channel: BroadcastChannelConstructor | undefined = (globalThis as { BroadcastChannel?: BroadcastChannelConstructor })
-    .BroadcastChannel,
+  Channel?: BroadcastChannelConstructor,
 ): TabChannel {
-  if (!Channel) return { post() {}, close() {} }
-  const channel = new Channel(`tandem:persist:${key}`)
-  channel.onmessage = (event) => {
-    const message = parse(event.data)
-    if (message) onMessage(message)
-  }
+  const bus = openBus(`tandem:persist:${key}`, parse, onMessage, Channel)
   return {
     post(message) {
-      try {
-        channel.postMessage(message)
-      } catch {
-        // Data that cannot be cloned (a class instance) stays in this tab; a caller waiting in another
-        // tab still hears that its write was applied.
-        if (message.t === 'outcome' && !message.error) channel.postMessage({ t: 'outcome', id: message.id })
-      }
+      // Data that cannot be cloned (a class instance) stays in this tab; a caller waiting in another
+      // tab still hears that its write was applied.
+      if (!bus.post(message) && message.t === 'outcome' && !message.error) bus.post({ t: 'outcome', id: message.id })
     },
-    close: () => channel.close(),
+    close: () => bus.close(),
   }
 }

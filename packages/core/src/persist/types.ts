@@ -1,3 +1,4 @@
+import type { BroadcastChannelConstructor, LockManagerLike } from '../cross-tab/platform.js'
 import type { TandemError } from '../errors.js'
 import type { OutboxLink, OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions, Unsubscribe } from '../types.js'
@@ -23,16 +24,8 @@ export interface PersistStorage {
   updateWith?(key: string, guard: string, updater: (old: unknown, guard: unknown) => unknown): Promise<void>
 }
 
-/** The two browser APIs tabs agree through (stand-ins in tests and other runtimes). */
-export interface BroadcastChannelLike {
-  postMessage(message: unknown): void
-  close(): void
-  onmessage: ((event: { data: unknown }) => void) | null
-}
-export type BroadcastChannelConstructor = new (name: string) => BroadcastChannelLike
-export interface LockManagerLike {
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>
-}
+/** The two browser APIs tabs agree through (stand-ins in tests and other runtimes): see cross-tab/platform.ts. */
+export type { BroadcastChannelConstructor, BroadcastChannelLike, LockManagerLike } from '../cross-tab/platform.js'
 
 export interface PersistOptions {
   /**
@@ -101,6 +94,7 @@ export interface RestoreProblem {
   why: string
 }
 
+/** The saved cache's phases (persist-cache-machine.ts) as the app sees them: the restore is under way, or done. */
 export type PersistStatus = 'restoring' | 'restored'
 
 /**
@@ -172,10 +166,10 @@ export interface DurableOutboxOptions extends PersistOptions {
    * @default PERSIST_DEFAULTS.maxBytes (5 MB)
    */
   maxBytes?: number
-  /** @default navigator.locks: one tab at a time sends what is stored */
+  /** @default navigator.locks: they elect the one tab that sends what is stored */
   locks?: LockManagerLike
   /**
-   * The wait before a write that failed for now goes again: between half and all of
+   * The wait before a write that failed for now goes again: the one backoff (full jitter), up to
    * `min(maxMs, baseMs · 2^(attempts - 1))` (and at once when the page comes back online).
    * @default { baseMs: 1_000, maxMs: 30_000 } (PERSIST_DEFAULTS.retryBaseMs, retryMaxMs)
    */

@@ -30,6 +30,8 @@ function network() {
 }
 
 async function page(url: string, storage: PersistStorage, fetch: typeof globalThis.fetch, key = 'user:kim') {
+  // Fast retries (random 0: half the step, 10 ms, then 20, 40, 50): never 0 ms, which would keep a
+  // tab's write always on its way (a remove in another tab would race it).
   const outbox = durableOutbox({ key, storage, random: () => 0, retry: { baseMs: 20, maxMs: 100 } })
   const { client } = createClientOfStyle({
     baseUrl: url,
@@ -89,7 +91,7 @@ describe('durableOutbox (Node, in-memory storage)', () => {
       const seenLast = collect(last.outbox)
       net.state.offline = false
       last.outbox.on('applied', () => undefined)
-      // The page would say it is online; here a retry after the backoff (random 0: at once) finds it.
+      // The page would say it is online; here a retry after the backoff (at most 50 ms) finds it.
       await waitUntil(() => last.outbox.getSnapshot().entries.length === 0, { what: 'all applied', timeoutMs: 20_000 })
       expect(seenLast.applied.map((e) => (e.kind === 'rest' ? (e.request.body as { text: string }).text : ''))).toEqual(
         Array.from({ length: 100 }, (_, i) => text(i)),
