@@ -117,6 +117,11 @@ export function answerFields(openapi, asyncapi, collectionsSource) {
   // `support/conversations/<id>/threads` is no key of the table: itemFields() (src/answers.ts) names its line.
   if (itemOf.get('support/conversations/{id}/threads') !== 'Thread') throw new Error('threads are not a ThreadPage')
 
+  // What each event of the customer's channel carries: its `data` fits the line of its payload.
+  const customerEvents = Object.values(asyncapi.channels.customer.messages).map(
+    (m) => `  ${m.name}: ${constName(refName(m.payload))},\n`,
+  )
+
   const pageOf = (name) => [...items].find(([, item]) => item === name)?.[0]
   const doc = (name) =>
     `/** \`${name}\`: ${
@@ -130,7 +135,8 @@ export function answerFields(openapi, asyncapi, collectionsSource) {
     }. */\n`
   return [
     '',
-    "import type { Collections } from '../collections.js'\n\n",
+    "import type { Collections } from '../collections.js'\n",
+    "import type { CustomerEventName } from '../customer.js'\n\n",
     '// Lines for `hasFields` and `wrongField` (their syntax: has-fields.ts). What a client reads over\n',
     '// REST, whole: optional fields (`name?:`), nulls (`kind?`), enums (`a|b`), dates, nested objects\n',
     '// (`a.b`) and the items of arrays (`a[].b`).\n\n',
@@ -146,5 +152,7 @@ export function answerFields(openapi, asyncapi, collectionsSource) {
     `export const ITEM_FIELDS = {\n${table.join('')}} as const satisfies Record<keyof Collections, string>\n`,
     '/** What `get(id)` answers (`OneOf<P>`), where it is not the item of the list. */\n',
     `export const ONE_FIELDS = {\n${ones.join('')}} as const satisfies Partial<Record<keyof Collections, string>>\n`,
+    "/** What each event of a customer's channel carries (asyncapi.json, channel `customer`): its `data` fits the line. */\n",
+    `export const CUSTOMER_EVENT_FIELDS = {\n${customerEvents.join('')}} as const satisfies Record<CustomerEventName, string>\n`,
   ].join('')
 }

@@ -4,7 +4,7 @@ import { HELP_SEARCH_DEBOUNCE_MS } from '../defaults.js'
 import { isAbortError } from '../errors.js'
 import { createStore } from '../store.js'
 import { requireNumber, optional } from '../validate.js'
-import { toTandemError } from './conversation-table.js'
+import { toTandemError } from './live-runner.js'
 import type { MessengerRest } from './rest.js'
 import type { HelpSearch, HelpSearchOptions, HelpSearchSnapshot } from './types.js'
 

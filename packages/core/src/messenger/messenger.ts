@@ -1,4 +1,11 @@
-import { CUSTOMER_EVENTS, type CustomerConversation, type CustomerMessage, type CustomerTyping } from '@tandem/contract'
+import {
+  CUSTOMER_EVENT_FIELDS,
+  CUSTOMER_EVENTS,
+  wrongField,
+  type CustomerConversation,
+  type CustomerMessage,
+  type CustomerTyping,
+} from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
 import type { LiveMessage } from '../cache/live.js'
 import { httpOf, type RequestClient } from '../client-request.js'
@@ -7,11 +14,11 @@ import { MAX_PAGES, TYPING_TIMEOUT_MS } from '../defaults.js'
 import { RealtimeError, TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createCustomerChannel, customerIdOf } from './channel.js'
-import { createConversationTable, type StoreDeps } from './conversation-table.js'
+import { createConversationTable } from './conversation-table.js'
+import type { StoreDeps } from './live-runner.js'
 import { createHelpSearch } from './help-search.js'
 import { createMessengerRest } from './rest.js'
-import { isCustomerConversation, isCustomerMessage, isCustomerTyping } from './parse.js'
-import { createThread, type Thread } from './thread.js'
+import { createThreadStore, type ThreadStore } from './thread-store.js'
 import type { Messenger, MessengerOptions } from './types.js'
 import { optional, requireNumber } from '../validate.js'
 
@@ -30,7 +37,8 @@ const shutDownError = () =>
     { code: 'shut_down' },
   )
 
-const EVENTS = new Set<string>([...Object.values(CUSTOMER_EVENTS), 'error'])
+/** What makes a store fetch again what it shows, when it runs. */
+const RESYNC = { type: 'resync' } as const
 
 /**
  * The customer side of support for a client whose token has the `support:customer` scope
@@ -79,8 +87,8 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
     },
     onMessage,
     onResync() {
-      table.resync()
-      threads.forEach((t) => t.resync())
+      table.dispatch(RESYNC)
+      threads.forEach((t) => t.dispatch(RESYNC))
     },
     onError: report,
   })
@@ -88,45 +96,44 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
   const deps: StoreDeps = { rest, hold: channel.hold, signal: controller.signal, report, alive, maxPages }
   const table = createConversationTable(deps)
   /** The thread stores made and not stopped since: the ones pushes reach. */
-  const threads = new Map<string, Thread>()
+  const threads = new Map<string, ThreadStore>()
 
   function onMessage({ event, data }: LiveMessage) {
-    if (shutDown || !EVENTS.has(event) || event === 'error') return // events of a later version are not ours to read
-    const ok =
-      event === CUSTOMER_EVENTS.message
-        ? isCustomerMessage(data)
-        : event === CUSTOMER_EVENTS.conversation
-          ? isCustomerConversation(data)
-          : isCustomerTyping(data)
-    if (!ok)
+    // Events of a later version are not ours to read; each of ours is checked against its contract line.
+    if (shutDown || !Object.hasOwn(CUSTOMER_EVENT_FIELDS, event)) return
+    const field = wrongField(data, CUSTOMER_EVENT_FIELDS[event as keyof typeof CUSTOMER_EVENT_FIELDS])
+    if (field !== undefined)
       return report(
         new RealtimeError(
           DEV && process.env.NODE_ENV !== 'production'
-            ? `A malformed "${event}" push was dropped`
+            ? `A malformed "${event}" push was dropped (${field})`
             : `bad_push ${event}`,
           {
             code: 'bad_push',
-            details: [{ event }],
+            details: [{ event, field }],
           },
         ),
       )
-    if (isCustomerMessage(data)) {
-      threads.get(data.conversationId)?.applyMessage(data)
-      emitter.emit('message', data)
-    } else if (isCustomerConversation(data)) {
-      table.apply(data, true)
-      threads.get(data.id)?.applyConversation(data)
-      emitter.emit('conversation', data)
-    } else if (isCustomerTyping(data)) {
-      threads.get(data.conversationId)?.applyTyping(data)
-      emitter.emit('typing', data)
+    if (event === CUSTOMER_EVENTS.message) {
+      const m = data as CustomerMessage
+      threads.get(m.conversationId)?.dispatch({ type: 'message', message: m })
+      emitter.emit('message', m)
+    } else if (event === CUSTOMER_EVENTS.conversation) {
+      const c = data as CustomerConversation
+      table.dispatch({ type: 'conversation', conversation: c, pushed: true })
+      threads.get(c.id)?.dispatch({ type: 'conversation', conversation: c })
+      emitter.emit('conversation', c)
+    } else {
+      const t = data as CustomerTyping
+      threads.get(t.conversationId)?.dispatch({ type: 'typing', typing: t })
+      emitter.emit('typing', t)
     }
   }
 
   /** The answer of the customer's own write, shown at once (the push that follows changes nothing). */
   const shown = (c: CustomerConversation) => {
-    table.apply(c, false)
-    threads.get(c.id)?.applyConversation(c)
+    table.dispatch({ type: 'conversation', conversation: c, pushed: false })
+    threads.get(c.id)?.dispatch({ type: 'conversation', conversation: c })
     return c
   }
 
@@ -136,7 +143,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
     markRead: async (id, o) => shown(await rest.conversations.markRead(id, o)),
     async reply(id, input, o) {
       const m = await rest.conversations.reply(id, input, o)
-      threads.get(m.conversationId)?.applyMessage(m)
+      threads.get(m.conversationId)?.dispatch({ type: 'message', message: m })
       return m
     },
   }
@@ -147,7 +154,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
     docs: rest.docs,
     on(event: keyof MessengerEvents, listener: MessengerEvents[keyof MessengerEvents]) {
       alive()
-      if (!EVENTS.has(event))
+      if (event !== 'error' && !Object.hasOwn(CUSTOMER_EVENT_FIELDS, event))
         throw new ValidationError(
           'event',
           DEV && process.env.NODE_ENV !== 'production' && 'must be message, conversation, typing or error',
@@ -169,7 +176,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
       validateId(id)
       let thread = threads.get(id)
       if (!thread) {
-        const made: Thread = createThread(id, {
+        const made: ThreadStore = createThreadStore(id, {
           ...deps,
           typingTimeoutMs: TYPING_TIMEOUT_MS,
           // A store held after it stopped (and subscribed again) is the one pushes reach again.
@@ -188,9 +195,9 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
       shutDown = true
       controller.abort()
       channel.close()
-      const reason = shutDownError()
-      table.clear(reason)
-      threads.forEach((t) => t.clear(reason))
+      const close = { type: 'close', error: shutDownError() } as const
+      table.dispatch(close)
+      threads.forEach((t) => t.dispatch(close))
       threads.clear()
       customerId = undefined
     },

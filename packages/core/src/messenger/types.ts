@@ -14,6 +14,7 @@ import type {
 import type { LiveSource } from '../cache/live.js'
 import type { PagePromise } from '../collection.js'
 import type { TandemError } from '../errors.js'
+import type { ReadableStore } from '../store.js'
 import type { CallOptions, Unsubscribe, WriteOptions } from '../types.js'
 
 export type {
@@ -25,6 +26,7 @@ export type {
   CustomerMessageCreate,
   CustomerProfile,
   CustomerTyping,
+  ReadableStore,
 }
 
 export interface MessengerOptions {
@@ -97,16 +99,13 @@ export interface HelpSearchOptions {
 }
 
 /** One search box's results: `search(query)` on each keystroke; `close()` cancels what is pending (a later `search` starts again). */
-export interface HelpSearch extends ReadStore<HelpSearchSnapshot> {
+export interface HelpSearch extends ReadableStore<HelpSearchSnapshot> {
   search: (query: string) => void
   close: () => void
 }
 
-/** A value to watch, for `useSyncExternalStore` (same reference until it changes). */
-export interface ReadStore<T> {
-  getSnapshot: () => T
-  subscribe: (listener: () => void) => Unsubscribe
-}
+/** @deprecated Use `ReadableStore` (core's one store interface, the same two methods). */
+export type ReadStore<T> = ReadableStore<T>
 
 export interface Messenger {
   /** The customer the token says, with the unread total. */
@@ -133,11 +132,11 @@ export interface Messenger {
   /** What went wrong out of any call: a malformed push (dropped), the channel failing, a store's load. */
   on(event: 'error', listener: (error: TandemError) => void): Unsubscribe
   /** Unread counts, right in every tab (a read in one tab reaches the others through the channel). */
-  readonly unread: ReadStore<UnreadSnapshot>
+  readonly unread: ReadableStore<UnreadSnapshot>
   /** The customer's conversations, live. Loads on first subscribe. */
-  conversationList(): ReadStore<ConversationListSnapshot> & { refresh: () => Promise<void> }
+  conversationList(): ReadableStore<ConversationListSnapshot> & { refresh: () => Promise<void> }
   /** One conversation's messages, live; the same store for the same id while it has listeners. */
-  thread(id: string): ReadStore<ThreadSnapshot> & { refresh: () => Promise<void> }
+  thread(id: string): ReadableStore<ThreadSnapshot> & { refresh: () => Promise<void> }
   /** A search of the published docs as you type: debounced, a stale answer never shown (its request aborted). */
   helpSearch(options?: HelpSearchOptions): HelpSearch
   /** Stops listening and forgets every piece of customer state this messenger holds. */
