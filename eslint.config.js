@@ -78,7 +78,7 @@ export default tseslint.config(
   // of its callers that turns a page without a bundler's ReferenceError into "off" (devtools'
   // index.ts): a constant would not fold while esbuild parses, and its element's chunk would stay.
   {
-    files: ['packages/{contract,core,realtime,react,messenger,devtools,next}/src/**/*.{ts,tsx}'],
+    files: ['packages/{contract,core,elements,realtime,react,messenger,devtools,next}/src/**/*.{ts,tsx}'],
     ignores: [
       '**/__tests__/**',
       'packages/next/src/{server,server-client,token-route}.ts',

@@ -154,10 +154,10 @@ export default defineConfig(({ mode }) => {
             extends: true,
             test: { name: 'devtools', root: 'packages/devtools', environment: 'happy-dom', setupFiles: withCleanup },
           },
-          // <tandem-messenger>'s own modules in happy-dom (its journeys run in Chromium: playground/e2e/messenger.test.ts).
+          // <tandem-messenger> and its own modules in happy-dom, against the emulator (its journeys run in Chromium: playground/e2e/messenger.test.ts).
           {
             extends: true,
-            test: { name: 'messenger', root: 'packages/messenger', environment: 'happy-dom' },
+            test: { name: 'messenger', root: 'packages/messenger', environment: 'happy-dom', setupFiles: withCleanup },
           },
           // @tandem/next against the emulator: server rendering in node, the browser's hydration in happy-dom (per file).
           {

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 
 const LEVELS = [
-  ['contract'],
+  ['contract', 'elements'],
   ['server', 'core'],
   ['emulator', 'realtime'],
   ['react', 'messenger'],

@@ -8,7 +8,18 @@ import { join, relative, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { published } from './pack-manifest.mjs'
 
-const PACKAGES = ['contract', 'server', 'core', 'realtime', 'react', 'messenger', 'devtools', 'next', 'emulator']
+const PACKAGES = [
+  'contract',
+  'server',
+  'core',
+  'elements',
+  'realtime',
+  'react',
+  'messenger',
+  'devtools',
+  'next',
+  'emulator',
+]
 const MIN_TYPESCRIPT = 'test/consumer/node_modules/typescript/bin/tsc'
 /** A tool of this repository, run directly: `npx` costs a start of its own, a dozen times here. */
 const BIN = (name) => `node_modules/.bin/${name}`

@@ -19,7 +19,7 @@ export default async function setup(): Promise<void> {
     build(['--mode', 'development', '--minify', 'false', '--outDir', E2E_DIST], 'development'),
     // The packages' dist, for the pages that load it without a bundler (no-bundler.test.ts) and
     // the messenger's browser build (messenger-plain-page.test.ts): built when older than src.
-    buildStale(['contract', 'core', 'realtime', 'react', 'messenger', 'devtools']),
+    buildStale(['contract', 'core', 'elements', 'realtime', 'react', 'messenger', 'devtools']),
   ])
 }
 

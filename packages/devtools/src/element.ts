@@ -5,77 +5,33 @@
 // reaches back further, and stays the app's: the element shows it, never stops it.
 import type { Client } from '@tandem/core'
 import type { CachePersister, DurableOutbox } from '@tandem/core/persist'
-import { h } from '@tandem/core/internal'
+import { LauncherElement, once } from '@tandem/elements'
 import { launcherSheet } from './launcher-styles.js'
 import { goOnline, isForcedOffline } from './offline.js'
 import type { MountPanel, Panel } from './panel-types.js'
 import { createDevtoolsRecorder } from './recorder.js'
-import { mergeStrings, type DevtoolsStrings } from './strings.js'
+import { DEFAULT_STRINGS, type DevtoolsStrings } from './strings.js'
 import type { Realtime } from '@tandem/realtime'
 import type { DevtoolsActions, DevtoolsRecorder, DevtoolsSources, DevtoolsTabs } from './types.js'
 
-/** Importing this module outside a browser (SSR, tests in Node) must not throw: nothing is defined then. */
-const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement
+const loadPanel = once(() => import('./panel/index.js').then((m) => m.mountPanel))
 
-const SVG = 'http://www.w3.org/2000/svg'
-const icon = (): SVGSVGElement => {
-  const svg = document.createElementNS(SVG, 'svg')
-  svg.setAttribute('viewBox', '0 0 24 24')
-  svg.setAttribute('aria-hidden', 'true')
-  const path = document.createElementNS(SVG, 'path')
-  path.setAttribute('d', 'M3 12h4l3-8 4 16 3-8h4') // a pulse: what goes on underneath
-  svg.append(path)
-  return svg
-}
-
-let panelModule: Promise<MountPanel> | undefined
-/** One import for every element of the page; a failed one (offline) is tried again on the next open. */
-const loadPanel = (): Promise<MountPanel> =>
-  (panelModule ??= import('./panel/index.js').then(
-    (m) => m.mountPanel,
-    (error: unknown) => {
-      panelModule = undefined
-      throw error
-    },
-  ))
-
-export class TandemDevtoolsElement extends Base {
-  readonly #root: ShadowRoot
-  readonly #launcher: HTMLButtonElement
-  readonly #label: HTMLSpanElement
+export class TandemDevtoolsElement extends LauncherElement<DevtoolsStrings, MountPanel> {
   #sources: DevtoolsSources = {}
   #actions: DevtoolsActions | undefined
-  #strings: DevtoolsStrings = mergeStrings(null)
   #recorder: DevtoolsRecorder | undefined
   /** The app's recorder, if it gave one: used instead of one of the element's own, never stopped here. */
   #given: DevtoolsRecorder | undefined
-  #panel: Panel | null = null
-  #open = false
   #restartQueued = false
 
   constructor() {
-    super()
-    // Open, not closed: axe and the page's own tests must see inside.
-    this.#root = this.attachShadow({ mode: 'open' })
-    this.#root.adoptedStyleSheets = [launcherSheet()]
-    this.#label = h('span', { class: 'sr' })
-    this.#launcher = h(
-      'button',
-      { type: 'button', class: 'launcher', 'aria-haspopup': 'dialog', 'aria-expanded': 'false' },
-      icon(),
-      this.#label,
-    )
-    this.#launcher.addEventListener('click', () => void this.toggle().catch(() => {}))
-    const prefetch = () => void loadPanel().catch(() => {})
-    this.#launcher.addEventListener('pointerenter', prefetch)
-    this.#launcher.addEventListener('focus', prefetch)
-    this.#root.addEventListener('keydown', (event) => {
-      if ((event as KeyboardEvent).key !== 'Escape' || !this.#open) return
-      event.stopPropagation()
-      this.close()
+    super({
+      icon: 'M3 12h4l3-8 4 16 3-8h4', // a pulse: what goes on underneath
+      sheet: launcherSheet,
+      strings: DEFAULT_STRINGS,
+      load: loadPanel,
+      events: ['tandem-devtools-open', 'tandem-devtools-close'],
     })
-    this.#root.append(this.#launcher)
-    this.#renderLauncher()
   }
 
   /** `createClient(…)`: requests, retries, rate limits, tokens and the cache. */
@@ -124,18 +80,7 @@ export class TandemDevtoolsElement extends Base {
   }
   set actions(value: DevtoolsActions | undefined) {
     this.#actions = value ?? undefined
-    this.#panel?.refresh()
-  }
-
-  /** The words in use: English, with what the page set on top. */
-  get strings(): DevtoolsStrings {
-    return this.#strings
-  }
-  /** Any subset of the strings; the rest stay English (DEFAULT_STRINGS). */
-  set strings(value: Partial<DevtoolsStrings> | null | undefined) {
-    this.#strings = mergeStrings(value)
-    this.#renderLauncher()
-    this.#panel?.refresh()
+    this.refresh()
   }
 
   /**
@@ -152,79 +97,35 @@ export class TandemDevtoolsElement extends Base {
     this.#restart()
   }
 
-  /** Whether the panel is open. */
-  get isOpen(): boolean {
-    return this.#open
-  }
-
   connectedCallback(): void {
     this.#start()
   }
 
   disconnectedCallback(): void {
     this.#stop()
-    this.#open = false
-    this.#launcher.setAttribute('aria-expanded', 'false')
+    // Not close(): no close event, and focus cannot be inside a disconnected element.
+    this.forget()
+    this.hide()
     // The page must not stay "offline" because its devtools went away.
     if (isForcedOffline()) goOnline()
   }
 
-  /** Opens the panel (importing it the first time) and moves focus to its selected tab. */
-  async open(): Promise<void> {
-    if (this.#open) return
-    this.#open = true
-    this.#launcher.setAttribute('aria-busy', 'true')
-    let mount: MountPanel
-    try {
-      mount = await loadPanel()
-    } catch (error) {
-      this.#open = false
-      throw error
-    } finally {
-      this.#launcher.removeAttribute('aria-busy')
+  protected opening(): (mount: MountPanel) => Panel | null {
+    // Disconnected while the panel loaded: no panel (and no recorder) for a detached element.
+    return (mount) => {
+      if (!this.isConnected) return null
+      this.#start()
+      const recorder = this.#recorder
+      return recorder
+        ? mount({
+            sources: this.#sources,
+            recorder,
+            actions: () => this.#actions,
+            strings: () => this.strings,
+            close: () => this.close(),
+          })
+        : null
     }
-    // Closed or disconnected while the panel loaded: that wins.
-    if (!this.#open || !this.isConnected) return
-    this.#start()
-    const recorder = this.#recorder
-    if (!recorder) return
-    if (!this.#panel) {
-      this.#panel = mount({
-        sources: this.#sources,
-        recorder,
-        actions: () => this.#actions,
-        strings: () => this.#strings,
-        close: () => this.close(),
-      })
-      this.#root.adoptedStyleSheets = [launcherSheet(), this.#panel.sheet]
-      this.#root.append(this.#panel.node)
-    }
-    this.#panel.node.hidden = false
-    this.#launcher.setAttribute('aria-expanded', 'true')
-    this.#panel.opened()
-    this.#emit('tandem-devtools-open')
-  }
-
-  /** Hides the panel; focus goes back to the launcher if it was inside the devtools. */
-  close(): void {
-    if (!this.#open) return
-    this.#open = false
-    const hadFocus = this.#root.activeElement !== null
-    if (this.#panel) {
-      this.#panel.node.hidden = true
-      this.#panel.closed()
-    }
-    this.#launcher.setAttribute('aria-expanded', 'false')
-    if (hadFocus) this.#launcher.focus()
-    this.#emit('tandem-devtools-close')
-  }
-
-  toggle(): Promise<void> {
-    if (this.#open) {
-      this.close()
-      return Promise.resolve()
-    }
-    return this.open()
   }
 
   #setSource<K extends keyof DevtoolsSources>(key: K, value: DevtoolsSources[K] | null | undefined): void {
@@ -240,13 +141,10 @@ export class TandemDevtoolsElement extends Base {
     queueMicrotask(() => {
       this.#restartQueued = false
       if (!this.isConnected) return
-      const wasOpen = this.#open
+      const wasOpen = this.forget()
       this.#stop()
       this.#start()
-      if (wasOpen) {
-        this.#open = false
-        void this.open().catch(() => {})
-      }
+      if (wasOpen) void this.open().catch(() => {})
     })
   }
 
@@ -259,19 +157,7 @@ export class TandemDevtoolsElement extends Base {
   #stop(): void {
     if (this.#recorder !== this.#given) this.#recorder?.stop()
     this.#recorder = undefined
-    if (this.#panel) {
-      this.#panel.destroy()
-      this.#panel.node.remove()
-      this.#panel = null
-    }
-  }
-
-  #renderLauncher(): void {
-    this.#label.textContent = this.#strings.launcherLabel
-  }
-
-  #emit(type: 'tandem-devtools-open' | 'tandem-devtools-close'): void {
-    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true }))
+    this.dropPanel()
   }
 }
 

@@ -1,5 +1,6 @@
 // What the element hands the lazily loaded panel, and what the panel gives back: the one seam
 // between the launcher's module (loaded with the element) and the panel's (loaded on first open).
+import type { LauncherPanel } from '@tandem/elements'
 import type { DevtoolsStrings } from './strings.js'
 import type { DevtoolsActions, DevtoolsRecorder, DevtoolsSources } from './types.js'
 
@@ -15,19 +16,9 @@ export interface PanelHost {
   close: () => void
 }
 
-export interface Panel {
-  /** The dialog; the element puts it in its shadow root and hides it when closed. */
-  readonly node: HTMLElement
-  /** Its stylesheet, which the element adopts into its shadow root beside the launcher's. */
-  readonly sheet: CSSStyleSheet
-  /** The panel opened: focus moves to the selected tab, and the visible tab renders. */
-  opened(): void
-  /** The panel was hidden: tabs stop their ticks. */
+/** The dialog (LauncherPanel): `opened()` moves focus to the selected tab and renders it; `closed()` stops the tabs' ticks. */
+export interface Panel extends LauncherPanel {
   closed(): void
-  /** The strings or the actions changed: render the words again. */
-  refresh(): void
-  /** Unsubscribes from every source and forgets what it showed. */
-  destroy(): void
 }
 
 export type MountPanel = (host: PanelHost) => Panel

@@ -203,17 +203,3 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   persisterStatus: (status: string, mode: string) => `${status} (${mode})`,
   restored: (reason: string, entries: number) => `restore: ${reason}, ${plural(entries, 'entry', 'entries')}`,
 })
-
-/**
- * The defaults with the page's overrides on top. Only known keys of the right kind count: a
- * typo or a string where a function belongs keeps the English one rather than break the panel.
- */
-export function mergeStrings(overrides: Partial<DevtoolsStrings> | null | undefined): DevtoolsStrings {
-  const merged = { ...DEFAULT_STRINGS }
-  if (!overrides) return merged
-  for (const key of Object.keys(DEFAULT_STRINGS) as (keyof DevtoolsStrings)[]) {
-    const value = overrides[key]
-    if (typeof value === typeof DEFAULT_STRINGS[key]) Object.assign(merged, { [key]: value })
-  }
-  return merged
-}

@@ -1,77 +1,38 @@
 // <tandem-messenger>: the launcher with its unread badge, always; the panel (list, thread,
 // composer, help) is a module of its own, imported on first open (or when the pointer or focus
 // reaches the launcher, so it is usually there by the click). The page pays the panel's bytes
-// only once somebody opens it.
+// only once somebody opens it. Opening, closing, Escape and focus are the launcher base's
+// (@tandem/elements, shared with <tandem-devtools>); the messenger, the badge and logout are here.
 import type { Messenger } from '@tandem/core/messenger'
-import { h } from '@tandem/core/internal'
+import { h, LauncherElement, once } from '@tandem/elements'
 import { clearDrafts, drafts } from './drafts.js'
 import { launcherSheet } from './launcher-styles.js'
 import type { MountPanel, Panel } from './panel-types.js'
-import { mergeStrings, type MessengerStrings } from './strings.js'
+import { DEFAULT_STRINGS, type MessengerStrings } from './strings.js'
 
-/** Importing this module outside a browser (SSR, tests in Node) must not throw: nothing is defined then. */
-const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement
+const loadPanel = once(() => import('./panel/index.js').then((m) => m.mountPanel))
 
-const SVG = 'http://www.w3.org/2000/svg'
-const icon = (): SVGSVGElement => {
-  const svg = document.createElementNS(SVG, 'svg')
-  svg.setAttribute('viewBox', '0 0 24 24')
-  svg.setAttribute('aria-hidden', 'true')
-  const path = document.createElementNS(SVG, 'path')
-  path.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z')
-  svg.append(path)
-  return svg
-}
-
-let panelModule: Promise<MountPanel> | undefined
-/** One import for every element of the page; a failed one (offline) is tried again on the next open. */
-const loadPanel = (): Promise<MountPanel> =>
-  (panelModule ??= import('./panel/index.js').then(
-    (m) => m.mountPanel,
-    (error: unknown) => {
-      panelModule = undefined
-      throw error
-    },
-  ))
-
-export class TandemMessengerElement extends Base {
-  readonly #root: ShadowRoot
-  readonly #launcher: HTMLButtonElement
-  readonly #label: HTMLSpanElement
+export class TandemMessengerElement extends LauncherElement<MessengerStrings, MountPanel> {
   readonly #badge: HTMLSpanElement
   #messenger: Messenger | null = null
-  #strings: MessengerStrings = mergeStrings(null)
   #offUnread: (() => void) | undefined
   #unread = 0
-  #panel: Panel | null = null
-  #open = false
 
   constructor() {
-    super()
-    // Open, not closed: axe and the page's own tests must see inside; a closed root hides
-    // nothing from a script on the same page anyway.
-    this.#root = this.attachShadow({ mode: 'open' })
-    this.#root.adoptedStyleSheets = [launcherSheet()]
-    this.#label = h('span', { class: 'sr' })
-    this.#badge = h('span', { class: 'badge', role: 'img', hidden: '' })
-    this.#launcher = h(
-      'button',
-      { type: 'button', class: 'launcher', 'aria-haspopup': 'dialog', 'aria-expanded': 'false' },
-      icon(),
-      this.#label,
-      this.#badge,
+    const badge = h('span', { class: 'badge', role: 'img', hidden: '' })
+    super(
+      {
+        // A speech bubble.
+        icon: 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z',
+        sheet: launcherSheet,
+        strings: DEFAULT_STRINGS,
+        load: loadPanel,
+        events: ['tandem-open', 'tandem-close'],
+      },
+      badge,
     )
-    this.#launcher.addEventListener('click', () => void this.toggle().catch(() => {}))
-    const prefetch = () => void loadPanel().catch(() => {})
-    this.#launcher.addEventListener('pointerenter', prefetch)
-    this.#launcher.addEventListener('focus', prefetch)
-    this.#root.addEventListener('keydown', (event) => {
-      if ((event as KeyboardEvent).key !== 'Escape' || !this.#open) return
-      event.stopPropagation()
-      this.close()
-    })
-    this.#root.append(this.#launcher)
-    this.#renderLauncher()
+    this.#badge = badge
+    this.render()
   }
 
   /** The customer's messenger (`messenger(client, { realtime })` from @tandem/core/messenger). */
@@ -85,22 +46,6 @@ export class TandemMessengerElement extends Base {
     if (this.isConnected) this.#attach()
   }
 
-  /** The words in use: English, with what the page set on top. */
-  get strings(): MessengerStrings {
-    return this.#strings
-  }
-  /** Any subset of the strings; the rest stay English (DEFAULT_STRINGS). */
-  set strings(value: Partial<MessengerStrings> | null) {
-    this.#strings = mergeStrings(value)
-    this.#renderLauncher()
-    this.#panel?.refresh()
-  }
-
-  /** Whether the panel is open. */
-  get isOpen(): boolean {
-    return this.#open
-  }
-
   connectedCallback(): void {
     this.#attach()
   }
@@ -110,65 +55,29 @@ export class TandemMessengerElement extends Base {
     this.#offUnread = undefined
   }
 
-  /** Opens the panel (importing it the first time) and moves focus into it. */
-  async open(): Promise<void> {
-    const messenger = this.#messenger
-    if (!messenger) throw new TypeError('<tandem-messenger>: set its `messenger` property before opening it')
-    if (this.#open) return
-    this.#open = true
-    this.#launcher.setAttribute('aria-busy', 'true')
-    let mount: MountPanel
-    try {
-      mount = await loadPanel()
-    } catch (error) {
-      this.#open = false
-      throw error
-    } finally {
-      this.#launcher.removeAttribute('aria-busy')
-    }
-    // Closed, shut down or given another messenger while the panel loaded: that wins.
-    if (!this.#open || this.#messenger !== messenger) return
-    if (!this.#panel) {
-      this.#panel = mount({ messenger, strings: () => this.#strings, drafts, close: () => this.close() })
-      this.#root.adoptedStyleSheets = [launcherSheet(), this.#panel.sheet]
-      this.#root.append(this.#panel.node)
-    }
-    this.#panel.node.hidden = false
-    this.#launcher.setAttribute('aria-expanded', 'true')
-    this.#panel.focus()
-    this.#emit('tandem-open')
-  }
-
-  /** Hides the panel; focus goes back to the launcher if it was inside the messenger. */
-  close(): void {
-    if (!this.#open) return
-    this.#open = false
-    this.#hide()
-    this.#emit('tandem-close')
-  }
-
-  toggle(): Promise<void> {
-    if (this.#open) {
-      this.close()
-      return Promise.resolve()
-    }
-    return this.open()
-  }
-
   /**
    * Logs the customer out of the messenger: `messenger.shutdown()`, then every trace of them is
    * removed (the panel's DOM, drafts in storage, the badge), back to the closed launcher.
    */
   shutdown(): void {
-    const wasOpen = this.#open
-    this.#open = false
+    const wasOpen = this.forget()
     const messenger = this.#messenger
     this.#detach()
     this.#messenger = null
     messenger?.shutdown()
     clearDrafts()
-    this.#hide()
-    if (wasOpen) this.#emit('tandem-close')
+    this.hide()
+    if (wasOpen) this.emit('tandem-close')
+  }
+
+  protected opening(): (mount: MountPanel) => Panel | null {
+    const messenger = this.#messenger
+    if (!messenger) throw new TypeError('<tandem-messenger>: set its `messenger` property before opening it')
+    // Shut down or given another messenger while the panel loaded: no panel for the old one.
+    return (mount) =>
+      this.#messenger === messenger
+        ? mount({ messenger, strings: () => this.strings, drafts, close: () => this.close() })
+        : null
   }
 
   #attach(): void {
@@ -184,36 +93,23 @@ export class TandemMessengerElement extends Base {
   #detach(): void {
     this.#offUnread?.()
     this.#offUnread = undefined
-    if (this.#panel) {
-      this.#panel.destroy()
-      this.#panel.node.remove()
-      this.#panel = null
-    }
+    this.dropPanel()
     this.#setUnread(0)
-  }
-
-  #hide(): void {
-    const hadFocus = this.#root.activeElement !== null
-    if (this.#panel) this.#panel.node.hidden = true
-    this.#launcher.setAttribute('aria-expanded', 'false')
-    if (hadFocus) this.#launcher.focus()
   }
 
   #setUnread(total: number): void {
     if (total === this.#unread) return
     this.#unread = total
-    this.#renderLauncher()
-    this.#emit('tandem-unread', total)
+    this.render()
+    this.emit('tandem-unread', total)
   }
 
-  #renderLauncher(): void {
-    this.#label.textContent = this.#strings.launcherLabel
-    this.#badge.hidden = this.#unread === 0
-    this.#badge.textContent = this.#unread === 0 ? '' : this.#unread > 99 ? '99+' : String(this.#unread)
-    this.#badge.setAttribute('aria-label', this.#strings.unread(this.#unread))
-  }
-
-  #emit(type: 'tandem-open' | 'tandem-close' | 'tandem-unread', detail?: number): void {
-    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }))
+  protected override render(): void {
+    super.render()
+    const unread = this.#unread
+    const badge = this.#badge
+    badge.hidden = unread === 0
+    badge.textContent = unread === 0 ? '' : unread > 99 ? '99+' : String(unread)
+    badge.setAttribute('aria-label', this.strings.unread(unread))
   }
 }

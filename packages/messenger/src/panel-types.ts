@@ -1,6 +1,7 @@
 // What the element hands the lazily loaded panel, and what the panel gives back: the one seam
 // between the launcher's module (always loaded) and the panel's (loaded on first open).
 import type { Messenger } from '@tandem/core/messenger'
+import type { LauncherPanel } from '@tandem/elements'
 import type { Drafts } from './drafts.js'
 import type { MessengerStrings } from './strings.js'
 
@@ -13,17 +14,7 @@ export interface PanelHost {
   close(): void
 }
 
-export interface Panel {
-  /** The dialog; the element puts it in its shadow root and hides it when closed. */
-  readonly node: HTMLElement
-  /** Its stylesheet, which the element adopts into its shadow root beside the launcher's. */
-  readonly sheet: CSSStyleSheet
-  /** The panel opened: focus moves into it, and a thread in view counts as read. */
-  focus(): void
-  /** The strings changed: render the words again. */
-  refresh(): void
-  /** Unsubscribes from every store and forgets what it showed. */
-  destroy(): void
-}
+/** The dialog (LauncherPanel): `opened()` moves focus into it, and a thread in view counts as read. */
+export type Panel = LauncherPanel
 
 export type MountPanel = (host: PanelHost) => Panel

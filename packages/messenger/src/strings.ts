@@ -69,17 +69,3 @@ export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
   typing: (name: string | null) => `${name ?? 'An agent'} is typing…`,
   newMessage: (author: string, text: string) => `${author}: ${text}`,
 })
-
-/**
- * The defaults with the page's overrides on top. Only known keys of the right kind count: a
- * typo or a string where a function belongs keeps the English one rather than break the panel.
- */
-export function mergeStrings(overrides: Partial<MessengerStrings> | null | undefined): MessengerStrings {
-  const merged = { ...DEFAULT_STRINGS }
-  if (!overrides) return merged
-  for (const key of Object.keys(DEFAULT_STRINGS) as (keyof MessengerStrings)[]) {
-    const value = overrides[key]
-    if (typeof value === typeof DEFAULT_STRINGS[key]) Object.assign(merged, { [key]: value })
-  }
-  return merged
-}

@@ -1,7 +1,9 @@
 import { getCache, listQuery } from '@tandem/core'
 import { durableOutbox, memoryStorage, persistCache } from '@tandem/core/persist'
+import { LauncherElement } from '@tandem/elements'
 import { describe, expect, it } from 'vitest'
 import { poll, waitUntil } from '../../../../test/utils/wait.js'
+import { TandemDevtoolsElement } from '../element.js'
 import { everythingIn, mount, openPanel, setup, tab, type Setup } from './helpers.js'
 
 // <tandem-devtools> in happy-dom against the emulator: the launcher, the dialog and its tabs from
@@ -216,5 +218,11 @@ describe('<tandem-devtools>', () => {
     expect(saved.panel.textContent).toMatch(/restored \(storage\)restore: empty, 0 entries/)
     outbox.stop()
     persister.stop()
+  })
+
+  it('is built on the launcher base it shares with <tandem-messenger>', async () => {
+    const s = await setup()
+    expect(Object.getPrototypeOf(TandemDevtoolsElement)).toBe(LauncherElement)
+    expect(mount({ client: s.client })).toBeInstanceOf(LauncherElement)
   })
 })

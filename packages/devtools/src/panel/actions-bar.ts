@@ -2,7 +2,7 @@
 // (built in: offline.ts), and Clear (forgets what was recorded). An action's outcome is said in
 // the panel's polite status line; the action's own text is redacted like everything shown.
 import { redact } from '@tandem/core/internal'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import { goOffline, goOnline, isForcedOffline } from '../offline.js'
 import type { DevtoolsActions } from '../types.js'
 import type { PanelContext } from './view.js'

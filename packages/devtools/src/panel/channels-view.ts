@@ -4,7 +4,7 @@
 import type { ChannelInfo } from '@tandem/realtime'
 import { redact } from '@tandem/core/internal'
 import { DEFAULTS } from '../defaults.js'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import { createKeyedList, type Row } from './keyed-list.js'
 import { setText, ticker, whileShown, type PanelContext, type View } from './view.js'
 

@@ -2,7 +2,7 @@
 // retry in, time; realtime errors; this tab's role changes); token refreshes (when, never the
 // token); then the frames in and out, each a disclosure with its redacted JSON.
 import { redact } from '@tandem/core/internal'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { DevtoolsStrings } from '../strings.js'
 import type { FrameRow, TimelineRow, TokenRow } from '../types.js'
 import { createKeyedList, type Row } from './keyed-list.js'

@@ -2,7 +2,7 @@
 // no focus trap) with a header (title, actions, close), a polite status line, and tabs (tabs.ts):
 // Requests, Cache, Connection, Channels, Rate limits, and Outbox / Saved cache when given.
 // Focus moves to the selected tab on open and back to the launcher on close; Escape closes.
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { MountPanel, Panel, PanelHost } from '../panel-types.js'
 import { createActionsBar } from './actions-bar.js'
 import { createCacheView } from './cache-view.js'

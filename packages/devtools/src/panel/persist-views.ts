@@ -3,7 +3,7 @@
 // cache's status and what its restore found. Live from their stores while shown.
 import type { CachePersister, DurableOutbox, OutboxEntry } from '@tandem/core/persist'
 import { redact } from '@tandem/core/internal'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import { createKeyedList, type Row } from './keyed-list.js'
 import { setText, whileShown, type PanelContext, type View } from './view.js'
 

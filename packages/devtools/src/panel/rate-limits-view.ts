@@ -1,7 +1,7 @@
 // Rate limits: each service's queue now (`watchRateLimit`, through the recorder): how many wait
 // and how long the last of them still waits (counting down on the tick), then the last waits.
 import { DEFAULTS } from '../defaults.js'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { RateLimitRow, RateLimitWaitRow } from '../types.js'
 import { createKeyedList, type Row } from './keyed-list.js'
 import { setText, ticker, whileShown, type PanelContext, type View } from './view.js'

@@ -1,7 +1,7 @@
 // Requests: one row per call, newest first: method, /service/path, the outcome (status or error
 // code, or "retrying"), the request id, the duration, and, when there were several attempts or
 // waits, each attempt's outcome with why it was retried and each rate-limit wait.
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { RequestRow } from '../types.js'
 import { createKeyedList, type Row } from './keyed-list.js'
 import { setText, whileShown, type PanelContext, type View } from './view.js'

@@ -1,7 +1,7 @@
 // The panel's look, adopted into the element's shadow root when the panel loads. Logical
 // properties only, so `dir="rtl"` mirrors it; below DEFAULTS.narrowPx (480 px, a CSS constant
 // here) it fills the screen. Colours keep 4.5:1 against their background.
-import { sheet } from '@tandem/core/internal'
+import { sheet } from '@tandem/elements'
 
 export const panelSheet = sheet(`
 .panel{position:fixed;inset-block-end:80px;inset-inline-start:20px;display:flex;flex-direction:column;box-sizing:border-box;width:min(760px,calc(100vw - 40px));height:min(560px,calc(100vh - 100px));background:#fff;color:#1b1f24;border:1px solid #c4cad4;border-radius:10px;box-shadow:0 8px 30px rgb(0 0 0/.3);overflow:hidden}

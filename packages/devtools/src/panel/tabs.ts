@@ -4,7 +4,7 @@
 // renders at once). Only the selected view is shown, and only it keeps itself current. The tabs
 // scroll sideways when they do not fit (seven at 360 px): a faded chevron marks each side that
 // has more, and the selected tab is always scrolled into view.
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { View } from './view.js'
 
 export interface TabSpec {

@@ -1,7 +1,7 @@
 // The message box: Enter sends, Shift+Enter is a new line (and so is Enter while an input method
 // composes). The draft is kept as it is typed (drafts.ts) and cleared once the text is sent; a
 // failed send keeps the text and says so.
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { PanelContext } from './view.js'
 
 export interface Composer {

@@ -1,7 +1,7 @@
 // The help centre: a search over the published articles (docs.search), and an article, its
 // Markdown rendered as DOM nodes by a module imported when the first article opens (../markdown).
 // A newer search aborts the one still on its way, so results never arrive out of order.
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import { DEFAULTS } from '../defaults.js'
 import type { PanelContext, View } from './view.js'
 

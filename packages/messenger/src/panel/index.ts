@@ -2,7 +2,7 @@
 // one view at a time. Non-modal (aria-modal="false"): like a chat bubble, it sits beside the
 // page, which stays usable (no focus trap, no inert page); focus moves into it on open and back
 // to the launcher on close, and Escape closes it.
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { MountPanel, Panel, PanelHost } from '../panel-types.js'
 import { createArticleView, createHelpView } from './help-view.js'
 import { createListView } from './list-view.js'
@@ -74,7 +74,7 @@ export const mountPanel: MountPanel = (host: PanelHost): Panel => {
   return {
     node,
     sheet: panelSheet(),
-    focus() {
+    opened() {
       view?.focus()
       view?.opened?.()
     },

@@ -2,7 +2,7 @@
 // the button that starts a new one. Rows are kept by id and updated in place, so a push never
 // takes focus away from the row the customer is on.
 import type { CustomerConversation } from '@tandem/core/messenger'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import type { PanelContext, View } from './view.js'
 
 interface Row {

@@ -1,7 +1,7 @@
 // The panel's look, adopted into the element's shadow root when the panel loads. Logical
 // properties only (inline/block, start/end), so `dir="rtl"` mirrors it; below DEFAULTS.narrowPx
 // (480 px, a CSS constant here) it fills the screen.
-import { sheet } from '@tandem/core/internal'
+import { sheet } from '@tandem/elements'
 
 export const panelSheet = sheet(`
 .panel{position:fixed;inset-block-end:88px;inset-inline-end:20px;display:flex;flex-direction:column;box-sizing:border-box;width:min(380px,calc(100vw - 40px));height:min(600px,calc(100vh - 108px));background:#fff;color:#1b1f24;border-radius:12px;box-shadow:0 8px 30px rgb(0 0 0/.3);overflow:hidden}

@@ -3,7 +3,7 @@
 // read when it opens and whenever an agent's message arrives while the customer can see it.
 // An agent's new message is announced through the panel's live region.
 import type { CustomerMessage } from '@tandem/core/messenger'
-import { h } from '@tandem/core/internal'
+import { h } from '@tandem/elements'
 import { createComposer } from './composer.js'
 import type { PanelContext, View } from './view.js'
 

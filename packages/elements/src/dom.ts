@@ -1,4 +1,3 @@
-// The custom elements' DOM helpers (@tandem/messenger, @tandem/devtools): one copy, in core's internal entry.
 // DOM built from nodes, never from markup: data reaches the page as text nodes only (no
 // innerHTML anywhere), which a strict CSP and untrusted message text both need.
 
@@ -28,6 +27,11 @@ export function sheet(css: string): () => CSSStyleSheet {
   }
 }
 
-/** Visually hidden, still read by screen readers. */
-export const SR_ONLY =
-  '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}'
+/**
+ * The rules every launcher's sheet starts with (its own look comes after, so its `.launcher`
+ * shadow wins over the focus ring's): hidden means hidden, a focus ring on any background, and
+ * `.sr`, visually hidden but still read by screen readers.
+ */
+export const LAUNCHER_CSS = `[hidden]{display:none!important}
+:focus-visible{outline:3px solid #1b1f24;outline-offset:2px;box-shadow:0 0 0 5px #fff}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}`
