@@ -1,12 +1,12 @@
 // The modular style, as a size-conscious app writes it, against the built entry points.
 import { getCache, listQuery } from '@tandem/core/cache'
-import { collection, createClient, isRateLimitError } from '@tandem/core/client'
+import { collection, createBaseClient, isRateLimitError } from '@tandem/core/client'
 import { geocode, maps } from '@tandem/core/maps'
 import { realtimeRest } from '@tandem/core/realtime-rest'
 import { support } from '@tandem/core/support'
 
 export async function modular(): Promise<string> {
-  const client = createClient({ auth: { url: '/api/tandem-token' } })
+  const client = createBaseClient({ auth: { url: '/api/tandem-token' } })
   try {
     const { results } = await geocode(client, { query: 'Porto, Portugal' })
     const route = await maps(client).computeRoute({

@@ -1,10 +1,10 @@
 // Issue 43, row 4: a maps service that answers the autocomplete with 200s of the wrong shape (no
 // `suggestions`, `suggestions: null`, a suggestion whose `mainText` is a number, a bare string).
-// Through the public API (createClient + createAutocomplete) against a hostile HTTP server on
+// Through the public API (createBaseClient + createAutocomplete) against a hostile HTTP server on
 // 127.0.0.1: each answer is one request and a typed error in the store (`bad_response`, with the
 // answer's status and request id), never a loop and never a throw from setQuery; the failed input
 // and the inputs extending it are not asked again until its backoff lapses, then once.
-import { createClient } from '@tandem/core/client'
+import { createBaseClient } from '@tandem/core/client'
 import { createAutocomplete, type Autocomplete } from '@tandem/core/maps'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { serve } from '../utils/http-server.js'
@@ -41,7 +41,10 @@ async function hostileMaps(body: string): Promise<{ url: string; requests: () =>
 }
 
 function store(url: string, failureBackoff?: { baseMs: number; maxMs: number }): Autocomplete {
-  const client = createClient({ baseUrl: url, auth: { fetchToken: async () => ({ token: 't', expiresIn: 3_600 }) } })
+  const client = createBaseClient({
+    baseUrl: url,
+    auth: { fetchToken: async () => ({ token: 't', expiresIn: 3_600 }) },
+  })
   const ac = createAutocomplete(client, { debounceMs: 5, ...(failureBackoff ? { failureBackoff } : {}) })
   cleanups.push(
     ac.subscribe(() => {}),

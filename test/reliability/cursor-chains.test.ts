@@ -6,7 +6,7 @@
 // typed error there too. Public API only, against a hostile HTTP server on 127.0.0.1.
 import type { IncomingMessage } from 'node:http'
 import { DEFAULTS } from '@tandem/core'
-import { createClient } from '@tandem/core/client'
+import { createBaseClient } from '@tandem/core/client'
 import { messenger, type Messenger } from '@tandem/core/messenger'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serve } from '../utils/http-server.js'
@@ -80,7 +80,10 @@ async function hostileSupport(chain: Chain): Promise<Hostile> {
 }
 
 function desk(url: string, maxPages?: number): Messenger {
-  const client = createClient({ baseUrl: url, auth: { fetchToken: async () => ({ token: 't', expiresIn: 3_600 }) } })
+  const client = createBaseClient({
+    baseUrl: url,
+    auth: { fetchToken: async () => ({ token: 't', expiresIn: 3_600 }) },
+  })
   const d = messenger(client, maxPages === undefined ? {} : { maxPages })
   cleanups.push(() => d.shutdown())
   return d

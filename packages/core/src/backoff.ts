@@ -4,9 +4,12 @@
 export const backoffDelay = (attempt: number, baseMs: number, capMs: number): number =>
   Math.min(capMs, baseMs * 2 ** attempt)
 
-/** Full jitter (AWS architecture blog): uniform in [0, min(cap, base·2^attempt)]. */
-export function fullJitter(attempt: number, baseMs: number, capMs: number, random = Math.random): number {
-  return Math.floor(random() * backoffDelay(attempt, baseMs, capMs))
+/**
+ * Full jitter (AWS architecture blog): uniform in [0, min(cap, base·2^attempt)]. `floor`, a share of
+ * that delay always waited (0.5: "equal jitter", for a wait that must never be near zero), raises the low end.
+ */
+export function fullJitter(attempt: number, baseMs: number, capMs: number, random = Math.random, floor = 0): number {
+  return Math.floor(backoffDelay(attempt, baseMs, capMs) * (floor + random() * (1 - floor)))
 }
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */

@@ -1,5 +1,5 @@
 import { DEV } from '@tandem/contract/dev'
-import type { CacheOptions } from './cache/types.js'
+import type { CacheOptions, ResourceCache } from './cache/types.js'
 import type { PathOf, TypedCollection } from './collection.js'
 import { ATTEMPT_TIMEOUT_MS, BASE_URL, LOG_LEVEL, MAX_RESPONSE_BYTES, RATE_LIMITS, RETRY } from './defaults.js'
 import { ValidationError } from './errors.js'
@@ -82,9 +82,10 @@ export interface ClientOptions {
    */
   idempotency?: boolean
   /**
-   * Where log lines go (anything console-shaped); `false` for none. Tokens are never logged.
-   * On the modular client (`@tandem/core/client`) pass `logTo(console)`: an app that logs
-   * nothing then ships no logger.
+   * Where log lines go: `logTo(console)` (`logTo` of `@tandem/core/client` or `@tandem/core`, for
+   * anything console-shaped), so an app that logs nothing ships no logger; `false` for none.
+   * Tokens are never logged. A console-shaped logger itself is refused by `createBaseClient`, and
+   * taken by `createClient` of `@tandem/core` only until the next minor (deprecated).
    * @default false
    */
   logger?: Logger | LogTo | false
@@ -118,6 +119,17 @@ export interface Client {
   /** The service base URLs in use. */
   readonly baseUrls: Readonly<Record<ServiceName, string>>
   on: <E extends keyof ClientEvents>(event: E, callback: ClientEvents[E]) => Unsubscribe
+  /**
+   * Where this client's resource cache lives: the `cache` option, and the cache once
+   * `getCache(client)` has made it (on first use: a client that never caches ships none). A
+   * client composed from this one (`withServices`, a spread) holds the same slot, so the same cache.
+   */
+  readonly cacheSlot: CacheSlot
+}
+
+export interface CacheSlot {
+  readonly options: CacheOptions | undefined
+  cache?: ResourceCache
 }
 
 export interface ServiceClient {
@@ -125,24 +137,22 @@ export interface ServiceClient {
   readonly resources: TypedCollection<'maps/resources'>
 }
 
-/** Each client's cache options, for `getCache` (kept off the client's public surface). */
-export const cacheOptionsOf = new WeakMap<Client, CacheOptions>()
-
 export type { PathOf, TypedCollection }
 
 /**
- * The modular client (`@tandem/core/client`): add the services you call.
+ * The modular client (`@tandem/core/client`): the pipeline alone; add the services you call.
+ * (`createClient` of `@tandem/core` is this with every service and the cache attached.)
  *
  * @example
  * ```ts
- * import { createClient } from '@tandem/core/client'
+ * import { createBaseClient } from '@tandem/core/client'
  * import { geocode } from '@tandem/core/maps'
  *
- * const client = createClient({ auth: { url: '/api/tandem-token' } })
+ * const client = createBaseClient({ auth: { url: '/api/tandem-token' } })
  * const { results } = await geocode(client, { query: 'Porto, Portugal' })
  * ```
  */
-export function createClient(options: ClientOptions): Client {
+export function createBaseClient(options: ClientOptions): Client {
   if (typeof options !== 'object' || options === null)
     throw new ValidationError('options', DEV && process.env.NODE_ENV !== 'production' && 'must be an object')
   if (typeof options.auth !== 'object' || options.auth === null) {
@@ -197,12 +207,14 @@ export function createClient(options: ClientOptions): Client {
     emitter,
   })
 
-  const client: Client = { auth, request: options.outbox ? options.outbox.rest(http) : http, baseUrls, on: emitter.on }
-  if (options.cache) cacheOptionsOf.set(client, options.cache)
-  return client
+  const request = options.outbox ? options.outbox.rest(http) : http
+  return { auth, request, baseUrls, on: emitter.on, cacheSlot: { options: options.cache } }
 }
 
-/** The pipeline's log, only for a client given one (`logTo(…)`; the full client wraps a console-shaped one). */
+/** @deprecated Renamed `createBaseClient` (the modular client); this name goes in the next minor. */
+export const createClient = createBaseClient
+
+/** The pipeline's log, only for a client given one: `logTo(…)`. */
 function logOf({ logger, logLevel }: ClientOptions) {
   if (typeof logger === 'function') return logger(logLevel ?? LOG_LEVEL)
   if (logger)
@@ -210,7 +222,7 @@ function logOf({ logger, logLevel }: ClientOptions) {
       'logger',
       DEV &&
         process.env.NODE_ENV !== 'production' &&
-        "on @tandem/core/client pass logTo(console) (import { logTo } from '@tandem/core/client')",
+        "pass logTo(console) (import { logTo } from '@tandem/core/client')",
     )
   return undefined
 }

@@ -1,12 +1,13 @@
-import { getCache, shareCache } from './cache/get-cache.js'
-import type { ResourceCache } from './cache/types.js'
 import {
-  createClient as createBaseClient,
+  createBaseClient,
+  type CacheSlot,
   type Client,
   type ClientOptions,
   type ServiceClient,
   type TypedCollection,
 } from './base-client.js'
+import { getCache } from './cache/get-cache.js'
+import type { ResourceCache } from './cache/types.js'
 import { collection, type PathOf } from './collection.js'
 import { logTo } from './logger.js'
 import type { CollectionName } from '@tandem/contract'
@@ -44,16 +45,16 @@ export interface TandemClient extends Client {
  * ```
  */
 export function createClient(options: ClientOptions): TandemClient {
-  // `logger: console` as ever: the full client wraps it (the modular one takes `logTo(console)`).
+  // Deprecated, until the next minor: a console-shaped logger is wrapped here (the rule is `logTo(console)`).
   const { logger } = options
   return withServices(
     createBaseClient(logger && typeof logger !== 'function' ? { ...options, logger: logTo(logger) } : options),
   )
 }
 
-/** A modular client with every service and the cache attached (what `createClient` returns). */
+/** A modular client with every service and the cache attached (what `createClient` returns); it shares the client's `cacheSlot`. */
 export function withServices(client: Client): TandemClient {
-  const full = Object.defineProperties(
+  return Object.defineProperties(
     {
       ...client,
       collection: <S extends ServiceName, N extends CollectionName<S>>(service: S, name: N) =>
@@ -64,8 +65,6 @@ export function withServices(client: Client): TandemClient {
     },
     { cache: { get: () => getCache(client), enumerable: true } },
   ) as TandemClient
-  shareCache(full, client) // getCache(full) is client.cache
-  return full
 }
 
-export type { Client, ClientOptions, ServiceClient, TypedCollection }
+export type { CacheSlot, Client, ClientOptions, ServiceClient, TypedCollection }

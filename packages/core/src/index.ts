@@ -1,5 +1,5 @@
 export { createClient, withServices } from './client.js'
-export type { Client, ClientOptions, ServiceClient, TandemClient, TypedCollection } from './client.js'
+export type { CacheSlot, Client, ClientOptions, ServiceClient, TandemClient, TypedCollection } from './client.js'
 // The modular pieces, also here (each tree-shakes): see @tandem/core/client, /maps, /support, /realtime-rest, /cache.
 export { maps } from './services/maps.js'
 export { support } from './services/support.js'
@@ -18,7 +18,7 @@ export type {
 export { createRateLimiter } from './rate-limiter.js'
 export { watchRateLimit } from './rate-limit-store.js'
 export { createStore } from './store.js'
-export type { Store } from './store.js'
+export type { ReadableStore, Store } from './store.js'
 export type { RateLimitSnapshot, RateLimitStore } from './rate-limit-store.js'
 export type { RateLimiter, RateLimiterOptions, RateLimitHeaders } from './rate-limiter.js'
 export type { Http } from './http.js'

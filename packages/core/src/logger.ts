@@ -1,8 +1,8 @@
 import { redact } from './redact.js'
 import type { LogLevel, Logger } from './types.js'
 
-// Reached only from a client given a logger: the modular client takes `logTo(console)`, so an
-// app that logs nothing ships neither this nor the level table (redact stays, in redact.ts).
+// Reached only from a client given a logger: both clients take `logTo(console)`, so an app that
+// logs nothing ships neither this nor the level table (redact stays, in redact.ts).
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 }
 
 export type LogFn = ((level: Exclude<LogLevel, 'silent'>, message: string, data?: Record<string, unknown>) => void) & {
@@ -14,8 +14,8 @@ export type LogFn = ((level: Exclude<LogLevel, 'silent'>, message: string, data?
 export type LogTo = (level: LogLevel) => LogFn
 
 /**
- * Where the modular client's log lines go: `createClient({ logger: logTo(console) })` of
- * `@tandem/core/client`. (`createClient` of `@tandem/core` takes `logger: console` as is.)
+ * Where a client's log lines go: `createBaseClient({ logger: logTo(console) })`, and the same on
+ * `createClient` of `@tandem/core` (which still takes `logger: console` until the next minor, deprecated).
  */
 export function logTo(logger: Logger): LogTo {
   return (level) => createLogger(logger, level)

@@ -8,6 +8,9 @@ export interface Store<T> {
   set: (next: T | ((current: T) => T)) => void
 }
 
+/** A store seen from outside: watched, never set (what `useSyncExternalStore` takes). */
+export type ReadableStore<T> = Pick<Store<T>, 'getSnapshot' | 'subscribe'>
+
 /** The smallest store (as zustand's vanilla core): one value, its listeners. */
 export function createStore<T>(initial: T): Store<T> {
   let value = initial

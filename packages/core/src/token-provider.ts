@@ -142,9 +142,8 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
       (error: AuthError) => {
         flight = undefined
         failures++
-        // Equal jitter: never near zero, so an app retrying in a loop cannot hammer the endpoint.
-        const ceiling = Math.min(cfg.cooldownMaxMs, cfg.cooldownBaseMs * 2 ** (failures - 1))
-        cooldownUntil = now() + ceiling / 2 + random() * (ceiling / 2)
+        // At least half the step: never near zero, so an app retrying in a loop cannot hammer the endpoint.
+        cooldownUntil = now() + fullJitter(failures - 1, cfg.cooldownBaseMs, cfg.cooldownMaxMs, random, 0.5)
         lastError = error
         emitter.emit('error', error)
         throw error

@@ -13,7 +13,10 @@ export interface TandemHydrateProps {
 type Entries = DehydratedState['entries']
 const NONE: Entries = []
 
-/** The states each cache has taken in: a remount with the same state (back navigation) must not put old data over live updates. */
+/**
+ * The states each cache has taken in: a remount with the same state (back navigation) must not put
+ * old data over live updates. Weak: keyed by the app's cache and the server's state objects, neither kept alive by it.
+ */
 const taken = new WeakMap<ResourceCache, WeakSet<DehydratedState>>()
 
 /**

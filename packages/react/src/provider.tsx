@@ -4,7 +4,7 @@ import { useMemo, type ReactNode } from 'react'
 import { TandemContext } from './use-tandem.js'
 
 export interface TandemProviderProps {
-  /** `createClient` of `@tandem/core` (every service), or the modular one of `@tandem/core/client`. */
+  /** `createClient` of `@tandem/core` (every service), or `createBaseClient` of `@tandem/core/client` (modular). */
   client: Client
   /** A `createRealtime(…)` connection, for `useChannel`, `usePresence`, `useConnectionState` and `live` lists. */
   realtime?: LiveSource

@@ -4,8 +4,7 @@
 import type { ClientOptions, TandemClient } from '../client.js'
 import { createClient as createFull } from '../client.js'
 import { getCache } from '../entries/cache.js'
-import { shareCache } from '../cache/get-cache.js'
-import { collection, createClient as createModular, logTo, type Client } from '../entries/client.js'
+import { collection, createBaseClient, logTo, type Client } from '../entries/client.js'
 import { maps } from '../entries/maps.js'
 import { realtimeRest } from '../entries/realtime-rest.js'
 import { support } from '../entries/support.js'
@@ -20,7 +19,9 @@ export function createClientOfStyle(options: ClientOptions): { client: TandemCli
   }
   // A modular app passes its console-shaped logger as logTo(logger).
   const { logger } = options
-  const base = createModular(logger && typeof logger !== 'function' ? { ...options, logger: logTo(logger) } : options)
+  const base = createBaseClient(
+    logger && typeof logger !== 'function' ? { ...options, logger: logTo(logger) } : options,
+  )
   const client = {
     ...base,
     collection: ((service: 'support', name: 'resources') =>
@@ -30,7 +31,5 @@ export function createClientOfStyle(options: ClientOptions): { client: TandemCli
     realtime: realtimeRest(base),
     cache: getCache(base),
   }
-  // As withServices does: what is handed the composed object (persistCache, getCache) finds the modular client's cache.
-  shareCache(client, base)
   return { client, base }
 }

@@ -18,7 +18,7 @@ describe('entry points', () => {
   it('each modular entry exports its factory, and the full client is built from the same ones', async () => {
     const client = await import('../entries/client.js')
     expect(Object.keys(client)).toEqual(
-      expect.arrayContaining(['createClient', 'createTokenProvider', 'isTandemError']),
+      expect.arrayContaining(['createBaseClient', 'createTokenProvider', 'isTandemError']),
     )
     expect(Object.keys(client)).not.toEqual(expect.arrayContaining(['maps']))
     expect(typeof (await import('../entries/maps.js')).maps).toBe('function')
@@ -30,13 +30,17 @@ describe('entry points', () => {
     expect(typeof (await import('../entries/cache.js')).getCache).toBe('function')
 
     const auth = { fetchToken: async () => ({ token: 't', expiresIn: 60 }) }
-    const modular = client.createClient({ auth })
+    expect(client.createClient).toBe(client.createBaseClient) // the old name, deprecated for one minor
+    const modular = client.createBaseClient({ auth })
     expect('maps' in modular).toBe(false)
     const { getCache } = await import('../entries/cache.js')
-    expect(getCache(modular)).toBe(getCache(modular)) // made once, on first use
+    expect(modular.cacheSlot.cache).toBeUndefined() // made on first use, not before
+    expect(getCache(modular)).toBe(getCache(modular)) // made once
+    expect(modular.cacheSlot.cache).toBe(getCache(modular)) // owned by the client, where anyone can see it
     const full = (await import('../index.js')).withServices(modular)
     expect(full.cache).toBe(getCache(modular)) // one cache for the client, whichever way it is reached
     expect(getCache(full)).toBe(getCache(modular))
+    expect(getCache({ ...modular })).toBe(getCache(modular)) // any composition of it holds the same slot
     expect(Object.keys(full.maps).sort()).toEqual(
       Object.keys((await import('../entries/maps.js')).maps(modular)).sort(),
     )

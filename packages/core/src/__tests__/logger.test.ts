@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createClient as createFull } from '../client.js'
-import { createClient as createModular, isValidationError, logTo } from '../entries/client.js'
+import { createBaseClient as createModular, isValidationError, logTo } from '../entries/client.js'
 import { memoryLogger } from './helpers.js'
 
 const auth = { url: 'https://backend.example/token' }
 
 describe('the logger only for a client given one', () => {
-  it('the modular client refuses a console-shaped logger by name (logTo(console) is its way)', () => {
+  it('the modular client refuses a console-shaped logger by name (logTo(console) is the rule)', () => {
     const { logger } = memoryLogger()
     let caught: unknown
     try {
@@ -19,8 +19,9 @@ describe('the logger only for a client given one', () => {
     expect(() => createModular({ auth, logger: false })).not.toThrow()
   })
 
-  it('the full client takes a console-shaped logger as ever', () => {
+  it('the full client takes logTo(console), and a console-shaped logger until the next minor (deprecated)', () => {
     const { logger } = memoryLogger()
+    expect(() => createFull({ auth, logger: logTo(logger), logLevel: 'debug' })).not.toThrow()
     expect(() => createFull({ auth, logger, logLevel: 'debug' })).not.toThrow()
   })
 })

@@ -157,8 +157,12 @@ describe('token provider (unit, controlled clock)', () => {
     for (let i = 0; i < 50; i++)
       await expect(provider.getToken()).rejects.toMatchObject({ code: 'token_endpoint_unavailable' })
     expect(src.calls()).toBe(3)
+    // The cool-down is never near zero: at least half its step (1 s), even with a random of 0.
+    now += 499
+    await expect(provider.getToken()).rejects.toMatchObject({ code: 'token_endpoint_unavailable' })
+    expect(src.calls()).toBe(3)
     failing = false
-    now += 1_000
+    now += 501
     expect(await provider.getToken()).toBe('ok')
     expect(src.calls()).toBe(4)
     expect(errors).toEqual(['token_endpoint_unavailable'])

@@ -8,6 +8,7 @@ import type { CacheQuery, DehydratedState, ResourceCache } from './types.js'
 
 type Position = NonNullable<DehydratedState['live']>[number]['position']
 
+// A WeakMap keyed by the app's cache, not a member of it: only an app that hands over ships it, and it goes with the cache.
 export const handed = new WeakMap<ResourceCache, Map<string, Position>>()
 
 /** `position` was read just before `query`'s data (now in `cache`) was fetched. */

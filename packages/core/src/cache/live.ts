@@ -51,8 +51,9 @@ export interface LiveSource {
 export const liveChannelName = (q: { service: string; collection: string }): string => `${q.service}:${q.collection}`
 
 const EVENTS = new Set(['created', 'updated', 'deleted'])
+/** The bindings per (connection, cache): WeakMaps keyed by the app's objects, which a binding table must not keep alive. */
 const pools = new WeakMap<LiveSource, WeakMap<ResourceCache, Pool>>()
-/** The failures already warned about: once each, however many lists share them. */
+/** The failures already warned about: once each, however many lists share them (weak: an error is not kept for it). */
 const warned = new WeakSet<Error>()
 
 /** A live list that cannot be live is not a silent one: one console warning per failure. */

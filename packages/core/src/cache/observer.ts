@@ -74,6 +74,7 @@ export function createEntryObserver<S extends Snapshot<unknown>, R = S['data']>(
   type Result = ObserverResult<S, R>
   const listeners = new Set<() => void>()
   const tracked = new Set<string>()
+  // Weak: keyed by the results handed out, which this observer must not keep alive.
   const sources = new WeakMap<object, Source>()
   let entry = initial
   let options = initialOptions

@@ -1,8 +1,8 @@
 // @tandem/core/client: the modular client. Add the services you call (`@tandem/core/maps`,
 // `/support`, `/realtime-rest`), collections (`collection`, here) and the cache (`/cache`);
 // nothing else is bundled.
-export { createClient } from '../base-client.js'
-export type { Client, ClientOptions, ServiceClient } from '../base-client.js'
+export { createBaseClient, createClient } from '../base-client.js'
+export type { CacheSlot, Client, ClientOptions, ServiceClient } from '../base-client.js'
 export { collection } from '../collection.js'
 export { logTo } from '../logger.js'
 export type { LogTo } from '../logger.js'

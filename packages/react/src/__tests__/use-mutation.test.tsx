@@ -101,9 +101,9 @@ describe('useMutation', () => {
 
 describe('a modular client in the provider', () => {
   it('a service it does not carry fails with a TandemError that says what to import', async () => {
-    const { createClient } = await import('@tandem/core/client')
+    const { createBaseClient } = await import('@tandem/core/client')
     const { TandemProvider } = await import('../index.js')
-    const client = createClient({ auth: { fetchToken: async () => ({ token: 't', expiresIn: 60 }) } })
+    const client = createBaseClient({ auth: { fetchToken: async () => ({ token: 't', expiresIn: 60 }) } })
     const { result } = renderHook(() => useTandem(), {
       wrapper: ({ children }) => <TandemProvider client={client}>{children}</TandemProvider>,
     })
