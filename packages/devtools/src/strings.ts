@@ -107,7 +107,8 @@ export interface DevtoolsStrings {
   restored: (reason: string, entries: number) => string
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+/** `n` and the word, `many` for any number but 1 (by default the word with an s). */
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   launcherLabel: 'Open Tandem devtools',
@@ -140,7 +141,7 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   noRequests: 'No requests yet.',
   requestId: 'request id',
   retrying: 'retrying',
-  attempts: (count: number) => plural(count, 'attempt', 'attempts'),
+  attempts: (count: number) => plural(count, 'attempt'),
   attempt: (n: number, outcome: string, ms: string) => `attempt ${n}: ${outcome} in ${ms}`,
   retried: (reason: string, delay: string) => `retried (${reason}) after ${delay}`,
   rateLimitWait: (wait: string, reason: string) => `waited ${wait} for the rate limit (${reason})`,
@@ -149,7 +150,7 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   fresh: 'fresh',
   stale: 'stale',
   fetching: 'fetching',
-  observers: (count: number) => plural(count, 'observer', 'observers'),
+  observers: (count: number) => plural(count, 'observer'),
   live: 'live',
   notLive: (message: string) => `not live: ${message}`,
   entryError: (message: string) => `error: ${message}`,
@@ -171,7 +172,7 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   noFrames: 'No frames yet.',
   frameIn: 'in',
   frameOut: 'out',
-  chars: (count: number) => plural(count, 'char', 'chars'),
+  chars: (count: number) => plural(count, 'char'),
   truncated: (max: number) => `(cut at ${max} characters)`,
   token: 'Token',
   noTokens: 'No token yet.',
@@ -181,7 +182,7 @@ export const DEFAULT_STRINGS: Readonly<DevtoolsStrings> = Object.freeze({
   noChannels: 'No channels.',
   position: (offset: number, epoch: string) => `offset ${offset}, epoch ${epoch}`,
   noPosition: 'no position yet',
-  subscribers: (count: number) => plural(count, 'subscriber', 'subscribers'),
+  subscribers: (count: number) => plural(count, 'subscriber'),
   presence: (clientIds: string) => `present: ${clientIds}`,
   noPresence: 'presence not tracked',
   thisTab: 'This tab',

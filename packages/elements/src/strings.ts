@@ -7,10 +7,8 @@
  */
 export function mergeStrings<S extends object>(defaults: S, overrides: Partial<S> | null | undefined): S {
   const merged = { ...defaults }
-  if (!overrides) return merged
-  for (const key of Object.keys(defaults) as (keyof S)[]) {
-    const value = overrides[key]
-    if (typeof value === typeof defaults[key]) Object.assign(merged, { [key]: value })
-  }
+  if (overrides)
+    for (const key of Object.keys(defaults) as (keyof S)[])
+      if (typeof overrides[key] === typeof defaults[key]) merged[key] = overrides[key] as S[keyof S]
   return merged
 }

@@ -10,26 +10,22 @@ export interface Drafts {
   set(key: string, text: string): void
 }
 
-const storage = (): Storage | null => {
-  try {
-    return globalThis.sessionStorage ?? null
-  } catch {
-    return null
-  }
-}
+// `sessionStorage` is read inside each try: where there is none (a server, a sandbox that refuses
+// it) the read throws, and the catch does what an empty storage would.
+const PREFIX = DEFAULTS.storagePrefix
 
 export const drafts: Drafts = {
   get(key) {
     try {
-      return storage()?.getItem(DEFAULTS.storagePrefix + key) ?? ''
+      return sessionStorage.getItem(PREFIX + key) ?? ''
     } catch {
       return ''
     }
   },
   set(key, text) {
     try {
-      if (text) storage()?.setItem(DEFAULTS.storagePrefix + key, text)
-      else storage()?.removeItem(DEFAULTS.storagePrefix + key)
+      if (text) sessionStorage.setItem(PREFIX + key, text)
+      else sessionStorage.removeItem(PREFIX + key)
     } catch {
       // Full or refused: the text stays in the composer, only the copy is lost.
     }
@@ -39,11 +35,10 @@ export const drafts: Drafts = {
 /** Removes every draft of the messenger from this tab's storage. */
 export function clearDrafts(): void {
   try {
-    const s = storage()
-    if (!s) return
+    const s = sessionStorage
     const keys = Array.from({ length: s.length }, (_, i) => s.key(i))
-    for (const key of keys) if (key?.startsWith(DEFAULTS.storagePrefix)) s.removeItem(key)
+    for (const key of keys) if (key?.startsWith(PREFIX)) s.removeItem(key)
   } catch {
-    // Storage refused: it holds nothing of ours then.
+    // No storage, or refused: it holds nothing of ours then.
   }
 }

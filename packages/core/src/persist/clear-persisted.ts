@@ -2,6 +2,7 @@ import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from '../errors.js'
 import { safeStorage } from './storage.js'
 import { openTabChannel } from './tab-channel.js'
+import type { BroadcastChannelConstructor } from '../cross-tab/platform.js'
 import type { PersistOptions, PersistStorage } from './types.js'
 
 /** Where a key's session record, cache and outbox are stored. */
@@ -20,21 +21,34 @@ export async function clearKeys(storage: PersistStorage, keys: ReturnType<typeof
   await Promise.all([storage.del(keys.cache), storage.del(keys.outbox)])
 }
 
+/** The key an option bag names (a string, not empty), else the `ValidationError` saying `why` (development only). */
+export function keyOption(options: { key?: unknown } | undefined, why: string | false): string {
+  const key = options?.key
+  if (typeof key !== 'string' || key === '') throw new ValidationError('key', why)
+  return key
+}
+
+/** Deletes what is stored for `key` (clearKeys) and tells the tabs of the key (`cleared`). */
+export async function clearAndTell(
+  storage: PersistStorage,
+  key: string,
+  Channel: BroadcastChannelConstructor | undefined,
+): Promise<void> {
+  await clearKeys(storage, storageKeys(key))
+  const channel = openTabChannel(key, () => {}, Channel)
+  channel.post({ t: 'cleared' })
+  channel.close()
+}
+
 /**
  * Logout: removes everything stored for `key` (the session record, the saved cache and the durable
  * outbox), and tells the tabs of the key, whose persisters and outboxes end theirs (`cleared`, by
  * `another-tab`, also in this page). A persister's or an outbox's own `clearPersisted()` does the
  * same and ends that one as `this-tab`.
  */
-export async function clearPersisted(options: PersistOptions): Promise<void> {
-  const { key } = options ?? {}
-  if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name what to clear')
-  await clearKeys(
+export const clearPersisted = (options: PersistOptions): Promise<void> =>
+  clearAndTell(
     safeStorage(options.storage, () => {}),
-    storageKeys(key),
+    keyOption(options, DEV && process.env.NODE_ENV !== 'production' && 'must name what to clear'),
+    options.BroadcastChannel,
   )
-  const channel = openTabChannel(key, () => {}, options.BroadcastChannel)
-  channel.post({ t: 'cleared' })
-  channel.close()
-}

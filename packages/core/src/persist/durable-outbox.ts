@@ -6,7 +6,7 @@ import { TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'
 import { clampDelay } from '../timers.js'
-import { clearKeys, storageKeys } from './clear-persisted.js'
+import { clearAndTell, keyOption, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
 import { joinSession } from './key-session.js'
 import { admit } from './outbox-admit.js'
@@ -58,9 +58,7 @@ const endError = (code: 'outbox_cleared' | 'outbox_stopped') =>
  * ```
  */
 export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
-  const { key } = options ?? {}
-  if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
+  const key = keyOption(options, DEV && process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
   const d = PERSIST_DEFAULTS
   const { maxEntries = d.maxEntries, maxBytes = d.maxBytes } = options
   const retry = { baseMs: options.retry?.baseMs ?? d.retryBaseMs, maxMs: options.retry?.maxMs ?? d.retryMaxMs }
@@ -134,9 +132,9 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
         return wait(effect.until)
       case 'elect': {
         const { kind } = effect
-        // Without Web Locks no tab can share the work: each sends (the idempotency key keeps it once).
-        if (!locks) return dispatch({ type: 'elected', kind })
         const won = () => dispatch({ type: 'elected', kind })
+        // Without Web Locks no tab can share the work: each sends (the idempotency key keeps it once).
+        if (!locks) return won()
         return void elections.push(createElection({ locks, name: `tandem:outbox:${key}:${kind}`, won }))
       }
       case 'settle':
@@ -159,11 +157,11 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
 
   function send(entry: OutboxEntry): void {
     // Checked again right before it goes: whatever put it in the list, only a write of the contract is sent.
-    const checked = checkEntry(entry)
-    const sender = senders.get(entry.kind)!
-    new Promise((resolve) =>
-      resolve(checked && !checked.error ? sender(entry) : Promise.reject(checked?.error ?? notAnEntry())),
-    ).then(
+    new Promise((resolve) => {
+      const checked = checkEntry(entry)
+      if (!checked || checked.error) throw checked?.error ?? notAnEntry()
+      resolve(senders.get(entry.kind)!(entry))
+    }).then(
       (result) => dispatch({ type: 'sent', id: entry.id, result }),
       (thrown: unknown) =>
         dispatch({ type: 'failed', id: entry.id, error: toTandemError(thrown), now: Date.now(), random: random() }),
@@ -201,14 +199,15 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   }
 
   async function submit(fields: NewEntry, signal?: AbortSignal): Promise<unknown> {
-    const ended = () => (state.phase === 'loggedOut' ? 'outbox_cleared' : state.phase === 'stopped' && 'outbox_stopped')
-    const early = ended()
-    if (early) throw endError(early)
-    if (signal?.aborted) throw abortError(signal)
+    // Before and after the first read: the outbox may have ended (or the caller let go) meanwhile.
+    const check = () => {
+      const ended = state.phase === 'loggedOut' ? 'outbox_cleared' : state.phase === 'stopped' && 'outbox_stopped'
+      if (ended) throw endError(ended)
+      if (signal?.aborted) throw abortError(signal)
+    }
+    check()
     await ready
-    const late = ended()
-    if (late) throw endError(late)
-    if (signal?.aborted) throw abortError(signal)
+    check()
     const held = snapshot.getSnapshot().entries
     const entry = admit(fields, held, { maxEntries, maxBytes }, (error) => events.emit('full', error))
     const onAbort = () => dispatch({ type: 'remove', id: entry.id, error: abortError(signal!), aborted: true })
@@ -248,10 +247,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     realtime: (send) => realtimeLink(send, senderOf, submit),
     async clearPersisted() {
       dispatch({ type: 'logout', by: 'this-tab' })
-      await clearKeys(storage, keys)
-      const tell = openTabChannel(key, () => {}, options.BroadcastChannel)
-      tell.post({ t: 'cleared' })
-      tell.close()
+      await clearAndTell(storage, key, options.BroadcastChannel)
     },
     stop: () => dispatch({ type: 'stop' }),
   }

@@ -59,39 +59,57 @@ function isEntry(v: unknown): v is OutboxEntry {
   return false
 }
 
-const refuse = (field: string, why: string) =>
-  new ValidationError(
-    field,
-    DEV && process.env.NODE_ENV !== 'production' && `${why}: not a write of the contract, never sent`,
-  )
+/** `why` is development-only at each call (`DEV && …`): production builds keep the field alone. */
+const refuse = (field: string, why: string | false) =>
+  new ValidationError(field, why && `${why}: not a write of the contract, never sent`)
 
 /** A REST write's lane, or why it is no write of the contract. */
 function checkRest(request: OutboxRequest): string | ValidationError {
   const { service, method, path, query, body, headers } = request
   const match = matchWrite(service, method, path)
-  if (!match) return refuse('request.path', `not a ${String(method)} the contract has on ${String(service)}`)
+  if (!match)
+    return refuse(
+      'request.path',
+      DEV && process.env.NODE_ENV !== 'production' && `not a ${String(method)} the contract has on ${String(service)}`,
+    )
   if (match.operation.body ? !isRecord(body) : body !== undefined)
-    return refuse('request.body', match.operation.body ? 'must be a JSON object' : 'must be absent')
+    return refuse(
+      'request.body',
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
+        (match.operation.body ? 'must be a JSON object' : 'must be absent'),
+    )
   if (
     query !== undefined &&
     !(isRecord(query) && Object.values(query).every((v) => v === null || typeof v !== 'object'))
   )
-    return refuse('request.query', 'must be an object of strings, numbers and booleans')
+    return refuse(
+      'request.query',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be an object of strings, numbers and booleans',
+    )
   if (
     headers !== undefined &&
     !(isRecord(headers) && Object.entries(headers).every(([k, v]) => typeof v === 'string' && !isAuthorization(k)))
   )
-    return refuse('request.headers', 'must be an object of strings, without authorization')
+    return refuse(
+      'request.headers',
+      DEV && process.env.NODE_ENV !== 'production' && 'must be an object of strings, without authorization',
+    )
   return match.lane
 }
 
 /** A publish's lane, or why it is no publish the service takes. */
 function checkPublish(publish: OutboxPublish, key: string): string | ValidationError {
   const { channel, event, idempotencyKey } = publish
-  if (!isChannelName(channel)) return refuse('publish.channel', 'not a channel name')
+  if (!isChannelName(channel))
+    return refuse('publish.channel', DEV && process.env.NODE_ENV !== 'production' && 'not a channel name')
   if (event === '' || event.length > MAX_EVENT_NAME)
-    return refuse('publish.event', `must be 1 to ${MAX_EVENT_NAME} characters`)
-  if (idempotencyKey !== key) return refuse('publish.idempotencyKey', 'must be the entry’s key')
+    return refuse(
+      'publish.event',
+      DEV && process.env.NODE_ENV !== 'production' && `must be 1 to ${MAX_EVENT_NAME} characters`,
+    )
+  if (idempotencyKey !== key)
+    return refuse('publish.idempotencyKey', DEV && process.env.NODE_ENV !== 'production' && 'must be the entry’s key')
   return publishLane(channel)
 }
 
@@ -104,9 +122,12 @@ function checkPublish(publish: OutboxPublish, key: string): string | ValidationE
 export function checkEntry(v: unknown): { entry: OutboxEntry; error?: ValidationError } | undefined {
   if (!isEntry(v)) return undefined
   const lane = !isIdempotencyKey(v.idempotencyKey)
-    ? refuse('idempotencyKey', 'not an idempotency key')
+    ? refuse('idempotencyKey', DEV && process.env.NODE_ENV !== 'production' && 'not an idempotency key')
     : !(isCount(v.attempts) && isCount(v.bytes) && Number.isFinite(v.createdAt))
-      ? refuse('attempts', 'attempts, bytes and createdAt must be counts and a time')
+      ? refuse(
+          'attempts',
+          DEV && process.env.NODE_ENV !== 'production' && 'attempts, bytes and createdAt must be counts and a time',
+        )
       : v.kind === 'rest'
         ? checkRest(v.request)
         : checkPublish(v.publish, v.idempotencyKey)
@@ -116,7 +137,8 @@ export function checkEntry(v: unknown): { entry: OutboxEntry; error?: Validation
 /** A write handed over now, as it is stored and read back; throws the `ValidationError` a read would refuse it with. */
 export function toEntry(fields: NewEntry, bytes: number, id: string): OutboxEntry {
   const checked = checkEntry({ ...fields, lane: '', id, createdAt: Date.now(), attempts: 0, bytes })
-  if (!checked || checked.error) throw checked?.error ?? refuse('request', 'not a write')
+  if (!checked || checked.error)
+    throw checked?.error ?? refuse('request', DEV && process.env.NODE_ENV !== 'production' && 'not a write')
   return checked.entry
 }
 

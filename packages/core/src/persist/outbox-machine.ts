@@ -93,7 +93,7 @@ function merge(s: OutboxState, read: ReadOutbox, op?: StoreOp): Result {
     stored.add(entry.id)
     const h = local.get(entry.id)
     if (!h || h.phase === 'announced') {
-      held.push(h?.own ? { entry, phase: 'stored', own: true } : { entry, phase: 'stored' })
+      held.push({ entry, phase: 'stored', own: h?.own })
       if (h?.own && op?.type === 'add' && op.entry.id === entry.id) effects.push(emit('queued', entry))
     } else if (h.phase === 'stored' || h.phase === 'blocked') held.push({ ...h, entry })
     else held.push(h)
@@ -121,32 +121,36 @@ function merge(s: OutboxState, read: ReadOutbox, op?: StoreOp): Result {
   return { state: { ...s, held }, effects }
 }
 
-const find = (s: OutboxState, id: string, ...phases: Held['phase'][]) =>
-  s.held.find((h) => h.entry.id === id && phases.includes(h.phase))
+const sending = (s: OutboxState, id: string) => s.held.find((h) => h.entry.id === id && h.phase === 'sending')
 const replace = (s: OutboxState, id: string, next: Held): OutboxState => ({
   ...s,
   held: s.held.map((h) => (h.entry.id === id ? next : h)),
 })
 
+/** A read done: the drainer sends what may go; one more read if a change came meanwhile. */
+function readDone(s: OutboxState, { state, effects }: Result): Result {
+  const again = s.reading === 'again'
+  return pump({
+    state: { ...state, reading: again ? 'yes' : 'no' },
+    effects: again ? [...effects, { type: 'reload' }] : effects,
+  })
+}
+
 const loaded: Handler<'loaded'> = (s, e) => {
-  const r = merge(s, e.read)
+  const { state, effects } = merge(s, e.read)
   const phase: OutboxPhase = s.drains.length ? 'drainer' : 'follower'
   const restore: OutboxEffect[] = e.read.entries.length
-    ? [emit('restore', { entries: r.state.held.map((h) => h.entry) })]
+    ? [emit('restore', { entries: state.held.map((h) => h.entry) })]
     : []
-  const again = s.reading === 'again'
-  const state: OutboxState = { ...r.state, phase, reading: again ? 'yes' : 'no' }
-  return pump({ state, effects: [...restore, ...r.effects, ...(again ? [{ type: 'reload' } as const] : [])] })
+  return readDone(s, { state: { ...state, phase }, effects: [...restore, ...effects] })
 }
 
 const read: Handler<'read'> = (s, e) => {
   const r = merge(s, e.read, e.op)
-  // Stored: the other tabs read the list again.
-  if (e.op) return pump({ state: r.state, effects: [...r.effects, { type: 'post', message: { t: 'outbox' } }] })
-  // A read asked for by `reload`: one more if a change came meanwhile.
-  const again = s.reading === 'again'
-  const reading = again ? 'yes' : 'no'
-  return pump({ state: { ...r.state, reading }, effects: again ? [...r.effects, { type: 'reload' }] : r.effects })
+  // Stored: the other tabs read the list again. Else a read asked for by `reload`.
+  return e.op
+    ? pump({ state: r.state, effects: [...r.effects, { type: 'post', message: { t: 'outbox' } }] })
+    : readDone(s, r)
 }
 
 const sender: Handler<'sender'> = (s, e) =>
@@ -173,21 +177,20 @@ const announced: Handler<'announced'> = (s, e) =>
     ? same(s)
     : with_(s, { held: [...s.held, { entry: e.entry, phase: 'announced' }] })
 
+/** A send ended for good: the write's drop goes to storage; its caller hears `outcome` once that is read back. */
+const done = (s: OutboxState, h: Held, phase: 'settled' | 'refused', outcome: Outcome): Result =>
+  pump({ state: replace(s, h.entry.id, { ...h, phase, outcome }), effects: [store({ type: 'drop', id: h.entry.id })] })
+
 const sent: Handler<'sent'> = (s, e) => {
-  const h = find(s, e.id, 'sending')
-  if (!h) return same(s)
-  const state = replace(s, e.id, { ...h, phase: 'settled', outcome: { result: e.result } })
-  return pump({ state, effects: [store({ type: 'drop', id: e.id })] })
+  const h = sending(s, e.id)
+  return h ? done(s, h, 'settled', { result: e.result }) : same(s)
 }
 
 /** Failed for now: the lane waits out the one backoff (full jitter); else the service's refusal: dropped. */
 const failed: Handler<'failed'> = (s, e) => {
-  const h = find(s, e.id, 'sending')
+  const h = sending(s, e.id)
   if (!h) return same(s)
-  if (!isRetryable(e.error)) {
-    const state = replace(s, e.id, { ...h, phase: 'refused', outcome: { error: e.error } })
-    return pump({ state, effects: [store({ type: 'drop', id: e.id })] })
-  }
+  if (!isRetryable(e.error)) return done(s, h, 'refused', { error: e.error })
   const attempts = h.entry.attempts + 1
   // At least half the step (equal jitter): a write that keeps failing never retries at once.
   const delayMs = fullJitter(attempts - 1, s.retry.baseMs, s.retry.maxMs, () => e.random, 0.5)

@@ -18,8 +18,8 @@ export interface PersistState {
   readonly phase: PersistPhase
   readonly mode: StorageMode
   /** What the restore found, once it has (it may end after a logout or a stop). */
-  readonly restore: RestoreResult | undefined
-  readonly loggedOut: LogoutSource | undefined
+  readonly restore?: RestoreResult | undefined
+  readonly loggedOut?: LogoutSource | undefined
   /** Entries that changed since the last post to the other tabs, by hash. */
   readonly outgoing: ReadonlyMap<string, SavedEntry>
   /** The throttle's timer runs: a save is due. */
@@ -93,8 +93,6 @@ type Edges = { readonly [E in PersistEventType]?: Handler<E> }
 export const initialPersistState = (mode: StorageMode): PersistState => ({
   phase: 'restoring',
   mode,
-  restore: undefined,
-  loggedOut: undefined,
   outgoing: new Map(),
   due: false,
   landing: false,

@@ -3,10 +3,9 @@ import type { Client } from '../base-client.js'
 import { getCache } from '../cache/get-cache.js'
 import { hashQuery } from '../cache/key.js'
 import type { CacheChange, DehydratedState, HydrateResult, ListQuery } from '../cache/types.js'
-import { ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
 import { createStore } from '../store.js'
-import { clearKeys, storageKeys } from './clear-persisted.js'
+import { clearAndTell, keyOption, storageKeys } from './clear-persisted.js'
 import { PERSIST_DEFAULTS } from './defaults.js'
 import { followOutbox } from './follow-outbox.js'
 import { joinSession } from './key-session.js'
@@ -63,9 +62,7 @@ function createNews() {
  * ```
  */
 export function persistCache(client: Client, options: PersistCacheOptions): CachePersister {
-  const { key } = options ?? {}
-  if (typeof key !== 'string' || key === '')
-    throw new ValidationError('key', DEV && process.env.NODE_ENV !== 'production' && 'must name whose cache this is')
+  const key = keyOption(options, DEV && process.env.NODE_ENV !== 'production' && 'must name whose cache this is')
   const d = PERSIST_DEFAULTS
   const { maxAgeMs = d.maxAgeMs, buster = '', throttleMs = d.throttleMs } = options
   const cache = getCache(client)
@@ -196,15 +193,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
   const unwatchPage = watchPageHide(() => dispatch({ type: 'save' }))
   const unwatchShow = watchPageShow(() => dispatch({ type: 'woke' }))
   // Restored once joined too (a read; a write only when a session begins): a logout from then on is one it is part of.
-  const restoring = restoreSaved({
-    storage,
-    session,
-    key: keys.cache,
-    buster,
-    maxAgeMs,
-    now: Date.now,
-    land: (e) => hydrate(e),
-  })
+  const restoring = restoreSaved(storage, session, keys.cache, buster, maxAgeMs, Date.now, hydrate)
   const restored = Promise.all([restoring, session.joined]).then(
     ([result]) => result,
     (): RestoreResult => ({ entries: 0, reason: 'unreadable', dropped: 0, problems: [] }),
@@ -224,10 +213,7 @@ export function persistCache(client: Client, options: PersistCacheOptions): Cach
       // The outbox first: it ends as this tab's logout, before any tab's `cleared` reaches it.
       const outbox = options.outbox?.clearPersisted()
       dispatch({ type: 'logout', by: 'this-tab' })
-      await clearKeys(storage, keys)
-      const tell = openTabChannel(key, () => {}, options.BroadcastChannel)
-      tell.post({ t: 'cleared' })
-      tell.close()
+      await clearAndTell(storage, key, options.BroadcastChannel)
       await outbox
     },
     stop: () => dispatch({ type: 'stop' }),

@@ -26,18 +26,6 @@ export const isSaved = (v: unknown): v is Saved =>
   isObject(v.state) &&
   Array.isArray(v.state.entries)
 
-export interface RestoreInput {
-  storage: SafeStorage
-  session: KeySession
-  /** `<key>:cache` */
-  key: string
-  buster: string
-  maxAgeMs: number
-  now: () => number
-  /** Puts the entries in the client's cache (stale at once: what watches them revalidates). */
-  land: (entries: SavedEntry[]) => HydrateResult
-}
-
 const done = (entries: number, reason: RestoreReason, problems: RestoreProblem[] = []): RestoreResult => ({
   entries,
   reason,
@@ -45,27 +33,37 @@ const done = (entries: number, reason: RestoreReason, problems: RestoreProblem[]
   problems,
 })
 
-/** Reads the saved cache into the client's cache; a blob that cannot be restored is deleted. */
-export async function restoreSaved(io: RestoreInput): Promise<RestoreResult> {
-  const { storage, key } = io
+/**
+ * Reads the saved cache (`key`: `<key>:cache`) into the client's cache with `land` (stale at once:
+ * what watches the entries revalidates); a blob that cannot be restored is deleted.
+ */
+export async function restoreSaved(
+  storage: SafeStorage,
+  session: KeySession,
+  key: string,
+  buster: string,
+  maxAgeMs: number,
+  now: () => number,
+  land: (entries: SavedEntry[]) => HydrateResult,
+): Promise<RestoreResult> {
   const saved = await storage.get(key)
   if (saved === undefined) return done(0, 'empty')
   if (!isSaved(saved)) return (await storage.del(key), done(0, 'unreadable'))
-  if (saved.buster !== io.buster) return (await storage.del(key), done(0, 'busted'))
-  const now = io.now()
-  const oldest = now - io.maxAgeMs
+  if (saved.buster !== buster) return (await storage.del(key), done(0, 'busted'))
+  const at = now()
+  const oldest = at - maxAgeMs
   if (saved.savedAt < oldest) return (await storage.del(key), done(0, 'expired'))
   // Entry by entry: one of the wrong shape is left out on its own, the others restore.
-  const { fit, problems } = splitSaved(saved.state.entries, now)
-  const landed = io.land(fit.filter((e) => e.dataUpdatedAt >= oldest))
+  const { fit, problems } = splitSaved(saved.state.entries, at)
+  const landed = land(fit.filter((e) => e.dataUpdatedAt >= oldest))
   for (const { query, why } of landed.refused) problems.push({ key: hashQuery(query), why })
   // Written again without its entries of the wrong shape (atomically: another tab may be saving).
   if (problems.length)
-    await io.session.write(key, (old) =>
+    await session.write(key, (old) =>
       isSaved(old)
         ? {
             ...old,
-            state: { ...old.state, entries: old.state.entries.filter((e) => whyNotSaved(e, now) === undefined) },
+            state: { ...old.state, entries: old.state.entries.filter((e) => whyNotSaved(e, at) === undefined) },
           }
         : old,
     )

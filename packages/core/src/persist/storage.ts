@@ -6,55 +6,43 @@ import type { PersistStorage, StorageMode } from './types.js'
 /** Storage in this page's memory: what a Node process, a test or a refused IndexedDB gets. */
 export function memoryStorage(): PersistStorage {
   const values = new Map<string, unknown>()
+  const updateWith: PersistStorage['updateWith'] & {} = (key, guard, updater) => {
+    const next = updater(values.get(key), values.get(guard))
+    if (next === undefined) values.delete(key)
+    else values.set(key, next)
+    return Promise.resolve()
+  }
   return {
     get: (key) => Promise.resolve(values.get(key)),
     set: (key, value) => Promise.resolve(void values.set(key, value)),
     del: (key) => Promise.resolve(void values.delete(key)),
-    update: (key, updater) => {
-      const next = updater(values.get(key))
-      if (next === undefined) values.delete(key)
-      else values.set(key, next)
-      return Promise.resolve()
-    },
-    updateWith: (key, guard, updater) => {
-      const next = updater(values.get(key), values.get(guard))
-      if (next === undefined) values.delete(key)
-      else values.set(key, next)
-      return Promise.resolve()
-    },
+    update: (key, updater) => updateWith(key, key, updater),
+    updateWith,
   }
 }
 
 /** IndexedDB through idb-keyval, in a database of Tandem's own (`tandem`, store `persist`). */
 export function indexedDbStorage(): PersistStorage {
   const store = createStore('tandem', 'persist')
+  // Both reads and the write in one transaction: a logout's delete of `guard` is wholly before or after it.
+  // (idb-keyval's `update` would store an `undefined` result; ours deletes the key then, in the same transaction.)
+  const updateWith: PersistStorage['updateWith'] & {} = (key, guard, updater) =>
+    store('readwrite', (s) => {
+      const read = s.get(key)
+      const other = s.get(guard)
+      return Promise.all([promisifyRequest(read), promisifyRequest(other)]).then(() => {
+        const next = updater(read.result, other.result)
+        if (next === undefined) s.delete(key)
+        else s.put(next, key)
+        return promisifyRequest(s.transaction)
+      })
+    })
   return {
     get: (key) => get(key, store),
     set: (key, value) => set(key, value, store),
     del: (key) => del(key, store),
-    // idb-keyval's `update` would store an `undefined` result; ours deletes the key then, in the same transaction.
-    update: (key, updater) =>
-      store('readwrite', (s) => {
-        const read = s.get(key)
-        return promisifyRequest(read).then(() => {
-          const next = updater(read.result)
-          if (next === undefined) s.delete(key)
-          else s.put(next, key)
-          return promisifyRequest(s.transaction)
-        })
-      }),
-    // Both reads and the write in one transaction: a logout's delete of `guard` is wholly before or after it.
-    updateWith: (key, guard, updater) =>
-      store('readwrite', (s) => {
-        const read = s.get(key)
-        const other = s.get(guard)
-        return Promise.all([promisifyRequest(read), promisifyRequest(other)]).then(() => {
-          const next = updater(read.result, other.result)
-          if (next === undefined) s.delete(key)
-          else s.put(next, key)
-          return promisifyRequest(s.transaction)
-        })
-      }),
+    update: (key, updater) => updateWith(key, key, updater),
+    updateWith,
   }
 }
 

@@ -61,7 +61,7 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
     if (current === state) return
     const previous = state
     state = current
-    events.emit('state', { previous, current, ...(error ? { error } : {}) })
+    events.emit('state', error ? { previous, current, error } : { previous, current })
   }
 
   /** Epochs this channel has left: the service never goes back to one, so a frame that does is refused. */
@@ -269,9 +269,8 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
     },
     subscribed(result) {
       if (!leases) return
-      const error = 'error' in result ? toError(result.error) : isPosition(result) ? undefined : bad()
-      if (error || !isPosition(result)) {
-        const e = error ?? bad()
+      if ('error' in result || !isPosition(result)) {
+        const e = 'error' in result ? toError(result.error) : bad()
         setState('failed', e)
         events.emit('error', e)
         return client.error(e)

@@ -95,11 +95,16 @@ const show = (s: AutocompleteSnapshot, patch: Partial<AutocompleteSnapshot>): Au
   (Object.keys(patch) as (keyof AutocompleteSnapshot)[]).every((k) => s[k] === patch[k]) ? s : { ...s, ...patch }
 
 const STOP: AutocompleteEffect[] = [{ type: 'cancel' }, { type: 'abort' }]
+/** `s` with `change`, its snapshot showing `patch`, and `effects`: the one builder of every edge's result. */
+const to = (
+  s: AutocompleteState,
+  change: Partial<AutocompleteState>,
+  patch: Partial<AutocompleteSnapshot>,
+  effects: AutocompleteEffect[] = [],
+): AutocompleteResult => ({ state: { ...s, ...change, snapshot: show(s.snapshot, patch) }, effects })
 /** Nothing pending any more (the debounce, the request), and the snapshot shows `patch`. */
-const settle = (s: AutocompleteState, patch: Partial<AutocompleteSnapshot>, memory = s.memory): AutocompleteResult => ({
-  state: { ...s, memory, asking: undefined, due: false, snapshot: show(s.snapshot, patch) },
-  effects: STOP,
-})
+const settle = (s: AutocompleteState, patch: Partial<AutocompleteSnapshot>, memory = s.memory): AutocompleteResult =>
+  to(s, { memory, asking: undefined, due: false }, patch, STOP)
 
 const same = (s: AutocompleteState): AutocompleteResult => ({ state: s, effects: [] })
 
@@ -119,10 +124,7 @@ function advance(s: AutocompleteState, now: number, extra?: Answer): Autocomplet
     serve(s, query, now, extra) ??
     (!s.due || s.asking !== undefined
       ? same(s)
-      : {
-          state: { ...s, asking: query, snapshot: show(s.snapshot, { status: 'loading' }) },
-          effects: [{ type: 'ask', input: query }],
-        })
+      : to(s, { asking: query }, { status: 'loading' }, [{ type: 'ask', input: query }]))
   )
 }
 
@@ -143,29 +145,25 @@ const typed: Handler<'typed'> = (s, { text: query, now }) => {
   const { query: before, suggestions, degraded } = s.snapshot
   const narrowed = refineSuggestions(before, query, { suggestions, complete: false }) ?? []
   const { debounceMs, quota } = s.config
+  const mode = degraded?.mode
   const ms =
-    degraded?.mode === 'paused'
+    mode === 'paused'
       ? Math.max(debounceMs, quota.pauseMs)
-      : degraded?.mode === 'slower'
+      : mode === 'slower'
         ? debounceMs * quota.slowerFactor
         : debounceMs
-  return {
-    state: {
-      ...s,
-      asking: keep ? s.asking : undefined,
-      due: false,
-      snapshot: show(s.snapshot, { status: 'debouncing', query, suggestions: narrowed, error: null }),
-    },
-    effects: [{ type: 'cancel' }, ...(keep ? [] : [{ type: 'abort' } as const]), { type: 'wait', ms }],
-  }
+  return to(
+    s,
+    { asking: keep ? s.asking : undefined, due: false },
+    { status: 'debouncing', query, suggestions: narrowed, error: null },
+    // cancel, then abort unless kept, then wait
+    [...STOP.slice(0, keep ? 1 : 2), { type: 'wait', ms }],
+  )
 }
 
 /** The debounce passed: with a request in flight its answer comes first, then this input is served or asked. */
 const due: Handler<'due'> = (s, e) =>
-  advance(
-    { ...s, due: true, snapshot: s.asking !== undefined ? show(s.snapshot, { status: 'loading' }) : s.snapshot },
-    e.now,
-  )
+  advance(to(s, { due: true }, s.asking !== undefined ? { status: 'loading' } : {}).state, e.now)
 
 const answered: Handler<'answered'> = (s, e) => {
   if (e.input !== s.asking) return same(s)
@@ -179,26 +177,22 @@ const failed: Handler<'failed'> = (s, e) => {
   if (e.input !== s.asking) return same(s)
   const { cacheSize, failureBackoff } = s.config
   const memory = fail(s.memory, e.input, e.error, e.now, cacheSize, failureBackoff)
-  const snapshot = show(s.snapshot, { status: 'error', error: e.error })
-  return { state: { ...s, memory, asking: undefined, due: false, snapshot }, effects: [] }
+  return to(s, { memory, asking: undefined, due: false }, { status: 'error', error: e.error })
 }
 
 const rate: Handler<'rate'> = (s, e) => {
   if (e.state.service !== 'maps') return same(s)
   const d = degradation(e.state, s.config.quota)
   const was = s.snapshot.degraded
-  if (d?.reason === was?.reason && d?.mode === was?.mode) return same(s)
-  return { state: { ...s, snapshot: show(s.snapshot, { degraded: d }) }, effects: [] }
+  return d?.reason === was?.reason && d?.mode === was?.mode ? same(s) : to(s, {}, { degraded: d })
 }
 
 const selected: Handler<'selected'> = (s, e) =>
   settle(s, { status: 'idle', query: e.text, suggestions: [], error: null })
 /** Back to idle; what was learned stays. */
 const clear: Handler<'clear'> = (s) => settle(s, { ...IDLE, degraded: s.snapshot.degraded })
-const destroy: Handler<'destroy'> = (s) => {
-  const r = settle({ ...s, destroyed: true }, {})
-  return { state: r.state, effects: [...r.effects, { type: 'unwatch' }] }
-}
+const destroy: Handler<'destroy'> = (s) =>
+  to(s, { destroyed: true, asking: undefined, due: false }, {}, [...STOP, { type: 'unwatch' }])
 
 /** In every phase but `destroyed`. */
 const ALIVE: Edges = { typed, rate, selected, clear, destroy }

@@ -31,23 +31,23 @@ export const keyOf = ({ words }: Parsed): string => words.join(' ')
 /** The letters and digits an input has beside a house number, however it is read ("1600 am": 2). */
 export const nameLength = ({ readings }: Parsed): number => Math.min(...readings.map((r) => r.words.join('').length))
 
-/** `map` without its oldest keys beyond `max`. */
-function capped<V>(map: Map<string, V>, max: number): Map<string, V> {
-  for (const old of map.keys()) {
-    if (map.size <= max) break
-    map.delete(old)
+/** A copy of `map` with `key` (re)set last to `value` (or dropped), without its oldest keys beyond `max`. */
+function put<V>(map: ReadonlyMap<string, V>, key: string, value: V | undefined, max: number): Map<string, V> {
+  const copy = new Map(map)
+  copy.delete(key)
+  if (value) copy.set(key, value)
+  for (const old of copy.keys()) {
+    if (copy.size <= max) break
+    copy.delete(old)
   }
-  return map
+  return copy
 }
 
 /** `answer` kept as the most recently used (at most `size` kept); answered, the input's next failure backs off from the start. */
-export function remember(m: Memory, key: string, answer: Answer, size: number): Memory {
-  const answers = new Map(m.answers)
-  const failures = new Map(m.failures)
-  failures.delete(key)
-  answers.delete(key)
-  return { answers: capped(answers.set(key, answer), size), failures }
-}
+export const remember = (m: Memory, key: string, answer: Answer, size: number): Memory => ({
+  answers: put(m.answers, key, answer, size),
+  failures: put(m.failures, key, undefined, Infinity),
+})
 
 /**
  * The suggestions for `input` from what is known (an answer for it, or a complete one it refines
@@ -89,8 +89,6 @@ export function fail(
 ): Memory {
   const key = keyOf(parseAutocompleteInput(input))
   const attempt = (m.failures.get(key)?.attempt ?? -1) + 1
-  const failures = new Map(m.failures)
-  failures.delete(key)
-  failures.set(key, { input, error, attempt, until: now + backoffDelay(attempt, backoff.baseMs, backoff.maxMs) })
-  return { answers: m.answers, failures: capped(failures, Math.max(size, 1)) }
+  const until = now + backoffDelay(attempt, backoff.baseMs, backoff.maxMs)
+  return { answers: m.answers, failures: put(m.failures, key, { input, error, attempt, until }, Math.max(size, 1)) }
 }

@@ -17,7 +17,7 @@ import {
 } from './autocomplete-machine.js'
 import { AUTOCOMPLETE_DEFAULTS } from './defaults.js'
 import { selectSuggestion } from './select-suggestion.js'
-import type { Autocomplete, AutocompleteOptions, AutocompleteQuota } from './types.js'
+import type { Autocomplete, AutocompleteOptions } from './types.js'
 
 // Suggestions as the user types, asking the service as little as the answers allow: what was
 // answered before is kept (by input), and an input that extends one whose answer was complete is
@@ -50,24 +50,23 @@ export function createAutocomplete(client: AutocompleteClient, options: Autocomp
   const limit = num('limit', AUTOCOMPLETE_LIMIT.min, AUTOCOMPLETE_LIMIT.max, true) ?? D.limit
   const cacheSize = num('cacheSize', 0, 10_000, true) ?? D.cacheSize
   const near = optional(o.near, (v) => requireLatLng(v, 'near'))
-  const fb = optional(o.failureBackoff, (v) => requireObject(v, 'failureBackoff')) ?? {}
-  const failBase =
-    optional(fb.baseMs, (v) => requireNumber(v, 'failureBackoff.baseMs', 0, MAX_TIMER_MS)) ?? D.failureBackoff.baseMs
-  const failMax =
-    optional(fb.maxMs, (v) => requireNumber(v, 'failureBackoff.maxMs', 0, MAX_TIMER_MS)) ?? D.failureBackoff.maxMs
-  const q = optional(o.quota, (v) => requireObject(v, 'quota')) ?? {}
-  const quota = { ...D.quota } as AutocompleteQuota
-  for (const k in quota) {
-    const key = k as keyof AutocompleteQuota
-    quota[key] = optional(q[key], (v) => requireNumber(v, `quota.${key}`, 0, MAX_TIMER_MS)) ?? quota[key]
+  /** An object of durations (`failureBackoff`, `quota`): each field given, else its default. */
+  const durations = <T extends object>(field: string, defaults: T) => {
+    const given = optional(o[field], (v) => requireObject(v, field)) ?? {}
+    const out = { ...defaults } as Record<string, number>
+    for (const k in out)
+      out[k] = optional(given[k], (v) => requireNumber(v, `${field}.${k}`, 0, MAX_TIMER_MS)) ?? (out[k] as number)
+    return out as { -readonly [K in keyof T]: number }
   }
+  const failureBackoff = durations('failureBackoff', D.failureBackoff)
+  const quota = durations('quota', D.quota)
   if (typeof client?.on !== 'function')
     throw new ValidationError(
       'client',
       DEV && process.env.NODE_ENV !== 'production' && 'must be a client from createClient',
     )
 
-  const config = { minChars, debounceMs, cacheSize, failureBackoff: { baseMs: failBase, maxMs: failMax }, quota }
+  const config = { minChars, debounceMs, cacheSize, failureBackoff, quota }
   // The one state, changed only by `dispatch`; the store shows its snapshot.
   let state = initialAutocompleteState(config)
   const store = createStore(state.snapshot)
