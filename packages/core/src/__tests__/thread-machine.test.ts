@@ -7,10 +7,10 @@ import {
   transition,
   type ThreadEffectType,
   type ThreadEvent,
-  type ThreadEventType,
   type ThreadPhase,
   type ThreadState,
 } from '../messenger/thread-machine.js'
+import { itWalksTheTable } from '../../../../test/utils/machine-table.js'
 
 // Every edge of a thread store's machine, walked: (phase, event) → (next phase, effect types, in
 // order). The rows must name exactly the machine's edges, so adding, removing or changing one
@@ -111,38 +111,15 @@ const at = (phase: ThreadPhase, context: keyof typeof C): ThreadState => ({
   ...C[context],
 })
 
-const PHASES = Object.keys(TABLE) as ThreadPhase[]
-const TYPES = [...new Set(Object.values(E).map((e) => e.type))] as ThreadEventType[]
-
 describe('the thread machine', () => {
-  it.each(ROWS)('%s + %s (%s) → %s, effects %j', (from, event, context, to, effects) => {
-    const r = transition(at(from, context), E[event])
-    expect(r.state.phase).toBe(to)
-    expect(r.effects.map((e) => e.type)).toEqual(effects)
-  })
-
-  it('the rows above are exactly the edges of its table', () => {
-    const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
-    const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
-    expect([...new Set(rows)].sort()).toEqual(table.sort())
-    expect(TYPES.length, 'one sample event of every type').toBe(10)
-  })
-
-  it('ignores a pair it has no edge for: the same state object, no effect', () => {
-    let ignored = 0
-    for (const phase of PHASES)
-      for (const type of TYPES) {
-        if (TABLE[phase][type]) continue
-        const s = at(phase, 'typing')
-        const r = transition(
-          s,
-          Object.values(E).find((e) => e.type === type)!,
-        )
-        expect(r.state, `${phase} + ${type}`).toBe(s)
-        expect(r.effects).toEqual([])
-        ignored++
-      }
-    expect(ignored).toBe(PHASES.length * TYPES.length - new Set(ROWS.map(([f, e]) => `${f} ${E[e].type}`)).size)
+  itWalksTheTable({
+    TABLE,
+    transition,
+    events: E,
+    at: (phase, context) => at(phase, context),
+    phaseOf: (s) => s.phase,
+    rows: ROWS,
+    anyContext: 'typing',
   })
 
   it('merges messages by id, oldest first, and keeps the array when nothing is new', () => {

@@ -8,11 +8,11 @@ import {
   phaseOf,
   transition,
   type AutocompleteEvent,
-  type AutocompleteEventType,
   type AutocompletePhase,
   type AutocompleteState,
 } from '../../services/maps/autocomplete/autocomplete-machine.js'
 import { AUTOCOMPLETE_DEFAULTS } from '../../services/maps/autocomplete/defaults.js'
+import { itWalksTheTable } from '../../../../../test/utils/machine-table.js'
 
 // Every edge of the autocomplete machine, walked: (phase, event) → (next phase, effects, in
 // order). The rows must name exactly the machine's edges, so adding, removing or changing one
@@ -133,31 +133,15 @@ const askingMount = (s: AutocompleteState): AutocompleteState => ({
   snapshot: { ...s.snapshot, status: 'loading' },
 })
 
-const PHASES = Object.keys(TABLE) as AutocompletePhase[]
-const TYPES = [...new Set(Object.values(E).map((e) => e.type))] as AutocompleteEventType[]
-
 describe('the autocomplete machine', () => {
-  it.each(ROWS)('%s + %s (%s) → %s, effects %j', (from, event, context, to, effects) => {
-    const r = transition(at(from, context), E[event])
-    expect(phaseOf(r.state)).toBe(to)
-    expect(r.effects.map((e) => e.type)).toEqual(effects)
-  })
-
-  it('the rows above are exactly the edges of its table', () => {
-    const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
-    const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
-    expect([...new Set(rows)].sort()).toEqual(table.sort())
-    expect(TYPES.length, 'one sample event of every type').toBe(8)
-  })
-
-  it('ignores a pair it has no edge for: the same state, no effect', () => {
-    for (const phase of PHASES)
-      for (const event of Object.values(E)) {
-        if (TABLE[phase][event.type]) continue
-        const s = at(phase, 'asking')
-        expect(transition(s, event).state, `${phase} + ${event.type}`).toBe(s)
-        expect(transition(s, event).effects).toEqual([])
-      }
+  itWalksTheTable({
+    TABLE,
+    transition,
+    events: E,
+    at: (phase, context) => at(phase, context),
+    phaseOf: phaseOf,
+    rows: ROWS,
+    anyContext: 'asking',
   })
 
   it('keeps failures per input with the one backoff: doubling from baseMs, an answer starts it again', () => {

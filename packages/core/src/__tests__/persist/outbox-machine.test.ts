@@ -6,7 +6,6 @@ import {
   snapshotOf,
   transition,
   type EffectType,
-  type EventType,
   type Held,
   type OutboxEvent,
   type OutboxPhase,
@@ -14,6 +13,7 @@ import {
 } from '../../persist/outbox-machine.js'
 import type { ReadOutbox } from '../../persist/outbox-entries.js'
 import type { OutboxEntry } from '../../persist/types.js'
+import { itWalksTheTable } from '../../../../../test/utils/machine-table.js'
 
 // Every edge of the durable outbox's machine, walked: (phase, event, context) → (next phase,
 // effect types, in order). The rows must name exactly the machine's edges, so adding, removing or
@@ -167,35 +167,15 @@ const at = (phase: OutboxPhase, context: keyof typeof C): OutboxState => {
   return { ...initial, ...reading, ...drains, ...C[context], phase }
 }
 
-const PHASES = Object.keys(TABLE) as OutboxPhase[]
-const TYPES = [...new Set(Object.values(E).map((e) => e.type))] as EventType[]
-
 describe('the outbox machine', () => {
-  it.each(ROWS)('%s + %s (%s) → %s, effects %j', (from, event, context, to, effects) => {
-    const r = transition(at(from, context), E[event])
-    expect(r.state.phase).toBe(to)
-    expect(r.effects.map((e) => e.type)).toEqual(effects)
-  })
-
-  it('the rows above are exactly the edges of its table', () => {
-    const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
-    const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
-    expect([...new Set(rows)].sort()).toEqual(table.sort())
-    expect(TYPES.length, 'one sample event of every type').toBe(16)
-  })
-
-  it('ignores a pair it has no edge for: the same state, no effect', () => {
-    for (const phase of PHASES)
-      for (const type of TYPES) {
-        if (TABLE[phase][type]) continue
-        const s = at(phase, 'sending')
-        const r = transition(
-          s,
-          Object.values(E).find((e) => e.type === type)!,
-        )
-        expect(r.state, `${phase} + ${type}`).toBe(s)
-        expect(r.effects).toEqual([])
-      }
+  itWalksTheTable({
+    TABLE,
+    transition,
+    events: E,
+    at: (phase, context) => at(phase, context),
+    phaseOf: (s) => s.phase,
+    rows: ROWS,
+    anyContext: 'sending',
   })
 
   it('a send that ends after a logout: nothing is stored, nobody is told twice', () => {

@@ -6,12 +6,12 @@ import {
   transition,
   type PersistEffect,
   type PersistEvent,
-  type PersistEventType,
   type PersistPhase,
   type PersistState,
 } from '../../persist/persist-cache-machine.js'
 import type { SavedEntry } from '../../persist/saved-entries.js'
 import type { RestoreResult } from '../../persist/types.js'
+import { itWalksTheTable } from '../../../../../test/utils/machine-table.js'
 
 // Every edge of the saved cache's machine, walked: (phase, event) → (next phase, effects, in
 // order). The rows must name exactly the machine's edges, so adding, removing or changing one
@@ -105,33 +105,20 @@ const at = (phase: PersistPhase, context: keyof typeof C): PersistState => ({
   phase,
   ...C[context],
 })
-const kinds = (effects: PersistEffect[]) => effects.map((e) => (e.type === 'tell' ? `tell:${e.event}` : e.type))
-
-const PHASES = Object.keys(TABLE) as PersistPhase[]
-const TYPES = [...new Set(Object.values(E).map((e) => e.type))] as PersistEventType[]
 
 describe('the saved cache machine', () => {
-  it.each(ROWS)('%s + %s (%s) → %s, effects %j', (from, event, context, to, effects) => {
-    const r = transition(at(from, context), E[event])
-    expect(r.state.phase).toBe(to)
-    expect(kinds(r.effects)).toEqual(effects)
-  })
-
-  it('the rows above are exactly the edges of its table', () => {
-    const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
-    const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
-    expect([...new Set(rows)].sort()).toEqual(table.sort())
-    expect(TYPES.length, 'one sample event of every type').toBe(13)
-  })
-
-  it('ignores a pair it has no edge for: the same state, no effect', () => {
-    for (const phase of PHASES)
-      for (const event of Object.values(E)) {
-        if (TABLE[phase][event.type]) continue
-        const s = at(phase, 'pending')
-        expect(transition(s, event), `${phase} + ${event.type}`).toEqual({ state: s, effects: [] })
-        expect(transition(s, event).state).toBe(s)
-      }
+  itWalksTheTable({
+    TABLE,
+    transition,
+    events: E,
+    at: (phase, context) => at(phase, context),
+    phaseOf: (s) => s.phase,
+    rows: ROWS,
+    anyContext: 'pending',
+    effectName: (e) => {
+      const effect = e as PersistEffect
+      return effect.type === 'tell' ? `tell:${effect.event}` : effect.type
+    },
   })
 
   it('a save that ends after a logout, and a change or a message after it, are rows with no edge: nothing', () => {

@@ -1,7 +1,8 @@
 import { RealtimeError } from '@tandem/core'
 import { describe, expect, it } from 'vitest'
 import { TABLE, initialState, transition } from '../../connection/connection-machine.js'
-import type { ConnectionEvent, Context, EffectType, EventType, Phase } from '../../connection/connection-types.js'
+import type { ConnectionEvent, Context, EffectType, Phase } from '../../connection/connection-types.js'
+import { itWalksTheTable } from '../../../../../test/utils/machine-table.js'
 
 // Every edge of the connection machine, walked: (state, event) → (next state, effect types, in
 // order). The rows must name exactly the machine's edges, so adding, removing or changing one
@@ -129,36 +130,17 @@ const at = (name: Phase, context: keyof typeof C) => {
   return { name, context: { ...initial.context, ...C[context] } }
 }
 
-const PHASES = Object.keys(TABLE) as Phase[]
-const TYPES = [...new Set(Object.values(E).map((e) => e.type))] as EventType[]
-
 describe('the connection machine', () => {
-  it.each(ROWS)('%s + %s (%s) → %s, effects %j', (from, event, context, to, effects) => {
-    const r = transition(at(from, context), E[event])
-    expect(r.state.name).toBe(to)
-    expect(r.effects.map((e) => e.type)).toEqual(effects)
-  })
-
-  it('the rows above are exactly the edges of its table', () => {
-    const table = PHASES.flatMap((p) => Object.keys(TABLE[p]).map((type) => `${p} + ${type}`))
-    const rows = ROWS.map(([from, event]) => `${from} + ${E[event].type}`)
-    expect([...new Set(rows)].sort()).toEqual(table.sort())
-    expect(TYPES.length, 'one sample event of every type').toBe(11)
-  })
-
-  it('ignores a pair it has no edge for: the same state, no effect but a debug line', () => {
-    let ignored = 0
-    for (const phase of PHASES)
-      for (const type of TYPES) {
-        if (TABLE[phase][type]) continue
-        const s = at(phase, 'attempt')
-        const event = Object.values(E).find((e) => e.type === type)!
-        const r = transition(s, event)
-        expect(r.state, `${phase} + ${type}`).toBe(s)
-        expect(r.effects).toEqual([{ type: 'log', message: `ignored ${type} in ${phase}` }])
-        ignored++
-      }
-    expect(ignored).toBe(PHASES.length * TYPES.length - new Set(ROWS.map(([f, e]) => `${f} ${E[e].type}`)).size)
+  itWalksTheTable({
+    TABLE,
+    transition,
+    events: E,
+    at,
+    phaseOf: (s) => s.name,
+    rows: ROWS,
+    anyContext: 'attempt',
+    // An ignored pair is written to the debug log.
+    ignored: (phase, type) => [{ type: 'log', message: `ignored ${type} in ${phase}` }],
   })
 
   it('carries what the runner needs in its effects and the public state change', () => {
