@@ -40,7 +40,7 @@ export const DEVTOOLS_ROWS = [
     name: 'element + launcher chunk (imported when it mounts)',
     source: `export * from '@tandem/devtools'`,
     step: 'element',
-    budget: 4044, // today's size (issue 31): <tandem-devtools>, its launcher and styles, the strings; 3.73 kB (issue 31 review): the recorder and its rings moved to the entry; -168 bytes (issue 43): module order; +479 bytes (issue 46): the shared LauncherElement base (@tandem/elements): its members keep their names when minified, and h and sheet count here since they left @tandem/core
+    budget: 4022, // today's size (issue 31): <tandem-devtools>, its launcher and styles, the strings; 3.73 kB (issue 31 review): the recorder and its rings moved to the entry; -168 bytes (issue 43): module order; +479 bytes (issue 46): the shared LauncherElement base (@tandem/elements): its members keep their names when minified, and h and sheet count here since they left @tandem/core; -22 bytes (issue 46, trimmed): development-only sentences guarded by DEV at each call site, shared edge builders, one mergeStrings loop
   },
   {
     id: 'panel',
@@ -54,7 +54,7 @@ export const DEVTOOLS_ROWS = [
     name: '`@tandem/devtools/react` entry (`<TandemDevtools />`; the element and panel chunks as above)',
     source: `export * from '@tandem/devtools/react'`,
     step: 'entry',
-    budget: 2881, // today's size (issue 31): the component; it imports the element chunk when it renders; 2.88 kB (issue 31 review): it makes its recorder in its first effect, before the element's chunk loads (the recorder comes with it); +1 byte (issue 32 review): module order, the same code; -2 bytes (issue 43): module order; +1 byte (issue 44): module order, the same code; -3 bytes (issue 46): the shared LauncherElement base (@tandem/elements): its members keep their names when minified, and h and sheet count here since they left @tandem/core
+    budget: 2884, // today's size (issue 31): the component; it imports the element chunk when it renders; 2.88 kB (issue 31 review): it makes its recorder in its first effect, before the element's chunk loads (the recorder comes with it); +1 byte (issue 32 review): module order, the same code; -2 bytes (issue 43): module order; +1 byte (issue 44): module order, the same code; -3 bytes (issue 46): the shared LauncherElement base (@tandem/elements): its members keep their names when minified, and h and sheet count here since they left @tandem/core; +3 bytes (issue 46, trimmed): module order, the same code
   },
 ]
 
