@@ -13,6 +13,7 @@ import {
   type PhaseState,
   type StorePhase,
   type Step,
+  storeTable,
 } from './store-phase.js'
 
 // The customer's conversations as a pure machine: each (phase, event) pair it answers is an edge
@@ -116,15 +117,7 @@ const SHOWN: Edges = {
   close,
 }
 
-export const TABLE: { readonly [P in TablePhase]: Edges } = {
-  // Nothing shown yet: pushes wait for the first load, which brings them.
-  idle: { start, refresh: fetch, close },
-  loading: SHOWN,
-  ready: SHOWN,
-  error: SHOWN,
-  // Shut down: a subscriber that lets go still lets the channel go.
-  closed: { stop },
-}
+export const TABLE = storeTable<Edges>({ start, refresh: fetch, close }, SHOWN, { stop })
 
 /** The state after `e`, and what to do; `s` itself and no effect for a pair TABLE has no edge for. */
 export const transition = (s: TableState, e: TableEvent): TableResult => step(TABLE, s, e)

@@ -72,3 +72,16 @@ export function step<S extends PhaseState, E extends { type: string }, F>(
   const handler = table[s.phase][e.type as E['type']] as ((s: S, e: E) => Step<S, F>) | undefined
   return handler ? handler(s, e) : same(s)
 }
+
+/**
+ * The phases' edges, the same for every messenger store: nothing shown yet (`idle`), pushes wait for
+ * the first load, which brings them; shown (`loading`, `ready`, `error`), they take `shown`; shut
+ * down (`closed`), a subscriber that lets go still lets the channel go.
+ */
+export const storeTable = <Edges>(idle: Edges, shown: Edges, closed: Edges): { readonly [P in StorePhase]: Edges } => ({
+  idle,
+  loading: shown,
+  ready: shown,
+  error: shown,
+  closed,
+})

@@ -13,6 +13,7 @@ import {
   type PhaseState,
   type StorePhase,
   type Step,
+  storeTable,
 } from './store-phase.js'
 
 // One conversation as the customer sees it, as a pure machine: each (phase, event) pair it answers
@@ -145,15 +146,7 @@ const SHOWN: Edges = {
   close,
 }
 
-export const TABLE: { readonly [P in ThreadPhase]: Edges } = {
-  // Nothing shown yet: pushes wait for the first load, which brings them.
-  idle: { start, refresh: fetch, close },
-  loading: SHOWN,
-  ready: SHOWN,
-  error: SHOWN,
-  // Shut down: a subscriber that lets go still lets the channel go.
-  closed: { stop },
-}
+export const TABLE = storeTable<Edges>({ start, refresh: fetch, close }, SHOWN, { stop })
 
 /** The state after `e`, and what to do; `s` itself and no effect for a pair TABLE has no edge for. */
 export const transition = (s: ThreadState, e: ThreadEvent): ThreadResult => step(TABLE, s, e)
