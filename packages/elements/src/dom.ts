@@ -1,7 +1,7 @@
 // DOM built from nodes, never from markup: data reaches the page as text nodes only (no
 // innerHTML anywhere), which a strict CSP and untrusted message text both need.
 
-type Attrs = Record<string, string | false | null | undefined>
+export type Attrs = Record<string, string | false | null | undefined>
 
 /** An element with attributes (false/null/undefined: left out) and children (strings become text). */
 export function h<K extends keyof HTMLElementTagNameMap>(
