@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { describeLoadFactor, WORKERS } from './test/utils/load-factor.js'
 import { slack } from './test/utils/wait.js'
 
 // Tests run from `src` through the `@tandem/source` export condition, so no build is
@@ -56,6 +57,12 @@ const withCleanup = ['src/__tests__/setup.ts']
 
 export default defineConfig(({ mode }) => {
   const soak = mode === 'soak'
+  // The one load factor (test/utils/load-factor.ts), measured once and handed to the workers through
+  // the environment: every deadline below, and each test's `slack()`, scales with it. Said once a run.
+  if (!process.env.TANDEM_LOAD_FACTOR_SAID) {
+    process.env.TANDEM_LOAD_FACTOR_SAID = '1'
+    console.info(describeLoadFactor())
+  }
   return {
     resolve: {
       conditions,
@@ -89,7 +96,7 @@ export default defineConfig(({ mode }) => {
       // Vitest's default is one worker less than the cores: ONE on a 2-core machine, which ran the
       // suite file after file (734 s). Most files wait on sockets, timers or the browser rather than
       // burn CPU, so three at a time keep two cores busy. VITEST_MAX_WORKERS overrides it.
-      maxWorkers: 3,
+      maxWorkers: WORKERS,
       // One module graph per worker, not per file: a fresh one per file spent 145 of the suite's
       // CPU seconds importing the same modules again (Vitest's "import" time). What isolation gave
       // is kept by hand: hooks that shared helpers used to register at their top level (which would
@@ -97,8 +104,9 @@ export default defineConfig(({ mode }) => {
       // files that stub globals or add listeners remove them in afterAll; timers go real after each test.
       isolate: false,
       setupFiles: [EACH_FILE],
-      testTimeout: 15_000,
-      hookTimeout: 15_000,
+      // 15 s on a quiet machine, times the load factor.
+      testTimeout: slack(15_000),
+      hookTimeout: slack(15_000),
       projects: (
         [
           {
@@ -182,7 +190,7 @@ export default defineConfig(({ mode }) => {
               environment: 'node',
               include: ['src/__tests__/**/*.test.ts'],
               // Each test bundles a dozen apps with esbuild: 16 s beside three browser files on 2
-              // cores (it timed out at 15 s), so a minute, or more on a busy machine (test/utils/wait.ts).
+              // cores (it timed out at 15 s), so a minute, or more on a busy machine (test/utils/load-factor.ts).
               testTimeout: Math.max(60_000, slack(20_000)),
             },
           },
@@ -194,7 +202,7 @@ export default defineConfig(({ mode }) => {
               root: 'test',
               environment: 'node',
               include: ['reliability/**/*.test.ts'],
-              testTimeout: 120_000,
+              testTimeout: Math.max(120_000, slack(40_000)),
             },
           },
           // Every TypeScript block of the docs type-checked, and the runnable ones run on the emulator (test/docs).
@@ -205,7 +213,7 @@ export default defineConfig(({ mode }) => {
               root: 'test',
               environment: 'node',
               include: ['docs/**/*.test.ts'],
-              testTimeout: 30_000,
+              testTimeout: Math.max(30_000, slack(10_000)),
             },
           },
           // The playground in a real browser (Chromium through playwright-core): one build served by
@@ -219,7 +227,7 @@ export default defineConfig(({ mode }) => {
               environment: 'node',
               include: ['e2e/**/*.test.ts'],
               globalSetup: ['e2e/global-setup.ts'],
-              // A minute on a quiet machine; a busy one (TANDEM_SLOW, test/utils/wait.ts) gets more.
+              // A minute on a quiet machine; a busy one (the load factor, test/utils/load-factor.ts) gets more.
               testTimeout: Math.max(60_000, slack(40_000)),
               hookTimeout: Math.max(60_000, slack(40_000)),
             },

@@ -4,7 +4,7 @@
 // printed when it ends: a failure shows under its own name, whole, and stops the run before Vitest.
 // Arguments go to Vitest (`npm test -- --project core`).
 import { spawn } from 'node:child_process'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
 
 /** npm scripts (package.json), longest first on a quiet 2-core machine; `after`: must end first. */
 const CHECKS = [
@@ -37,6 +37,10 @@ function run(name) {
     })
   })
 }
+
+// The machine's load before the checks add theirs: Vitest scales its deadlines from it (the one load
+// factor, test/utils/load-factor.ts), and five minutes of checks would otherwise read as a busy machine.
+const loadAtStart = process.env.TANDEM_LOAD ?? loadavg()[0].toFixed(2)
 
 const started = performance.now()
 const done = new Map()
@@ -74,7 +78,10 @@ if (failed.length) {
   process.exit(1)
 }
 
-const vitest = spawn('node_modules/.bin/vitest', ['run', ...process.argv.slice(2)], { stdio: 'inherit' })
+const vitest = spawn('node_modules/.bin/vitest', ['run', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, TANDEM_LOAD: loadAtStart },
+})
 vitest.on('close', (code, signal) => {
   console.log(`npm test: ${seconds(started)} in all`)
   process.exit(code ?? (signal ? 1 : 0))

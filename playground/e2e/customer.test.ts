@@ -1,3 +1,4 @@
+// deadline-test: the issue's second, an agent's reply on the customer's page within 1 s (scaled by the load factor).
 // The customer's page and the agent inbox, together (issue 29): a customer's first message
 // reaches the inbox live; an agent's reply reaches the customer within a second, once, across a
 // dropped connection and a reload; the unread badge agrees in two tabs of the customer.

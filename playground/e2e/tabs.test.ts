@@ -1,3 +1,4 @@
+// deadline-test: the next leader's socket must come before a left tab's 5 s grace (TABS_DEFAULTS.leftTabGraceMs) ends.
 // One realtime connection for all tabs (shareAcrossTabs), in real Chromium: several pages of one
 // browser context are tabs of one profile (Web Locks, BroadcastChannel, sessionStorage per tab).
 // Real sockets are counted with the browser's own websocket events. No sleeps: every wait is a

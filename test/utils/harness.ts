@@ -3,7 +3,7 @@
 import type { Emulator } from '@tandem/emulator'
 import { createRealtime, type Channel, type Realtime, type RealtimeOptions } from '@tandem/realtime'
 import { WebSocket } from 'ws'
-import { waitUntil } from './wait.js'
+import { slack, waitUntil } from './wait.js'
 
 export interface RealtimeSetup {
   /** Where the socket goes: the emulator's url or a proxy's (`/realtime` is appended). */
@@ -45,14 +45,14 @@ export function realtimeClient(emu: Emulator, setup: RealtimeSetup, options: Rea
   }) as CountedRealtime
 }
 
-export const untilState = (rt: Realtime, state: Realtime['state'], timeoutMs = 10_000) =>
+export const untilState = (rt: Realtime, state: Realtime['state'], timeoutMs = slack(10_000)) =>
   waitUntil(() => rt.state === state, {
     timeoutMs,
     what: `realtime state ${state} (now ${rt.state})`,
     on: (cb) => rt.on('state', cb),
   })
 
-export const untilSubscribed = (channels: Channel[], timeoutMs = 10_000) =>
+export const untilSubscribed = (channels: Channel[], timeoutMs = slack(10_000)) =>
   waitUntil(() => channels.every((c) => c.state === 'subscribed'), {
     timeoutMs,
     what: `channels subscribed (${channels

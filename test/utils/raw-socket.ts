@@ -2,6 +2,7 @@
 // frame by frame: every frame it receives is kept (in order, with its text), requests are matched
 // to replies by id, and every wait has a deadline.
 import { WebSocket } from 'ws'
+import { slack } from './wait.js'
 
 export type RawFrame = Record<string, unknown> & { type?: string; id?: string | number }
 
@@ -71,15 +72,15 @@ export async function openRaw(url: string, onText?: (text: string) => void): Pro
       return closed
     },
     send: (frame) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
-    request(frame, timeoutMs = 5_000) {
+    request(frame, timeoutMs = slack(5_000)) {
       const id = `q${nextId++}`
       const from = frames.length
       socket.send({ ...frame, id })
       return socket.take((f) => f.id === id, timeoutMs, from)
     },
-    take: (match, timeoutMs = 5_000, from = 0) =>
+    take: (match, timeoutMs = slack(5_000), from = 0) =>
       wait(() => frames.slice(from).find(match), timeoutMs, 'matching frame'),
-    untilClosed: (timeoutMs = 5_000) => wait(() => closed, timeoutMs, 'close'),
+    untilClosed: (timeoutMs = slack(5_000)) => wait(() => closed, timeoutMs, 'close'),
     close: () => ws.close(),
   }
   return socket

@@ -1,9 +1,25 @@
 // The one set of waits for every package's tests (packages/*/src/__tests__ and test/ import it
 // from here): bounded waits on conditions; no sleep decides a result, every wait has a deadline.
 
+import { loadFactor } from './load-factor.js'
+
 // The timers as they were when this module loaded: a test that wraps the globals to count
 // timers (leaks.test.ts) does not count the waits' own.
 const { setTimeout, clearTimeout, setInterval, clearInterval } = globalThis
+
+/**
+ * How many times slower than a quiet machine this run may go: the one load factor
+ * (test/utils/load-factor.ts), read from the machine's load when the run starts, or `TANDEM_SLOW`.
+ * It widens the scheduling slack a test adds to a time it checks and the waits' default deadlines,
+ * never the time itself: each scaled bound stays below what the wrong behaviour would take.
+ */
+export const LOAD_FACTOR = loadFactor()
+
+/** `ms` of scheduling slack, widened by the load factor. */
+export const slack = (ms: number): number => Math.round(ms * LOAD_FACTOR)
+
+/** The deadline of a wait that names none: 5 s on a quiet machine. */
+const DEFAULT_WAIT_MS = slack(5_000)
 
 /**
  * Resolves once `check()` holds. It is re-checked on every event of `on` (when given) and at
@@ -13,7 +29,7 @@ export function waitUntil(
   check: () => boolean,
   o: { timeoutMs?: number; what?: string; pollMs?: number; on?: (cb: () => void) => () => void } = {},
 ): Promise<void> {
-  const { timeoutMs = 5_000, what = 'condition', pollMs = 5 } = o
+  const { timeoutMs = DEFAULT_WAIT_MS, what = 'condition', pollMs = 5 } = o
   return new Promise((resolve, reject) => {
     let done = false
     const finish = (err?: Error) => {
@@ -44,7 +60,7 @@ export function waitUntil(
 }
 
 /** `waitUntil` for a condition with no event of its own, said positionally: re-checked every 5 ms. */
-export const poll = (check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> =>
+export const poll = (check: () => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<void> =>
   waitUntil(check, { what, timeoutMs })
 
 /**
@@ -54,7 +70,7 @@ export const poll = (check: () => boolean, what: string, timeoutMs = 5_000): Pro
 export function until(
   on: (cb: () => void) => () => void,
   check: () => boolean,
-  timeoutMs = 5_000,
+  timeoutMs = DEFAULT_WAIT_MS,
   what = 'condition',
 ): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -97,14 +113,3 @@ export const tick = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * wait for a result; that is `until`, `waitUntil` or `within`, which end as soon as it is there.
  */
 export const during = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-/**
- * How many times slower than a quiet laptop the machine running the tests may be: `TANDEM_SLOW`,
- * 3 by default (a busy 2-core machine, `npm test` beside other work); `TANDEM_SLOW=1` for the tight
- * bounds of a quiet machine. It widens the scheduling slack a test adds to a time it checks, never
- * the time itself: each scaled bound stays below what the wrong behaviour would take.
- */
-export const SLOW = Math.max(1, Number(process.env.TANDEM_SLOW) || 3)
-
-/** `ms` of scheduling slack, widened for a slow machine (`SLOW`). */
-export const slack = (ms: number): number => Math.round(ms * SLOW)

@@ -20,15 +20,16 @@ describe('half-open links', () => {
     const started = Date.now()
     emu().realtime.blackhole('bh')
     await pub.channel('bh:1').publish('n', 2) // lost in the black hole, recovered by the resume
+    // heartbeatMs + grace (grace = min(10 s, heartbeatMs)): 600 ms and a watchdog tick. A bounded wait
+    // for it, far under the 10 s grace a watchdog that ignored heartbeatMs would give.
     await until(
       (cb) => a.on('state', cb),
       () => states.some((s) => s.current === 'reconnecting'),
+      Math.min(slack(2 * HEARTBEAT + 1_000), 8_000),
+      'the watchdog noticed',
     )
-    const detectedMs = Date.now() - started
     expect(states[0]).toMatchObject({ current: 'reconnecting', reason: 'heartbeat_timeout' })
-    // heartbeatMs + grace (grace = min(10 s, heartbeatMs)), plus one watchdog tick and scheduling slack.
-    expect(detectedMs).toBeGreaterThanOrEqual(HEARTBEAT)
-    expect(detectedMs).toBeLessThan(2 * HEARTBEAT + slack(250))
+    expect(Date.now() - started).toBeGreaterThanOrEqual(HEARTBEAT) // a lower bound: the watchdog's own
     await untilState(a, 'connected')
     expect(a.connectionId).toBeDefined()
     await got.count(2)

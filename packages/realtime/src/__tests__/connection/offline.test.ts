@@ -34,7 +34,8 @@ afterEach(() => {
 
 describe('offline and online (happy-dom window)', () => {
   it('offline: drops the socket and makes no attempt; online: reconnects at once; a publish made offline is delivered once', async () => {
-    const pub = client(emu(), { subject: 'offline_pub' }, { backoff: { baseMs: 5_000, capMs: 5_000 } })
+    // A backoff of a minute: a reconnect that waited it out could not pass for one made at once.
+    const pub = client(emu(), { subject: 'offline_pub' }, { backoff: { baseMs: 60_000, capMs: 60_000 } })
     const sub = client(emu(), { subject: 'offline_sub' })
     const got = collect(sub, 'offline:1')
     pub.connect()
@@ -54,11 +55,9 @@ describe('offline and online (happy-dom window)', () => {
     ).rejects.toThrow(/within/)
     expect(emu().realtime.stats.connections.total).toBe(total)
 
-    // Back online: at once, although this client's backoff would wait 5 s.
-    const started = Date.now()
+    // Back online: at once, although this client's backoff would wait a minute.
     goOnline()
-    await untilState(pub, 'connected', 2_000)
-    expect(Date.now() - started).toBeLessThan(slack(1_000)) // not the 5 s backoff
+    await untilState(pub, 'connected', Math.min(slack(4_000), 30_000))
     await expect(ack).resolves.toMatchObject({ offset: 1, duplicate: false })
     await got.count(1)
     expect(got.messages.map((m) => m.data)).toEqual(['sent while offline'])
@@ -86,14 +85,13 @@ describe('offline and online (happy-dom window)', () => {
     emu().realtime.blackhole('ping_check')
     const states: StateChange[] = []
     a.on('state', (s) => states.push(s))
-    const started = Date.now()
     window.dispatchEvent(new window.Event('online'))
     await until(
       (cb) => a.on('state', cb),
       () => states.some((s) => s.current === 'connected'),
     )
+    // grace = min(10 s, heartbeatMs): the ping check answers before the heartbeat watchdog would, which
+    // the reason says (a link noticed by the watchdog reconnects with heartbeat_timeout), on any machine.
     expect(states[0]).toMatchObject({ current: 'reconnecting', reason: 'ping_timeout' })
-    // grace = min(10 s, heartbeatMs): the ping check answers well before the heartbeat watchdog would.
-    expect(Date.now() - started).toBeLessThan(1_000 + slack(500))
   })
 })
