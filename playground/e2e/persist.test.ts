@@ -1,3 +1,4 @@
+// deadline-test: a reply in one tab shows in the user's other tab within 100 ms (the issue's target, scaled by the load factor).
 // Work that survives (issue 30), in Chromium with the page's own IndexedDB: writes made offline wait
 // in the durable outbox across reloads and are applied once each, in order; the saved inbox shows on
 // the first paint with the API unreachable; storage that refuses falls back to memory with one
@@ -189,9 +190,11 @@ describe.skipIf(!hasChromium)('work that survives, in Chromium', () => {
     await page.locator('#reply-text').fill('never sent')
     await page.locator('#reply-text').press('Control+Enter')
     await status(page).and(page.locator('[data-count="1"]')).waitFor(WAIT)
-    expect(Object.keys(await stored(page, `user:${user}:`)).sort()).toEqual([
+    // The held write under a key of its own (`<key>:outbox#<id>`), beside the session and the saved cache.
+    const keys = Object.keys(await stored(page, `user:${user}:`)).sort()
+    expect(keys.map((k) => k.replace(/#.+$/, '#<id>'))).toEqual([
       `user:${user}:cache`,
-      `user:${user}:outbox`,
+      `user:${user}:outbox#<id>`,
       `user:${user}:session`,
     ])
 

@@ -1,24 +1,29 @@
 import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from '../errors.js'
-import { safeStorage } from './storage.js'
+import { safeStorage, type SafeStorage } from './storage.js'
 import { openTabChannel } from './tab-channel.js'
 import type { BroadcastChannelConstructor } from '../cross-tab/platform.js'
-import type { PersistOptions, PersistStorage } from './types.js'
+import type { PersistOptions } from './types.js'
 
-/** Where a key's session record, cache and outbox are stored. */
+/** Where a key's session record, cache and outbox are stored (each held write: `<outbox>#<id>`). */
 export const storageKeys = (key: string) => ({
   session: `${key}:session`,
   cache: `${key}:cache`,
   outbox: `${key}:outbox`,
 })
 
+/** The keys of the held writes of `outbox` among `all`: another key's names add a `:` (`<outbox>#x:session` is key `<outbox>#x`'s). */
+export const recordKeys = (all: unknown[], outbox: string): string[] =>
+  all.filter((k): k is string => typeof k === 'string' && k.startsWith(`${outbox}#`) && !k.includes(':', outbox.length))
+
 /**
  * Deletes what is stored for the key, the session record first: a write of any tab that comes after
  * that finds no session and writes nothing (key-session.ts), one that came before is deleted next.
  */
-export async function clearKeys(storage: PersistStorage, keys: ReturnType<typeof storageKeys>): Promise<void> {
+export async function clearKeys(storage: SafeStorage, keys: ReturnType<typeof storageKeys>): Promise<void> {
   await storage.del(keys.session)
-  await Promise.all([storage.del(keys.cache), storage.del(keys.outbox)])
+  const records = recordKeys(await storage.keys(), keys.outbox)
+  await Promise.all([keys.cache, keys.outbox, ...records].map((k) => storage.del(k)))
 }
 
 /** The key an option bag names (a string, not empty), else the `ValidationError` saying `why` (development only). */
@@ -30,7 +35,7 @@ export function keyOption(options: { key?: unknown } | undefined, why: string | 
 
 /** Deletes what is stored for `key` (clearKeys) and tells the tabs of the key (`cleared`). */
 export async function clearAndTell(
-  storage: PersistStorage,
+  storage: SafeStorage,
   key: string,
   Channel: BroadcastChannelConstructor | undefined,
 ): Promise<void> {

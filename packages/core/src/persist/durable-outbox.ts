@@ -118,11 +118,12 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
 
   function run(effect: OutboxEffect): void {
     switch (effect.type) {
-      case 'store':
-        return void stored.change(effect.op).then(({ ours, read }) => {
+      case 'put':
+      case 'remove':
+        return void stored.write(effect).then(({ ours, found }) => {
           if (!ours)
             dispatch({ type: 'logout', by: 'another-tab' }) // the session ended while this page did not hear (asleep)
-          else if (read) dispatch({ type: 'read', read, op: effect.op })
+          else if (found !== undefined) dispatch({ type: 'stored', op: effect, found })
         })
       case 'reload':
         return void stored.read().then((read) => dispatch({ type: 'read', read }))

@@ -142,10 +142,15 @@ export function toEntry(fields: NewEntry, bytes: number, id: string): OutboxEntr
   return checked.entry
 }
 
-/** What is stored under `<key>:outbox`. */
-export interface StoredOutbox {
+/**
+ * What is stored for one held write (`<key>:outbox#<id>`): the entry, and `seq`, its place in the
+ * order the writes were stored (ms since epoch, or one more than the last a tab saw: two writes of
+ * one millisecond keep their order).
+ */
+export interface OutboxRecord {
   v: 1
-  entries: OutboxEntry[]
+  seq: number
+  entry: OutboxEntry
 }
 
 export interface ReadOutbox {
@@ -153,27 +158,28 @@ export interface ReadOutbox {
   entries: OutboxEntry[]
   /** Entries that must never be sent, and why. */
   refused: { entry: OutboxEntry; error: ValidationError }[]
-  /** Elements that are no entry at all. */
-  unreadable: number
+  /** The ids of records that hold no entry at all (another version's, a stranger's): dropped. */
+  unreadable: string[]
 }
 
-/** The stored list, checked entry by entry (another version's whole list reads as empty). */
-export function readStored(stored: unknown): ReadOutbox {
-  const read: ReadOutbox = { entries: [], refused: [], unreadable: 0 }
-  if (!isObject(stored) || stored.v !== 1 || !Array.isArray(stored.entries)) return read
-  for (const v of stored.entries as unknown[]) {
-    const checked = checkEntry(v)
-    if (!checked) read.unreadable++
-    else if (checked.error) read.refused.push({ entry: checked.entry, error: checked.error })
-    else read.entries.push(checked.entry)
+/**
+ * The stored records (`[id, record]`), each checked on its own: its entry against the contract,
+ * under its own id (a record under another entry's id is a stranger's); the entries in `seq` order.
+ */
+export function readRecords(records: [string, unknown][]): ReadOutbox {
+  const read: ReadOutbox = { entries: [], refused: [], unreadable: [] }
+  const order: [number, OutboxEntry][] = []
+  for (const [id, r] of records) {
+    const seq = isObject(r) && r.v === 1 ? r.seq : undefined
+    const checked = Number.isFinite(seq) ? checkEntry((r as OutboxRecord).entry) : undefined
+    if (checked?.entry.id !== id) read.unreadable.push(id)
+    else if (checked.error) read.refused.push(checked as ReadOutbox['refused'][number])
+    else order.push([seq as number, checked.entry])
   }
+  // Ties (two tabs in one millisecond) by id: every tab reads the same order.
+  read.entries = order.sort(([a, x], [b, y]) => a - b || (x.id < y.id ? -1 : 1)).map(([, e]) => e)
   return read
 }
-
-/** The stored entries that may be sent, oldest first. */
-export const readEntries = (stored: unknown): OutboxEntry[] => readStored(stored).entries
-
-export const toStored = (entries: OutboxEntry[]): StoredOutbox => ({ v: 1, entries })
 
 /** The first entry of each lane: what may go now (a lane's writes go one after the other). */
 export function heads(entries: readonly OutboxEntry[]): OutboxEntry[] {

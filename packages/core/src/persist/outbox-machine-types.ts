@@ -9,7 +9,7 @@ import type { LogoutSource, OutboxEntry, OutboxEvents } from './types.js'
 export type Kind = OutboxEntry['kind']
 
 /**
- * The outbox in this tab. `loading`: the stored list is being read; `follower`: another tab sends
+ * The outbox in this tab. `loading`: the stored writes are being read; `follower`: another tab sends
  * (this one stores, shows and hears outcomes); `drainer`: elected to send the key's writes (of the
  * kinds in `drains`); `stopped`: `stop()`, what is stored stays; `loggedOut`: the key's session
  * ended (here or in another tab): nothing is stored, sent or heard any more.
@@ -18,7 +18,7 @@ export type OutboxPhase = 'loading' | 'follower' | 'drainer' | 'stopped' | 'logg
 
 /**
  * A held write. `announced`: made (here, or in a tab that said so) and not yet read back from
- * storage: shown, never sent; `stored`: in the stored list, may go; `sending`: this tab sends it;
+ * storage: shown, never sent; `stored`: in storage, may go; `sending`: this tab sends it;
  * `blocked`: failed for now, goes again at `until` (or once online); `settled`: applied (or
  * removed), its drop on its way to storage; `refused`: the service refused it, its drop likewise.
  */
@@ -35,18 +35,20 @@ export interface Held {
   readonly own?: boolean
   /** `settled`, `refused`: what its caller hears once the drop is stored. */
   readonly outcome?: Outcome
+  /** Refused as a read found it: said only by the tab whose drop found it still stored. */
+  readonly found?: true
 }
 
 export interface OutboxState {
   readonly phase: OutboxPhase
-  /** Every write held, oldest first: the stored list, then what was announced and is not stored yet. */
+  /** Every write held, oldest first: the stored ones, then what was announced and is not stored yet. */
   readonly held: readonly Held[]
   /** The kinds this tab can send (a client gave its sender). */
   readonly senders: readonly Kind[]
   /** The kinds this tab was elected to send. */
   readonly drains: readonly Kind[]
   readonly online: boolean
-  /** A read of the stored list (another tab changed it): `again` once one more change came meanwhile. */
+  /** A read of the stored writes (another tab changed them): `again` once one more change came meanwhile. */
   readonly reading: 'no' | 'yes' | 'again'
   readonly loggedOut?: LogoutSource
   readonly retry: { readonly baseMs: number; readonly maxMs: number }
@@ -54,20 +56,21 @@ export interface OutboxState {
   readonly startedAt: number
 }
 
-/** A change of the stored list, made in one transaction on what storage holds then. */
-export type StoreOp =
-  | { type: 'add'; entry: OutboxEntry }
-  | { type: 'drop'; id: string }
-  | { type: 'failed'; id: string; attempts: number; lastError: NonNullable<OutboxEntry['lastError']> }
-  /** Only what a read found that must never be sent, left out. */
-  | { type: 'purge' }
+/**
+ * A change of one held write in storage, in one transaction on what storage holds then: `put` its
+ * entry (`add`: a new write, stored unless it is there already; else only while it is still
+ * there), or `remove` its record.
+ */
+export type StoreOp = { type: 'put'; entry: OutboxEntry; add?: true } | { type: 'remove'; id: string }
 
 export type OutboxEvent =
-  /** The first read of the stored list (the key's session joined). */
+  /** The first read of the stored writes (the key's session joined). */
   | { type: 'loaded'; read: ReadOutbox }
-  /** The stored list as read again (`op` absent) or as a store of `op` left it. */
-  | { type: 'read'; read: ReadOutbox; op?: StoreOp }
-  /** Another tab changed the stored list. */
+  /** The stored writes as read again. */
+  | { type: 'read'; read: ReadOutbox }
+  /** `op` is stored; `found`: the write's record was there before it. */
+  | { type: 'stored'; op: StoreOp; found: boolean }
+  /** Another tab changed the stored writes. */
   | { type: 'changed' }
   /** A client gave its sender for `kind`. */
   | { type: 'sender'; kind: Kind }
@@ -99,8 +102,9 @@ export type Emit = {
 }[keyof OutboxEvents]
 
 export type OutboxEffect =
-  | { type: 'store'; op: StoreOp }
-  /** Read the stored list again (then `read`). */
+  /** Store the change (then `stored`). */
+  | StoreOp
+  /** Read the stored writes again (then `read`). */
   | { type: 'reload' }
   | { type: 'send'; entry: OutboxEntry }
   /** Tick at `until` (the earliest a blocked write may go again). */

@@ -1,6 +1,6 @@
 import { fullJitter } from '../backoff.js'
 import { isRetryable } from './outbox-classify.js'
-import type { ReadOutbox } from './outbox-entries.js'
+import { drop, gone, merge } from './outbox-merge.js'
 import type {
   Emit,
   EventType,
@@ -12,7 +12,6 @@ import type {
   OutboxState,
   Outcome,
   Result,
-  StoreOp,
 } from './outbox-machine-types.js'
 import type { OutboxEntry, OutboxEvents, OutboxSnapshot } from './types.js'
 
@@ -40,12 +39,10 @@ const with_ = (s: OutboxState, patch: Partial<OutboxState>, effects: OutboxEffec
   state: { ...s, ...patch },
   effects,
 })
-const store = (op: StoreOp): OutboxEffect => ({ type: 'store', op })
 /** One of OutboxEvents as an effect (its value checked against the event's). */
 const emit = <K extends keyof OutboxEvents>(name: K, value: Parameters<OutboxEvents[K]>[0]) =>
   ({ type: 'emit', name, value }) as Emit
 const settle = (id: string, outcome: Outcome, tell: boolean): OutboxEffect => ({ type: 'settle', id, outcome, tell })
-const gone = (h: Held) => h.phase === 'settled' || h.phase === 'refused'
 
 /** Another read of the stored list: at once, or once the one on its way is back. */
 function reread(s: OutboxState): Result {
@@ -78,49 +75,6 @@ function waitFor(s: OutboxState): OutboxEffect[] {
   return until === Infinity ? [] : [{ type: 'wait', until }]
 }
 
-/**
- * The stored list as read (`read`), with what this tab knows that storage cannot say: a write
- * announced and not stored yet, one being sent, one waiting out its backoff, one whose drop is on
- * its way (kept until the read of that very drop). What the read found that must never be sent
- * is refused here when this read is of a store (that store left it out): said once, by that tab.
- */
-function merge(s: OutboxState, read: ReadOutbox, op?: StoreOp): Result {
-  const local = new Map(s.held.map((h) => [h.entry.id, h]))
-  const effects: OutboxEffect[] = []
-  const held: Held[] = []
-  const stored = new Set<string>()
-  for (const entry of read.entries) {
-    stored.add(entry.id)
-    const h = local.get(entry.id)
-    if (!h || h.phase === 'announced') {
-      held.push({ entry, phase: 'stored', own: h?.own })
-      if (h?.own && op?.type === 'add' && op.entry.id === entry.id) effects.push(emit('queued', entry))
-    } else if (h.phase === 'stored' || h.phase === 'blocked') held.push({ ...h, entry })
-    else held.push(h)
-  }
-  for (const h of s.held) {
-    if (stored.has(h.entry.id)) continue
-    const dropped = op?.type === 'drop' && op.id === h.entry.id
-    // Not stored yet, or being sent: kept. Stored or waiting: another tab sent or removed it.
-    if (h.phase === 'announced' || h.phase === 'sending' || (gone(h) && !dropped)) held.push(h)
-    else if (dropped && h.outcome) {
-      const { entry, outcome } = h
-      effects.push(
-        settle(entry.id, outcome, true),
-        outcome.error
-          ? emit('refused', { entry, error: outcome.error })
-          : emit('applied', { entry, result: outcome.result }),
-      )
-    }
-  }
-  if (op)
-    for (const { entry, error } of read.refused) {
-      effects.push(settle(entry.id, { error }, true), emit('refused', { entry, error }))
-    }
-  else if (read.refused.length || read.unreadable) effects.push(store({ type: 'purge' }))
-  return { state: { ...s, held }, effects }
-}
-
 const sending = (s: OutboxState, id: string) => s.held.find((h) => h.entry.id === id && h.phase === 'sending')
 const replace = (s: OutboxState, id: string, next: Held): OutboxState => ({
   ...s,
@@ -140,17 +94,43 @@ const loaded: Handler<'loaded'> = (s, e) => {
   const { state, effects } = merge(s, e.read)
   const phase: OutboxPhase = s.drains.length ? 'drainer' : 'follower'
   const restore: OutboxEffect[] = e.read.entries.length
-    ? [emit('restore', { entries: state.held.map((h) => h.entry) })]
+    ? [emit('restore', { entries: state.held.filter((h) => !gone(h)).map((h) => h.entry) })]
     : []
   return readDone(s, { state: { ...state, phase }, effects: [...restore, ...effects] })
 }
 
-const read: Handler<'read'> = (s, e) => {
-  const r = merge(s, e.read, e.op)
-  // Stored: the other tabs read the list again. Else a read asked for by `reload`.
-  return e.op
-    ? pump({ state: r.state, effects: [...r.effects, { type: 'post', message: { t: 'outbox' } }] })
-    : readDone(s, r)
+const read: Handler<'read'> = (s, e) => readDone(s, merge(s, e.read))
+
+/**
+ * One change is stored: a new write may go now (and its caller hears `queued`); a drop's caller
+ * hears the outcome; a write whose record was gone when its failure was stored was sent or removed
+ * by another tab. The other tabs read the stored writes again.
+ */
+const stored: Handler<'stored'> = (s, { op, found }) => {
+  const id = op.type === 'put' ? op.entry.id : op.id
+  const h = s.held.find((x) => x.entry.id === id)
+  const effects: OutboxEffect[] = []
+  let held = s.held
+  if (op.type === 'remove') {
+    if (h && gone(h)) {
+      held = held.filter((x) => x !== h)
+      const { entry, outcome } = h
+      if (outcome && (found || !h.found))
+        effects.push(
+          settle(id, outcome, true),
+          outcome.error
+            ? emit('refused', { entry, error: outcome.error })
+            : emit('applied', { entry, result: outcome.result }),
+        )
+    }
+  } else if (op.add) {
+    if (h?.phase === 'announced')
+      held = held.map((x) => (x === h ? { entry: x.entry, phase: 'stored', own: x.own } : x))
+    // Once, here (a read may have found it stored first).
+    if (h?.own && !gone(h)) effects.push(emit('queued', h.entry))
+  } else if (!found && (h?.phase === 'stored' || h?.phase === 'blocked')) held = held.filter((x) => x !== h)
+  effects.push({ type: 'post', message: { t: 'outbox' } })
+  return pump({ state: held === s.held ? s : { ...s, held }, effects })
 }
 
 const sender: Handler<'sender'> = (s, e) =>
@@ -162,14 +142,13 @@ const elected: Handler<'elected'> = (s, e) => {
   const drains: Kind[] = s.drains.includes(e.kind) ? [...s.drains] : [...s.drains, e.kind]
   if (s.phase === 'loading') return same({ ...s, drains })
   // Storage is the truth now: the last drainer may have sent some since this tab last read.
-  const r = reread({ ...s, drains, phase: 'drainer' })
-  return pump(r)
+  return pump(reread({ ...s, drains, phase: 'drainer' }))
 }
 
 const submit: Handler<'submit'> = (s, e) =>
   with_(s, { held: [...s.held, { entry: e.entry, phase: 'announced', own: true }] }, [
     { type: 'post', message: { t: 'outbox', added: e.entry } }, // the other tabs show it now; the store takes a while
-    store({ type: 'add', entry: e.entry }),
+    { type: 'put', entry: e.entry, add: true },
   ])
 
 const announced: Handler<'announced'> = (s, e) =>
@@ -179,7 +158,7 @@ const announced: Handler<'announced'> = (s, e) =>
 
 /** A send ended for good: the write's drop goes to storage; its caller hears `outcome` once that is read back. */
 const done = (s: OutboxState, h: Held, phase: 'settled' | 'refused', outcome: Outcome): Result =>
-  pump({ state: replace(s, h.entry.id, { ...h, phase, outcome }), effects: [store({ type: 'drop', id: h.entry.id })] })
+  pump({ state: replace(s, h.entry.id, { ...h, phase, outcome }), effects: [drop(h.entry.id)] })
 
 const sent: Handler<'sent'> = (s, e) => {
   const h = sending(s, e.id)
@@ -200,11 +179,7 @@ const failed: Handler<'failed'> = (s, e) => {
   const state = replace(s, e.id, { ...h, entry, phase: 'blocked', until: e.now + delayMs })
   return pump({
     state,
-    effects: [
-      store({ type: 'failed', id: e.id, attempts, lastError }),
-      emit('retry', { entry, error: e.error, delayMs }),
-      ...waitFor(state),
-    ],
+    effects: [{ type: 'put', entry }, emit('retry', { entry, error: e.error, delayMs }), ...waitFor(state)],
   })
 }
 
@@ -232,10 +207,7 @@ const remove: Handler<'remove'> = (s, e) => {
   // An aborted caller lets go of a write already on its way (it is sent; its outcome is nobody's here).
   if (!may) return e.aborted ? { state: s, effects: [settle(e.id, { error: e.error }, false)] } : same(s)
   const state = replace(s, e.id, { entry: h.entry, phase: 'settled', own: h.own })
-  return {
-    state,
-    effects: [settle(e.id, { error: e.error }, true), store({ type: 'drop', id: e.id })],
-  }
+  return { state, effects: [settle(e.id, { error: e.error }, true), drop(e.id)] }
 }
 
 const logout: Handler<'logout'> = (s, e) =>
@@ -246,8 +218,8 @@ const logout: Handler<'logout'> = (s, e) =>
 
 const stop: Handler<'stop'> = (s) => with_(s, { phase: 'stopped' }, [{ type: 'end', why: 'outbox_stopped' }])
 
-/** After a logout or a stop, what was on its way (a send, a store's read) changes nothing and writes nothing. */
-const over = (s: OutboxState): Result => same(s)
+/** After a logout or a stop, what was on its way (a send, a store, a read) changes nothing and writes nothing. */
+const over = same
 
 /** Loading, follower and drainer: the tab is in the key's session. */
 const LIVE: Edges = {
@@ -266,16 +238,16 @@ const LIVE: Edges = {
   stop,
 }
 
-const READY: Edges = { ...LIVE, read, submit, remove }
+const READY: Edges = { ...LIVE, read, stored, submit, remove }
 
 /** Every legal (phase, event) pair. A pair not here changes nothing (the same state, no effects). */
 export const TABLE: { readonly [P in OutboxPhase]: Edges } = {
   loading: { ...LIVE, loaded },
   follower: READY,
   drainer: { ...READY, sent, failed, tick: (s, e) => unblock(s, e.now) },
-  stopped: { logout, sent: over, failed: over, read: over },
+  stopped: { logout, sent: over, failed: over, read: over, stored: over },
   // The race a generation counter once guarded: a send (or a store) that ends after the logout.
-  loggedOut: { sent: over, failed: over, read: over, logout: over },
+  loggedOut: { sent: over, failed: over, read: over, stored: over, logout: over },
 }
 
 export function transition(s: OutboxState, e: OutboxEvent): Result {

@@ -1,5 +1,5 @@
 import { DEV } from '@tandem/contract/dev'
-import { createStore, del, get, promisifyRequest, set } from 'idb-keyval'
+import { createStore, del, get, getMany, promisifyRequest, set } from 'idb-keyval'
 import { TandemError } from '../errors.js'
 import type { PersistStorage, StorageMode } from './types.js'
 
@@ -18,6 +18,7 @@ export function memoryStorage(): PersistStorage {
     del: (key) => Promise.resolve(void values.delete(key)),
     update: (key, updater) => updateWith(key, key, updater),
     updateWith,
+    keys: () => Promise.resolve([...values.keys()]),
   }
 }
 
@@ -43,12 +44,17 @@ export function indexedDbStorage(): PersistStorage {
     del: (key) => del(key, store),
     update: (key, updater) => updateWith(key, key, updater),
     updateWith,
+    // idb-keyval's `keys` walks a cursor (for browsers before getAllKeys): one request here.
+    keys: () => store('readonly', (s) => promisifyRequest(s.getAllKeys())),
+    getMany: (k) => getMany(k, store),
   }
 }
 
 const hasIndexedDb = () => typeof (globalThis as { indexedDB?: unknown }).indexedDB === 'object'
 
 export interface SafeStorage extends Required<PersistStorage> {
+  /** Whether the storage lists its keys (`keys`): the outbox then stores each write under its own. */
+  readonly listed: boolean
   mode(): StorageMode
   /** Whether `updateWith` is one transaction here (the storage has its own), not a read then an update. */
   atomicWith(): boolean
@@ -99,6 +105,7 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
   }
 
   return {
+    listed: !!original.keys,
     mode: () => mode,
     atomicWith: () => typeof storage.updateWith === 'function',
     get: (key) =>
@@ -113,6 +120,23 @@ export function safeStorage(given: PersistStorage | undefined, onFallback: (erro
         withFallback(
           (s) => s.set(key, value).then(() => void seen(key, value)),
           (m) => m.set(key, value),
+        ),
+      ),
+    keys: () =>
+      serial(() =>
+        withFallback(
+          async (s) => (s.keys ? s.keys() : []),
+          (m) => m.keys!(),
+        ),
+      ),
+    getMany: (keys) =>
+      serial(() =>
+        withFallback(
+          (s) =>
+            (s.getMany ? s.getMany(keys) : Promise.all(keys.map((k) => s.get(k)))).then((values) =>
+              values.map((v, i) => seen(keys[i]!, v)),
+            ),
+          (m) => Promise.all(keys.map((k) => m.get(k))),
         ),
       ),
     // In memory, a delete (a logout) still reaches the storage: what it holds must not come back.

@@ -1,7 +1,7 @@
 import type { DehydratedState } from '../cache/types.js'
 import { openBus } from '../cross-tab/bus.js'
 import type { BroadcastChannelConstructor } from '../cross-tab/platform.js'
-import { readEntries } from './outbox-entries.js'
+import { checkEntry } from './outbox-entries.js'
 import type { OutboxEntry } from './types.js'
 import { isObject } from '@tandem/contract'
 
@@ -35,8 +35,10 @@ export function parse(data: unknown): TabMessage | undefined {
       return Array.isArray(data.entries)
         ? { t: 'entries', entries: data.entries as DehydratedState['entries'] }
         : undefined
-    case 'outbox':
-      return { t: 'outbox', added: readEntries({ v: 1, entries: [data.added] })[0] }
+    case 'outbox': {
+      const checked = checkEntry(data.added)
+      return { t: 'outbox', added: checked && !checked.error ? checked.entry : undefined }
+    }
     case 'cleared':
       return { t: 'cleared' }
     case 'outcome': {

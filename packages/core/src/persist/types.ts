@@ -22,6 +22,14 @@ export interface PersistStorage {
    * read just before the update, and a write that lands just after a logout is deleted again.
    */
   updateWith?(key: string, guard: string, updater: (old: unknown, guard: unknown) => unknown): Promise<void>
+  /**
+   * Every key stored. With it the durable outbox stores each held write under a key of its own
+   * (`<key>:outbox#<id>`), so a change writes that one write, not the whole list; without it, the
+   * whole list under `<key>:outbox`, as before.
+   */
+  keys?(): Promise<unknown[]>
+  /** The values of `keys`, in one go (a restore reads every held write): else one `get` each. */
+  getMany?(keys: string[]): Promise<unknown[]>
 }
 
 /** The two browser APIs tabs agree through (stand-ins in tests and other runtimes): see cross-tab/platform.ts. */

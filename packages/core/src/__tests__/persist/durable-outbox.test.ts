@@ -13,6 +13,7 @@ import { isApiError, isValidationError, type Thread } from '../../index.js'
 import { setup } from '../helpers.js'
 import { startEmulator } from '@tandem/emulator'
 import { createClientOfStyle } from '../client-style.js'
+import { heldKeys } from './stored-outbox.js'
 
 // A "reload" is a new client and a new outbox on the same storage; "offline" is a fetch that fails
 // as a browser's does when the network is gone (the emulator itself keeps running).
@@ -314,8 +315,8 @@ describe('durableOutbox (Node, in-memory storage)', () => {
     await waitUntil(() => outbox.getSnapshot().status === 'idle')
     await new Promise((r) => setTimeout(r, 50)) // a lane that went on would send now
     expect((await threadTexts(emu.url, conversation!.id)).slice(before.length)).toEqual(['in flight'])
-    expect(readHeld(await storage.get('logout:outbox'))).toEqual([])
-    // Wiped means gone: the send that ended after the logout writes no list back (not even an empty one).
+    // Wiped means gone: the send that ended after the logout writes nothing back (not even its drop).
+    expect(await heldKeys(storage, 'logout')).toEqual([])
     expect(await storage.get('logout:outbox')).toBeUndefined()
     outbox.stop()
   })
@@ -332,7 +333,7 @@ describe('durableOutbox (Node, in-memory storage)', () => {
       const storage: PersistStorage = {
         ...raw,
         updateWith: (key, guard, updater) =>
-          key === 'race:outbox' && !gated
+          key.startsWith('race:outbox#') && !gated
             ? (gated = gate.then(() => raw.updateWith!(key, guard, updater)))
             : raw.updateWith!(key, guard, updater),
       }
@@ -348,6 +349,7 @@ describe('durableOutbox (Node, in-memory storage)', () => {
       if (how === 'cleared from elsewhere') await cleared
       release()
       await gated
+      expect(await heldKeys(raw, 'race'), how).toEqual([])
       expect(await raw.get('race:outbox'), how).toBeUndefined()
       await expect(reply, how).rejects.toMatchObject({ code: expect.stringMatching(/^outbox_(cleared|stopped)$/) })
       outbox.stop()
@@ -367,11 +369,6 @@ describe('durableOutbox (Node, in-memory storage)', () => {
     outbox.stop()
   })
 })
-
-/** What the stored outbox holds (its entries), or [] for nothing. */
-function readHeld(stored: unknown): unknown[] {
-  return (stored as { entries?: unknown[] } | undefined)?.entries ?? []
-}
 
 /** A storage that clones what it keeps as IndexedDB does (a function cannot be cloned). */
 function cloningStorage(): PersistStorage {

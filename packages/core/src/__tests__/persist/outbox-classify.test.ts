@@ -11,7 +11,7 @@ import {
 } from '../../errors.js'
 import { fromWire, isRetryable, toWire } from '../../persist/outbox-classify.js'
 import { matchWrite } from '@tandem/contract'
-import { heads, readEntries, readStored } from '../../persist/outbox-entries.js'
+import { heads, readRecords } from '../../persist/outbox-entries.js'
 
 // What a stored write does after each failure: goes again (the network, the service's bad moment)
 // or is dropped as refused (the service said no). One row per kind of failure.
@@ -61,7 +61,7 @@ describe('outbox entries', () => {
     expect(lane('support', 'POST', '/v1/conversations/../../../dev/token')).toBeUndefined()
   })
 
-  it('reads back only well-formed entries of the contract, and the head of each lane in order', () => {
+  it('reads back only well-formed records of the contract, in their order, and the head of each lane', () => {
     const e = (id: string, conversation: string) => ({
       id,
       lane: 'whatever was stored',
@@ -77,17 +77,32 @@ describe('outbox entries', () => {
         body: { text: id },
       },
     })
-    const stored = { v: 1, entries: [e('1', 'a'), { id: 'broken' }, e('2', 'b'), e('3', 'a'), null] }
-    const read = readStored(stored)
+    const r = (seq: number, entry: unknown) => ({ v: 1, seq, entry })
+    // In storage's (key) order, which is not theirs: `seq` is.
+    const read = readRecords([
+      ['3', r(30, e('3', 'a'))],
+      ['broken', r(5, { id: 'broken' })],
+      ['1', r(10, e('1', 'a'))],
+      ['x', r(1, e('4', 'a'))], // a record under another entry's id: a stranger's
+      ['2', r(20, e('2', 'b'))],
+      ['5', null],
+      ['6', { v: 2, seq: 1, entry: e('6', 'a') }], // another version's
+      ['7', r(Number.NaN, e('7', 'a'))],
+    ])
     expect(read.entries.map((x) => x.id)).toEqual(['1', '2', '3'])
     expect(read.entries.map((x) => x.lane)).toEqual([
       'support /v1/conversations/a',
       'support /v1/conversations/b',
       'support /v1/conversations/a',
     ])
-    expect(read.unreadable).toBe(2)
+    expect(read.unreadable).toEqual(['broken', 'x', '5', '6', '7'])
     expect(heads(read.entries).map((x) => x.id)).toEqual(['1', '2'])
-    expect(readEntries({ v: 2, entries: [e('1', 'a')] })).toEqual([])
-    expect(readEntries('garbage')).toEqual([])
+    // Two in one millisecond (two tabs): by id, so every tab reads the same order.
+    expect(
+      readRecords([
+        ['b', r(1, e('b', 'a'))],
+        ['a', r(1, e('a', 'a'))],
+      ]).entries.map((x) => x.id),
+    ).toEqual(['a', 'b'])
   })
 })

@@ -5,6 +5,7 @@ import { durableOutbox, memoryStorage, type PersistStorage } from '../../entries
 import type { Thread } from '../../index.js'
 import { createClientOfStyle } from '../client-style.js'
 import { setup } from '../helpers.js'
+import { heldKeys } from './stored-outbox.js'
 
 // One drainer per key across tabs, elected once over Web Locks: two tabs of a "browser" (one lock
 // manager, Node's BroadcastChannel; tab-env.ts) share one stored outbox. Only the elected tab
@@ -81,7 +82,7 @@ describe('durableOutbox across tabs', () => {
     await waitUntil(() => sent.a === 1 && b.outbox.getSnapshot().entries.length === 0)
     await during(100)
     expect((await texts(emu.url, conversation!.id)).slice(before.length)).toEqual(['handed over'])
-    expect(await storage.get('handover:outbox')).toEqual({ v: 1, entries: [] })
+    expect(await heldKeys(storage, 'handover')).toEqual([])
     b.outbox.stop()
     await waitUntil(() => browser.query().held.length === 0, { what: 'stop lets go of the lock' })
     expect(browser.query().pending).toBe(0)

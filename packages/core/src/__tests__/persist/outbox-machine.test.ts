@@ -31,10 +31,11 @@ const entry = (id: string, attempts = 0): OutboxEntry => ({
 })
 const x = entry('x')
 const y = entry('y')
-const read = (entries: OutboxEntry[], refused: OutboxEntry[] = []): ReadOutbox => ({
+const notAWrite = new ValidationError('request.path', 'not a write')
+const read = (entries: OutboxEntry[], refused: OutboxEntry[] = [], unreadable: string[] = []): ReadOutbox => ({
   entries,
-  refused: refused.map((e) => ({ entry: e, error: new ValidationError('request.path', 'not a write') })),
-  unreadable: 0,
+  refused: refused.map((e) => ({ entry: e, error: notAWrite })),
+  unreadable,
 })
 const later = new NetworkError('fetch failed', { code: 'network_error' })
 const refusal = new ApiError('Not found', { code: 'not_found', status: 404 })
@@ -48,9 +49,13 @@ const E = {
   reread: { type: 'read', read: read([x]) },
   rereadReplay: { type: 'read', read: read([entry('x', 2)]) },
   rereadBad: { type: 'read', read: read([], [y]) },
-  storedAdd: { type: 'read', read: read([x]), op: { type: 'add', entry: x } },
-  storedDrop: { type: 'read', read: read([]), op: { type: 'drop', id: 'x' } },
-  storedPurge: { type: 'read', read: read([], [y]), op: { type: 'purge' } },
+  rereadBadAgain: { type: 'read', read: read([], [x]) },
+  rereadJunk: { type: 'read', read: read([], [], ['z']) },
+  storedAdd: { type: 'stored', op: { type: 'put', entry: x, add: true }, found: false },
+  storedFailed: { type: 'stored', op: { type: 'put', entry: entry('x', 1) }, found: true },
+  storedFailedGone: { type: 'stored', op: { type: 'put', entry: entry('x', 1) }, found: false },
+  storedDrop: { type: 'stored', op: { type: 'remove', id: 'x' }, found: true },
+  storedDropGone: { type: 'stored', op: { type: 'remove', id: 'x' }, found: false },
   changed: { type: 'changed' },
   sender: { type: 'sender', kind: 'rest' },
   senderPublish: { type: 'sender', kind: 'publish' },
@@ -88,6 +93,8 @@ const C = {
   sending: held('sending', { own: true }),
   blocked: held('blocked', { until: 100 }),
   settled: held('settled', { outcome: { result: 1 } }),
+  /** Refused as a read found it, its drop on its way. */
+  purging: held('refused', { outcome: { error: notAWrite }, found: true }),
 } satisfies Record<string, Partial<OutboxState>>
 
 type Row = [from: OutboxPhase, event: keyof typeof E, context: keyof typeof C, to: OutboxPhase, effects: EffectType[]]
@@ -105,12 +112,18 @@ const ready = (from: 'follower' | 'drainer'): Row[] => [
   [from, 'logout', 'stored', 'loggedOut', ended],
   [from, 'stop', 'stored', 'stopped', ['end']],
   [from, 'reread', 'again', from, from === 'drainer' ? ['reload', 'send'] : ['reload']],
-  [from, 'rereadBad', 'none', from, ['store']], // what must never be sent: written again without it (purge)
+  [from, 'rereadBad', 'none', from, ['remove']], // what must never be sent: its record dropped
+  [from, 'rereadBadAgain', 'purging', from, []], // its drop is on its way already
+  [from, 'rereadJunk', 'none', from, ['remove']], // a record that holds no entry: dropped, silently
   [from, 'storedDrop', 'settled', from, ['settle', 'emit', 'post']], // the drop is stored: now its caller hears
-  [from, 'storedPurge', 'none', from, ['settle', 'emit', 'post']], // refused by the tab whose write dropped it
-  [from, 'submit', 'none', from, ['post', 'store']],
-  [from, 'remove', 'stored', from, ['settle', 'store']],
-  [from, 'remove', 'own', from, ['settle', 'store']], // being stored by this tab: its drop comes after
+  [from, 'storedDropGone', 'settled', from, ['settle', 'emit', 'post']], // another tab dropped it too: still ours to say
+  [from, 'storedDrop', 'purging', from, ['settle', 'emit', 'post']], // refused by the tab whose drop found it
+  [from, 'storedDropGone', 'purging', from, ['post']], // another tab's drop found it first: said there
+  [from, 'storedFailed', 'blocked', from, ['post']],
+  [from, 'storedFailedGone', 'blocked', from, ['post']], // gone meanwhile: another tab sent or removed it
+  [from, 'submit', 'none', from, ['post', 'put']],
+  [from, 'remove', 'stored', from, ['settle', 'remove']],
+  [from, 'remove', 'own', from, ['settle', 'remove']], // being stored by this tab: its drop comes after
   [from, 'remove', 'theirs', from, []], // another tab is storing it: the drop could come first
   [from, 'remove', 'sending', from, []],
   [from, 'abort', 'sending', from, ['settle']], // the caller lets go; the write goes on
@@ -120,7 +133,7 @@ const ROWS: Row[] = [
   ['loading', 'loaded', 'none', 'follower', []],
   ['loading', 'loadedHeld', 'none', 'follower', ['emit']],
   ['loading', 'loadedHeld', 'elected', 'drainer', ['emit', 'send']],
-  ['loading', 'loadedBad', 'none', 'follower', ['store']],
+  ['loading', 'loadedBad', 'none', 'follower', ['remove']],
   ['loading', 'loaded', 'again', 'follower', ['reload']],
   ['loading', 'changed', 'reading', 'loading', []],
   ['loading', 'sender', 'none', 'loading', ['elect']],
@@ -143,20 +156,22 @@ const ROWS: Row[] = [
   ['drainer', 'reread', 'elected', 'drainer', ['send']],
   ['drainer', 'rereadReplay', 'none', 'drainer', ['emit', 'send']], // a write stored before: `replay`
   ['drainer', 'storedAdd', 'own', 'drainer', ['emit', 'post', 'send']],
-  ['drainer', 'sent', 'sending', 'drainer', ['store']], // settled once its drop is stored
+  ['drainer', 'sent', 'sending', 'drainer', ['remove']], // settled once its drop is stored
   ['drainer', 'sent', 'none', 'drainer', []],
-  ['drainer', 'failedForNow', 'sending', 'drainer', ['store', 'emit', 'wait']],
-  ['drainer', 'refusedByService', 'sending', 'drainer', ['store']],
+  ['drainer', 'failedForNow', 'sending', 'drainer', ['put', 'emit', 'wait']],
+  ['drainer', 'refusedByService', 'sending', 'drainer', ['remove']],
   ['drainer', 'tick', 'blocked', 'drainer', ['reload']],
   ['drainer', 'tickEarly', 'blocked', 'drainer', ['wait']],
   ['stopped', 'logout', 'none', 'loggedOut', ended],
   ['stopped', 'sent', 'sending', 'stopped', []],
   ['stopped', 'failedForNow', 'sending', 'stopped', []],
   ['stopped', 'storedAdd', 'own', 'stopped', []],
+  ['stopped', 'reread', 'own', 'stopped', []],
   // The race a generation counter once guarded: a send that ends after a logout writes no list back.
   ['loggedOut', 'sent', 'sending', 'loggedOut', []],
   ['loggedOut', 'failedForNow', 'sending', 'loggedOut', []],
-  ['loggedOut', 'storedDrop', 'settled', 'loggedOut', []], // a store that was on its way: no read taken in
+  ['loggedOut', 'storedDrop', 'settled', 'loggedOut', []], // a store that was on its way: nobody told
+  ['loggedOut', 'reread', 'none', 'loggedOut', []], // a read that was on its way: nothing taken in
   ['loggedOut', 'logout', 'none', 'loggedOut', []], // said once
 ]
 
@@ -189,7 +204,7 @@ describe('the outbox machine', () => {
     ])
     const late = transition(out.state, E.sent)
     expect(late.state).toBe(out.state)
-    expect(late.effects.filter((e) => e.type === 'store')).toEqual([])
+    expect(late.effects.filter((e) => e.type === 'put' || e.type === 'remove')).toEqual([])
     expect(snapshotOf(late.state, 'storage')).toEqual({
       status: 'idle',
       mode: 'storage',
@@ -206,14 +221,10 @@ describe('the outbox machine', () => {
     expect(r.effects).toContainEqual(
       expect.objectContaining({ name: 'retry', value: expect.objectContaining({ delayMs: 750 }) }),
     )
+    // One record written: this write's, with its attempts and last error (not the list).
     expect(r.effects[0]).toEqual({
-      type: 'store',
-      op: {
-        type: 'failed',
-        id: 'x',
-        attempts: 1,
-        lastError: { name: 'NetworkError', code: 'network_error', message: 'fetch failed' },
-      },
+      type: 'put',
+      entry: { ...x, attempts: 1, lastError: { name: 'NetworkError', code: 'network_error', message: 'fetch failed' } },
     })
   })
 
