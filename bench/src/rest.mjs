@@ -1,17 +1,31 @@
-// REST overhead: requests/s through @tandem/core vs native fetch (baseline), ky and ofetch, against
-// the emulator's /v1/resources, sequential and 32-concurrent, in interleaved rounds.
+// REST overhead: @tandem/core against native fetch (the floor), ky and ofetch, against the emulator's
+// /v1/resources, sequential and 32 wide, in interleaved rounds. Two measures per batch: the client
+// process's own CPU time per request (`process.cpuUsage()`; the emulator runs in its own process,
+// so its CPU is not counted) and requests/s. CPU per request sees the client on any host; requests/s
+// only where the client, not the emulator or a busy machine, is the bound.
+import os from 'node:os'
 import { createClient } from '@tandem/core'
 import ky from 'ky'
 import { ofetch } from 'ofetch'
 import { spawnEmulator } from './spawn-emulator.mjs'
 import { fmt, summarize, table } from './stats.mjs'
 
-// Many short rounds: on a noisy VM, fine interleaving matters more than long runs.
-const ROUNDS = 40
-const SEQUENTIAL = 100
-const CONCURRENT = { total: 400, width: 32 }
+// Rounds short enough to interleave finely on a noisy VM, batches long enough that the garbage one
+// client leaves for the collector (process CPU: its threads too) is a small part of the next one's.
+const ROUNDS = 16
+const SEQUENTIAL = 300
+const CONCURRENT = { total: 1_000, width: 32 }
+const TANDEM = '@tandem/core'
+const OFETCH = 'ofetch'
+const FETCH = 'native fetch (baseline)'
 
 export async function run() {
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')
+  const loadBefore = load()
   // No plan limits: we measure the client's own cost, not the service's quota.
   const emu = await spawnEmulator()
   try {
@@ -25,15 +39,16 @@ export async function run() {
     })
     const api = ky.create({ headers, retry: 0 })
     const contenders = {
-      'native fetch (baseline)': async () => {
+      [FETCH]: async () => {
         const r = await fetch(url, { headers })
         if (!r.ok) throw new Error(String(r.status))
         return r.json()
       },
-      '@tandem/core': () => client.support.resources.list({ limit: 1 }),
+      [TANDEM]: () => client.support.resources.list({ limit: 1 }),
       ky: () => api.get(url).json(),
       // As a user of ofetch would call it, and as Tandem does: ofetch joins the base URL and the query.
-      ofetch: () => ofetch('/v1/resources', { baseURL: `${emu.url}/support`, query: { limit: 1 }, headers, retry: 0 }),
+      [OFETCH]: () =>
+        ofetch('/v1/resources', { baseURL: `${emu.url}/support`, query: { limit: 1 }, headers, retry: 0 }),
       // The same with a per-request timeout, as Tandem's attempts have: any AbortSignal costs undici.
       'ofetch + timeout': () =>
         ofetch('/v1/resources', {
@@ -58,68 +73,77 @@ export async function run() {
         return CONCURRENT.total
       },
     }
-    for (const fn of Object.values(contenders)) for (let i = 0; i < 50; i++) await fn() // warm-up
+    for (const fn of Object.values(contenders)) for (let i = 0; i < 200; i++) await fn() // warm-up (JIT, sockets)
+    // Per `${mode}|${client}`: one { cpu: µs per request, rate: requests/s } per round.
     const samples = {}
     for (let round = 0; round < ROUNDS; round++) {
       for (const [mode, runMode] of Object.entries(modes)) {
-        // Interleave, rotating the order each round, so drift on a noisy machine hits everyone alike.
+        // Interleave, rotating the order each round (and reversing it every other), so drift on a
+        // noisy machine hits everyone alike and no client always follows the same one.
         const names = Object.keys(contenders)
         const order = names.slice(round % names.length).concat(names.slice(0, round % names.length))
+        if (round % 2) order.reverse()
         for (const name of order) {
+          // One wave first, outside the measure: the connections a batch needs are open (an idle one
+          // may have been closed while the others ran) whoever comes first.
+          await Promise.all(Array.from({ length: mode === 'sequential' ? 1 : CONCURRENT.width }, contenders[name]))
+          const cpu = process.cpuUsage()
           const started = performance.now()
           const n = await runMode(contenders[name])
-          ;(samples[`${mode}|${name}`] ??= []).push(n / ((performance.now() - started) / 1000))
+          const seconds = (performance.now() - started) / 1000
+          const used = process.cpuUsage(cpu)
+          ;(samples[`${mode}|${name}`] ??= []).push({ cpu: (used.user + used.system) / n, rate: n / seconds })
         }
       }
     }
-    // Paired ratios: each round's figure over the baselines measured beside it, so drift cancels out.
+    // Paired ratios: each round's figure against the baseline measured beside it, so drift cancels
+    // out. Both read "higher is better": the other's CPU over this one's, this one's rate over the other's.
+    const cpuRatio = (got, to) => summarize(got.map((s, i) => to[i].cpu / s.cpu))
+    const rateRatio = (got, to) => summarize(got.map((s, i) => s.rate / to[i].rate))
+    const range = (r, digits = 2) => `**${fmt(r.median, digits)}** (${fmt(r.min, digits)}–${fmt(r.max, digits)})`
     const rows = []
-    const figures = {}
+    const ratios = {}
     for (const mode of Object.keys(modes)) {
-      const tandem = samples[`${mode}|@tandem/core`]
-      const paired = (to) => summarize(tandem.map((v, i) => v / samples[`${mode}|${to}`][i])).median
-      figures[`REST ${mode}, vs ofetch`] = paired('ofetch')
-      figures[`REST ${mode}, vs ofetch + timeout`] = paired('ofetch + timeout')
-      const base = samples[`${mode}|native fetch (baseline)`]
-      const bare = samples[`${mode}|ofetch`]
-      const timed = samples[`${mode}|ofetch + timeout`]
-      const ratio = (got, to) => {
-        const r = summarize(got.map((v, i) => v / to[i]))
-        return `**${fmt(r.median, 2)}×** (${fmt(r.min, 2)}–${fmt(r.max, 2)})`
-      }
+      const at = (name) => samples[`${mode}|${name}`]
+      ratios[`REST ${mode}, CPU vs ofetch`] = cpuRatio(at(TANDEM), at(OFETCH)).median
+      ratios[`REST ${mode}, req/s vs ofetch`] = rateRatio(at(TANDEM), at(OFETCH)).median
       for (const name of Object.keys(contenders)) {
-        const got = samples[`${mode}|${name}`]
-        const s = summarize(got)
+        const got = at(name)
+        const cpu = summarize(got.map((s) => s.cpu))
+        const rate = summarize(got.map((s) => s.rate))
         rows.push([
           mode,
           name,
-          fmt(s.median),
-          `${fmt(s.min)}–${fmt(s.max)}`,
-          ratio(got, base),
-          ratio(got, bare),
-          ratio(got, timed),
+          `${fmt(cpu.median)} (${fmt(cpu.min)}–${fmt(cpu.max)})`,
+          range(cpuRatio(got, at(OFETCH))),
+          range(cpuRatio(got, at(FETCH))),
+          `${fmt(rate.median)} (${fmt(rate.min)}–${fmt(rate.max)})`,
+          range(rateRatio(got, at(OFETCH))),
         ])
       }
     }
     return {
-      figures: { ratios: figures, goal: 0.9 },
-      title: `REST overhead (requests/s, ${ROUNDS} interleaved rounds; sequential ${SEQUENTIAL} requests, concurrent ${CONCURRENT.total} requests ${CONCURRENT.width} wide)`,
+      figures: { ratios, goal: 0.9 },
+      title: `REST overhead (client CPU per request and requests/s, ${ROUNDS} interleaved rounds; sequential ${SEQUENTIAL} requests, concurrent ${CONCURRENT.total} requests ${CONCURRENT.width} wide)`,
       body:
         table(
           [
             'mode',
             'client',
-            'median req/s',
-            'min–max',
-            'ratio to fetch',
-            'ratio to ofetch',
-            'ratio to ofetch + timeout',
+            'CPU µs/request',
+            'by CPU, vs ofetch',
+            'by CPU, vs fetch',
+            'requests/s',
+            'by requests/s, vs ofetch',
           ],
           rows,
         ) +
-        '\n\nGoal: `@tandem/core` ≥ 0.90× ofetch alone (Tandem is built on it and should add only its pipeline: token, rate limiter, retries, typed errors). ' +
-        "Every Tandem attempt carries an AbortSignal (its timeout, the caller's signal, the call's deadline), and on Node any signal costs undici a per-request AbortController and a FinalizationRegistry entry: " +
-        '`ofetch + timeout` is ofetch with that same guarantee (its own `timeout` option), the fair floor under load.',
+        `\n\nLoad average (1 / 5 / 15 min): ${loadBefore} before, ${load()} after.\n\n` +
+        'CPU µs/request: user + system time of the client process (`process.cpuUsage()`) over a batch, per request; the emulator runs in a process of its own. ' +
+        "Ratios are paired per round and read \"higher is better\": the other client's CPU over this one's, this one's requests/s over the other's (medians, min–max). " +
+        'CPU per request measures the client on any host; requests/s only where the client is the bound (not the emulator, not a busy machine).\n\n' +
+        'Goal: `@tandem/core` ≥ 0.90× ofetch alone, by CPU per request and by requests/s, sequential and 32 wide (Tandem is built on it and should add only its pipeline: token, rate limiter, deadlines, retries, typed errors, the contract check of each answer). ' +
+        "Every Tandem attempt carries an AbortSignal (its timeout, the caller's signal, the call's deadline); `ofetch + timeout` is ofetch with that same guarantee (its own `timeout` option).",
     }
   } finally {
     await emu.stop()

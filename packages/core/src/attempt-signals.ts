@@ -22,23 +22,28 @@ export type AttemptSignals = (caller: AbortSignal | undefined, timeoutMs: number
  * exact timeout (a token fetch: rare, and retried on that timeout).
  */
 export function createAttemptSignals({ share = true } = {}): AttemptSignals {
-  const shared = new Map<number, AbortSignal>()
+  const shared = new Map<string, AbortSignal>()
+  let given = 0
 
   function sharedTimeout(timeoutMs: number): AttemptSignal {
     const slice = Math.max(50, Math.round(timeoutMs / 50))
     const at = Math.ceil((Date.now() + timeoutMs) / slice) * slice
-    let signal = shared.get(at)
+    // fetch adds a listener per request to the signal it is given, dropped only when that request
+    // is garbage-collected, and walks the list on each add: a signal shared by hundreds of requests
+    // costs each one more than its own would. Every 16 attempts take a new one.
+    const key = `${at} ${Math.floor(given++ / 16)}`
+    let signal = shared.get(key)
     if (!signal) {
       const controller = new AbortController()
       const timer = setTimeout(
         () => {
-          shared.delete(at)
+          shared.delete(key)
           controller.abort(TIMED_OUT)
         },
         Math.min(at - Date.now(), MAX_TIMER_MS),
       ) as { unref?: () => void }
       timer.unref?.()
-      shared.set(at, (signal = controller.signal))
+      shared.set(key, (signal = controller.signal))
     }
     const mine = signal
     return { signal: mine, timedOut: () => mine.aborted, dispose: () => {} }

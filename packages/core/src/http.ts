@@ -61,11 +61,12 @@ export function createHttp(options: HttpOptions): Http {
   const $fetch: $Fetch = createFetch({
     // Without options.fetch, the global is looked up per request (MSW or a test may patch it later).
     // Every answer is read through the size cap.
-    fetch: async (input, init) =>
-      limitBody(await (options.fetch ?? globalThis.fetch)(input, init), options.maxResponseBytes),
-    Headers: globalThis.Headers,
-    AbortController: globalThis.AbortController,
-  }).create({ retry: false, parseResponse: parseJson, ...toFetchHooks(options.hooks) })
+    fetch: (input, init) =>
+      (options.fetch ?? globalThis.fetch)(input, init).then((r) => limitBody(r, options.maxResponseBytes)),
+  }) // Headers and AbortController: ofetch's defaults, the globals
+  // Given with each request, not as `$fetch.create` defaults: ofetch merges defaults into every
+  // request's options by a spread that costs a fast request more than the rest of its options.
+  const { onRequest, onRequestError, onResponse, onResponseError } = toFetchHooks(options.hooks)
 
   /**
    * Step 2: a token, then a rate-limit slot, then the token again (the queue may have outlived a
@@ -112,6 +113,12 @@ export function createHttp(options: HttpOptions): Http {
         signal: guard.signal,
         // Never followed: the services do not redirect, so one is a misconfiguration or an attack (classify names it).
         redirect: 'manual',
+        retry: false,
+        parseResponse: parseJson,
+        onRequest,
+        onRequestError,
+        onResponse,
+        onResponseError,
       })
       // The platform fetch honours its signal; a custom one might not, and must not hang us.
       const response = options.fetch ? await withSignal(exchange, guard.signal) : await exchange
@@ -125,10 +132,10 @@ export function createHttp(options: HttpOptions): Http {
         error.options?.headers?.delete?.('authorization')
         if (error.response) return { response: error.response, durationMs, cause: thrown }
       }
-      const tooLarge = [thrown, (thrown as { cause?: unknown }).cause].find((e) => e instanceof ResponseTooLarge)
       let typed: TandemError
-      if (tooLarge instanceof ResponseTooLarge) {
-        const { status, requestId, maxBytes } = tooLarge
+      // Thrown by the answer's capped read (limitBody), which ofetch runs outside its fetch: never wrapped.
+      if (thrown instanceof ResponseTooLarge) {
+        const { status, requestId, maxBytes } = thrown
         const message = `${whereOf(call)}: ${status} with an answer larger than maxResponseBytes (${maxBytes})`
         typed = new ApiError(message, { code: 'response_too_large', status, requestId })
       } else if (thrown instanceof HookFailure)

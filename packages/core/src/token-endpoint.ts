@@ -90,11 +90,9 @@ export function fromEndpoint(
     let body: unknown
     try {
       body = JSON.parse(
-        await (
-          await readCapped(response, TOKEN_RESPONSE_MAX_BYTES, () =>
-            RangeError(`larger than ${TOKEN_RESPONSE_MAX_BYTES} bytes`),
-          )
-        ).text(),
+        await readCapped(response, TOKEN_RESPONSE_MAX_BYTES, () =>
+          RangeError(`larger than ${TOKEN_RESPONSE_MAX_BYTES} bytes`),
+        ),
       )
     } catch (cause) {
       // Named by its media type (an HTML page: an SPA fallback, a captive portal), never its content.
