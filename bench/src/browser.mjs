@@ -2,6 +2,7 @@
 // WebSocket doing JSON.parse (baseline), fed by the same blast server as realtime.mjs in its own
 // Node process. The client code is bundled with esbuild and timed in the page.
 import { existsSync } from 'node:fs'
+import os from 'node:os'
 import { chromium } from 'playwright-core'
 import { bounded, bundleForPage, CHROMIUM, CHROMIUM_ARGS, skipped, TIMEOUT_MS } from './chromium.mjs'
 import { spawnBlast } from './spawn-emulator.mjs'
@@ -12,6 +13,7 @@ import { fmt, summarize, table } from './stats.mjs'
 const N = 20_000
 const ROUNDS = 7
 export async function run() {
+  const load = os.loadavg()[0] // before the run: what else the machine was doing
   if (!existsSync(CHROMIUM)) return skipped('Realtime receive throughput in Chromium')
   const code = await bundleForPage(new URL('./browser/entry.mjs', import.meta.url))
   let blast
@@ -25,21 +27,38 @@ export async function run() {
     page.setDefaultTimeout(TIMEOUT_MS)
     await page.setContent(`<!doctype html><script type="module">${code}</script>`)
     await page.waitForFunction(() => window.benchReady === true)
+    // The page's main-thread busy time (Chrome's own TaskDuration), read around each run: the
+    // client's CPU, which msgs/s shows only when the browser's delivery to the page is not the bound.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const busy = async () =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value
+    const metered = async (run) => {
+      const before = await busy()
+      const rate = await run()
+      return { rate, cpuUs: (((await busy()) - before) * 1e6) / N }
+    }
     const url = (channels) => `ws://127.0.0.1:${blast.port}/n/${N}/c/${channels}/ws`
     const raw = (channels) =>
-      bounded(
-        page.evaluate(([u, n]) => window.benchRaw(u, n), [url(channels), N]),
-        'raw client',
+      metered(() =>
+        bounded(
+          page.evaluate(([u, n]) => window.benchRaw(u, n), [url(channels), N]),
+          'raw client',
+        ),
       )
     const floor = (channels) =>
-      bounded(
-        page.evaluate(([u, n, c]) => window.benchPartysocket(u, n, c), [url(channels), N, channels]),
-        'partysocket + nanoevents',
+      metered(() =>
+        bounded(
+          page.evaluate(([u, n, c]) => window.benchPartysocket(u, n, c), [url(channels), N, channels]),
+          'partysocket + nanoevents',
+        ),
       )
     const tandem = (channels) =>
-      bounded(
-        page.evaluate(([u, n, c]) => window.benchTandem(u, n, c), [url(channels), N, channels]),
-        '@tandem/realtime',
+      metered(() =>
+        bounded(
+          page.evaluate(([u, n, c]) => window.benchTandem(u, n, c), [url(channels), N, channels]),
+          '@tandem/realtime',
+        ),
       )
 
     const RAW = 'raw WebSocket + JSON.parse (baseline)'
@@ -65,15 +84,20 @@ export async function run() {
       const base = samples[`${RAW}, ${ch}`]
       const bare = samples[`${FLOOR}, ${ch}`]
       for (const name of [`${RAW}, ${ch}`, `${FLOOR}, ${ch}`, `@tandem/realtime, ${ch}`]) {
-        const s = summarize(samples[name])
-        const r = summarize(samples[name].map((v, i) => v / base[i]))
-        const f = summarize(samples[name].map((v, i) => v / bare[i]))
+        const got = samples[name]
+        const s = summarize(got.map((x) => x.rate))
+        const r = summarize(got.map((x, i) => x.rate / base[i].rate))
+        const f = summarize(got.map((x, i) => x.rate / bare[i].rate))
+        const cpu = summarize(got.map((x) => x.cpuUs))
+        const c = summarize(got.map((x, i) => bare[i].cpuUs / x.cpuUs))
         rows.push([
           name,
           fmt(s.median),
           `${fmt(s.min)}–${fmt(s.max)}`,
           `**${fmt(r.median, 2)}×** (${fmt(r.min, 2)}–${fmt(r.max, 2)})`,
           `**${fmt(f.median, 2)}×** (${fmt(f.min, 2)}–${fmt(f.max, 2)})`,
+          `${fmt(cpu.median, 1)} (${fmt(cpu.min, 1)}–${fmt(cpu.max, 1)})`,
+          `**${fmt(c.median, 2)}×** (${fmt(c.min, 2)}–${fmt(c.max, 2)})`,
         ])
       }
     }
@@ -87,10 +111,12 @@ export async function run() {
             'min–max',
             'paired ratio to raw (min–max)',
             'paired ratio to the floor (min–max)',
+            'main-thread µs per message, median (min–max)',
+            'paired CPU ratio: the floor’s over this (min–max)',
           ],
           rows,
         ) +
-        `\n\nGoal: @tandem/realtime ≥ 0.95× the floor, a bare partysocket + JSON.parse + nanoevents client. The blast server runs in its own Node process; both clients run in the page, in Chromium ${browser.version()} (headless), bundled with esbuild (minified, ESM).`,
+        `\n\nGoal: @tandem/realtime ≥ 0.95× the floor, a bare partysocket + JSON.parse + nanoevents client. The blast server runs in its own Node process; both clients run in the page, in Chromium ${browser.version()} (headless), bundled with esbuild (minified, ESM). CPU per message: the page's main-thread busy time (the DevTools protocol's \`TaskDuration\`) over the whole run, connect included, per message; the CPU ratio is the floor's over the client's (above 1: cheaper than the floor), the goal's reading when the browser's delivery to the page bounds msgs/s. Load average ${fmt(load, 2)} on ${os.cpus().length} CPUs when the bench started.`,
     }
   } finally {
     await browser?.close().catch(() => {})

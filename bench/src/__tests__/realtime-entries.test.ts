@@ -2,6 +2,7 @@
 // (@tandem/realtime/presence, /history, /debug): an app that only imports createRealtime ships none
 // of them. Read from esbuild's list of the modules in the bundle, so it fails the day channel.ts
 // (or realtime.ts) imports one of them again.
+import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
 import { measure } from '../bundle.mjs'
@@ -40,4 +41,38 @@ describe('realtime entries', () => {
     )
     for (const name of DEBUG) expect(debug, name).toContain(name)
   })
+
+  // A default derived at module level from another package's value (a field of an import) stays
+  // wherever its file is bundled: each such default has a file of its own, with its only reader.
+  it("createRealtime alone keeps no resource presence pacing (DEFAULTS' resourcePresence, the contract's PRESENCE_RATE)", async () => {
+    const code = await codeOf(`export { createRealtime } from '@tandem/realtime'`)
+    expect(code).toContain('heartbeat_timeout') // the realtime client is there
+    expect(code).not.toContain('typingIdleMs')
+    expect(code).not.toContain('burst:')
+  })
+
+  it("presence and tabs keep no token refresh margin (core's TOKEN_DEFAULTS, read by the in-band refresh only)", async () => {
+    const external = ['@tandem/core', '@tandem/core/*'] // as their bench rows: a field of an external import
+    for (const entry of ['@tandem/realtime/presence', '@tandem/realtime/tabs'])
+      expect(await codeOf(`export * from '${entry}'`, external), entry).not.toContain('refreshMarginMs')
+    // The realtime client reads it: the check above can fail.
+    expect(await codeOf(`export { createRealtime } from '@tandem/realtime'`, external)).toContain('refreshMarginMs')
+  })
 })
+
+/** `source` bundled and minified as the bench does (esbuild, browser, production), as text. */
+async function codeOf(source: string, external: string[] = []): Promise<string> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: import.meta.dirname, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    external,
+    conditions: OPTIONS.conditions,
+    define: { 'process.env.NODE_ENV': '"production"' },
+  })
+  return result.outputFiles[0]!.text
+}

@@ -1,9 +1,13 @@
-import { HISTORY_MAX, MAX_MESSAGE_BYTES, MAX_SUBSCRIBE_CHANNELS, PRESENCE_RATE } from '@tandem/contract'
-import { LEASE_RELEASE_MS, TOKEN_DEFAULTS } from './core.js'
+import { HISTORY_MAX, MAX_MESSAGE_BYTES, MAX_SUBSCRIBE_CHANNELS } from '@tandem/contract'
+import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO } from './connection/refresh-margin.js'
+import { LEASE_RELEASE_MS } from './core.js'
+import { RESOURCE_PRESENCE } from './resource-presence/defaults.js'
 
 // Every default of @tandem/realtime, in one place (docs/protocol.md gives the numbers). Each is its
 // own constant so that a bundle keeps only those it uses (by a short name); DEFAULTS gathers them
-// all for the public API.
+// all for the public API. One derived from another package's value (a field of an import, which a
+// bundler must keep wherever its file is) has a file of its own, re-exported here: a bundle without
+// its reader (nor DEFAULTS) drops it with its file.
 
 /** Appended to the realtime service base URL. */
 export const WS_PATH = '/v1/ws'
@@ -45,9 +49,8 @@ export const MAX_INBOUND_CHARS = 2 ** 24 // 16 MiB
 export const HEARTBEAT = { minMs: 100, maxMs: 300_000, defaultMs: 15_000 } as const
 /** Heartbeat grace is min(this, heartbeatMs). */
 export const MAX_GRACE_MS = 10_000
-/** Same rule as core's token provider: refresh ahead by max(30 s, 10 %), never more than half. */
-export const REFRESH_MARGIN_MS = TOKEN_DEFAULTS.refreshMarginMs
-export const REFRESH_MARGIN_RATIO = TOKEN_DEFAULTS.refreshMarginRatio
+/** The in-band refresh's margin: core's token provider's rule (connection/refresh-margin.ts). */
+export { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO }
 /** After a failed in-band refresh; the server's 4100 close is the backstop. */
 export const REFRESH_RETRY_MS = 5_000
 /** A presence store's failed sync is tried again up to 1 s, 2 s, 4 s … later (jittered down to half), never more than this apart. */
@@ -63,15 +66,8 @@ export { LEASE_RELEASE_MS }
  * `maxPage` (the service's history limit), held in chunks of `chunk` (what one append copies at most).
  */
 export const MESSAGE_LOG = { initial: 50, max: 10_000, maxPage: HISTORY_MAX, chunk: 16 } as const
-/**
- * `resourcePresence`: a connection's member data goes out at most once per `throttleMs` (changes in
- * between are coalesced), the pace the service's presence bucket refills at (`PRESENCE_RATE`: 100 ms),
- * so an agent never meets its `rate_limited`; `setTyping(true)` lapses after `typingIdleMs` without another.
- */
-export const RESOURCE_PRESENCE = {
-  throttleMs: PRESENCE_RATE.intervalMs / PRESENCE_RATE.limit,
-  typingIdleMs: 5_000,
-} as const
+/** `resourcePresence`'s pace and typing lapse (resource-presence/defaults.ts). */
+export { RESOURCE_PRESENCE }
 
 export const DEFAULTS = {
   path: WS_PATH,

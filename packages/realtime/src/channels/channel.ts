@@ -6,7 +6,7 @@ import { ValidationError, createEmitter } from '../core.js'
 import { FILL_ATTEMPTS, PUBLISH_TIMEOUT_MS } from '../defaults.js'
 import type { ChannelImpl, ChannelClient } from './channel-internals.js'
 import { bad, isMessage, toError } from '../connection/protocol.js'
-import type { ChannelEvents, Discontinuity, ChannelState, Listener, Position } from '../types.js'
+import type { ChannelEvents, Discontinuity, ChannelState, Listener, Message, Position } from '../types.js'
 
 export type { ChannelImpl, ChannelClient } from './channel-internals.js'
 
@@ -18,8 +18,8 @@ const randomKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join(
 /** `since`: where a reloaded page's channel resumes from (the `positions` option). */
 export function createChannel(name: string, client: ChannelClient, since?: Position): ChannelImpl {
   const events = createEmitter<ChannelEvents>()
-  // `:event` keys (and `*`): never an Object.prototype member, whatever the app names its events.
-  const listeners = createEmitter<Record<`:${string}` | '*', Listener>>()
+  // One emit per message: a listener of one event (`subscribe(event, …)`) is wrapped in its filter.
+  const listeners = createEmitter<{ m: Listener }>()
   let state: ChannelState = 'unsubscribed'
   let leases = 0
   let subscribers = 0
@@ -27,10 +27,10 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
   // Live messages held while (re)subscribing or filling a gap, delivered in order afterwards.
   // Bounded (client.held): past it the rest are dropped (`dropped`: the last), and history is read
   // from the last one delivered, as for any gap. What is held stays a run with no hole.
-  type Held = { m: unknown; bytes: number }
+  type Held = { m: Message; bytes: number }
   let held: Held[] | undefined = []
   let heldBytes = 0
-  let dropped: unknown
+  let dropped: Message | undefined
   let fillSeq = 0
   // A failed read is tried again after the client's backoff (`retry`: its one timer); past
   // FILL_ATTEMPTS reads, what the fill held back is reported lost. No tight loop, never silence.
@@ -51,7 +51,7 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
     const into: Held[] | undefined = (held = next && [])
     for (const h of next ?? []) keep(h.m, h.bytes, into!)
   }
-  const keep = (m: unknown, bytes: number, into: Held[]) => {
+  const keep = (m: Message, bytes: number, into: Held[]) => {
     if (dropped !== undefined || !client.held.take(bytes)) return void (dropped = m)
     into.push({ m, bytes })
     heldBytes += bytes
@@ -83,9 +83,12 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
     })
   }
 
-  /** `canFill`: a gap may be filled from history (not again right after a fill: no loop). */
-  function deliver(msg: unknown, canFill = true, bytes = 0) {
-    if (!isMessage(msg) || retired.has(msg.epoch)) return client.error(bad())
+  /**
+   * A message checked against the contract (a live frame by parseFrame, a resume's by resume()).
+   * `canFill`: a gap may be filled from history (not again right after a fill: no loop).
+   */
+  function deliver(msg: Message, canFill = true, bytes = 0) {
+    if (retired.has(msg.epoch)) return client.error(bad())
     const { epoch, offset } = msg
     if (!pos) return
     const sameEpoch = epoch === pos.epoch
@@ -95,21 +98,18 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
       gap(pos, { epoch, offset: offset - 1 })
     }
     pos = { epoch, offset }
-    listeners.emit('*', msg)
-    listeners.emit(`:${msg.event}`, msg)
+    listeners.emit('m', msg)
   }
 
   /** A message past the last one delivered (its position, copied field by field). */
-  const past = (m: unknown): Position | undefined =>
-    pos && isMessage(m) && (m.epoch !== pos.epoch || m.offset > pos.offset)
-      ? { epoch: m.epoch, offset: m.offset }
-      : undefined
+  const past = (m: Message | undefined): Position | undefined =>
+    pos && m && (m.epoch !== pos.epoch || m.offset > pos.offset) ? { epoch: m.epoch, offset: m.offset } : undefined
 
   /**
    * History cannot give what was held back: what is held goes out (`last` omitted), and a
    * discontinuity covers the rest up to the last one dropped (or `last`). Never silence.
    */
-  const unavailable = (last?: unknown) => {
+  const unavailable = (last?: Message) => {
     why = 'history_unavailable'
     const to = past(last)
     if (last === undefined) release(false, false)
@@ -150,14 +150,16 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
             ? Math.min(to.offset, first.offset - 1)
             : to.offset,
       })
-    for (const m of missed) deliver(m, false)
+    for (const m of missed)
+      if (isMessage(m)) deliver(m, false)
+      else client.error(bad())
   }
 
   /**
    * A live message skipped offsets (or some were dropped, up to `lost`, kept in case history
    * fails): ask history for what is missing, page after page, and hold the live ones meanwhile.
    */
-  function fill(first: Held[], lost?: unknown) {
+  function fill(first: Held[], lost?: Message) {
     retried()
     setHeld(first)
     dropped ??= lost
@@ -234,7 +236,7 @@ export function createChannel(name: string, client: ChannelClient, since?: Posit
       const listener = (typeof a === 'function' ? a : b) as Listener
       if (typeof listener !== 'function')
         throw new ValidationError('listener', DEV && process.env.NODE_ENV !== 'production' && 'must be a function')
-      const off = listeners.on(typeof a === 'string' ? `:${a}` : '*', listener)
+      const off = listeners.on('m', typeof a === 'string' ? (m) => m.event === a && listener(m) : listener)
       const done = lease()
       subscribers++
       let live = true

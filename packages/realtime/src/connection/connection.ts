@@ -53,6 +53,8 @@ export interface LinkSide {
   probe: () => void
   /** The client failed (fatal close, refused token): what waits must be rejected. */
   failed: (error: RealtimeError) => void
+  /** Logged, then told to the app (`error` events). */
+  error: (error: RealtimeError) => void
 }
 
 export interface Connection {
@@ -99,10 +101,7 @@ export function createConnection(o: ConnectionOptions): Connection {
       o.log(`${change.previous} -> ${change.current} ${change.reason}`)
       o.events.emit('state', change)
     },
-    error({ error }) {
-      o.log(`error ${error.code}`)
-      o.events.emit('error', error)
-    },
+    error: (e) => link.error(e.error),
     failed: (e) => link.failed(e.error),
     log: (e) => o.log(e.message),
   }
@@ -210,7 +209,7 @@ export function createConnection(o: ConnectionOptions): Connection {
     connect() {
       dispatch({ type: 'connect', webSocket: !!(o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket) })
     },
-    watch: (heartbeatMs, graceMs) => watchdog.start(heartbeatMs, graceMs),
+    watch: watchdog.start,
     dispatch,
     send(text) {
       if (run?.rws.readyState !== 1) return false

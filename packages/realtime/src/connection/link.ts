@@ -104,6 +104,7 @@ export function createLink(
       flush: () => requests.flush(),
       probe,
       failed: (e) => requests.clear(e),
+      error,
     },
   })
   const requests = createRequests({
@@ -179,7 +180,7 @@ export function createLink(
     const frame = parseFrame(data, MAX_INBOUND_CHARS)
     tap?.('in', data, frame instanceof Error)
     if (frame instanceof Error) return error(frame)
-    log(`<- ${frame.type}`)
+    if (debug) log(`<- ${frame.type}`) // not built per frame for nobody
     if (frame.id !== undefined && requests.reply(frame)) return
     // An error nothing waits for is the app's; a reply nothing waits for is dropped.
     if (frame.type === 'error') error(toError(frame.error))

@@ -1,7 +1,8 @@
 import type { RealtimeError, TokenProvider } from '@tandem/core'
 import type { Backoff } from '../core.js'
 import { MAX_TIMER_MS, clampDelay } from '../core.js'
-import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO, REFRESH_RETRY_MS } from '../defaults.js'
+import { REFRESH_RETRY_MS } from '../defaults.js'
+import { REFRESH_MARGIN_MS, REFRESH_MARGIN_RATIO } from './refresh-margin.js'
 import { asError, toError, type Reply } from './protocol.js'
 
 export interface TokenRefreshOptions {

@@ -8,7 +8,7 @@ import { MAX_PRESENCE_RESOURCES, resourcePresenceChannel, type PresenceCollectio
 import type { ResourcePresenceData } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
-import { RESOURCE_PRESENCE } from '../defaults.js'
+import { RESOURCE_PRESENCE } from './defaults.js'
 import { partsOf } from '../parts.js'
 import { presence } from '../presence/presence.js'
 import type { Realtime } from '../realtime.js'

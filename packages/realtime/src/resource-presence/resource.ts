@@ -12,7 +12,7 @@ import {
 } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
 import { createEmitter, ValidationError, type RealtimeError } from '../core.js'
-import { RESOURCE_PRESENCE } from '../defaults.js'
+import { RESOURCE_PRESENCE } from './defaults.js'
 import type { Realtime } from '../realtime.js'
 import type { ReadableStore } from '@tandem/core'
 import type { Claim } from './data.js'

@@ -152,4 +152,54 @@ describe('watchdog', () => {
     expect(dead).toHaveBeenCalledOnce()
     vi.restoreAllMocks()
   })
+
+  it('reads the clock per tick, never per frame, and still finds a dead link', () => {
+    vi.useFakeTimers()
+    let reads = 0
+    const dead = vi.fn()
+    const w = createWatchdog(dead, () => (reads++, Date.now()))
+    w.start(1_000, 400) // a tick every 100 ms; dead past 1.4 s of silence
+    const started = reads
+    for (let i = 0; i < 10_000; i++) w.seen()
+    expect(reads).toBe(started)
+    vi.advanceTimersByTime(1_000)
+    expect(reads - started).toBe(10) // one read per tick
+    expect(dead).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(1_300) // more than 1.4 s of silence since the frames
+    expect(dead).toHaveBeenCalledOnce()
+  })
+
+  it('never calls a link dead before heartbeatMs + grace of silence, however a frame falls between ticks', () => {
+    vi.useFakeTimers()
+    for (const at of [1, 50, 99]) {
+      const dead = vi.fn()
+      const w = createWatchdog(dead)
+      w.start(1_050, 400) // a tick every 100 ms; 1.45 s is not a whole number of ticks
+      vi.advanceTimersByTime(100 + at)
+      w.seen() // `at` ms after a tick
+      vi.advanceTimersByTime(1_449)
+      expect(dead, `a frame ${at} ms after a tick`).not.toHaveBeenCalled()
+      vi.advanceTimersByTime(300) // two ticks at most past the bound
+      expect(dead).toHaveBeenCalledOnce()
+      w.stop()
+    }
+  })
+
+  it('a throttled tick that finds a frame since the one before keeps the link, however late it runs', () => {
+    let now = 0
+    const ticks: (() => void)[] = []
+    vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void) => (ticks.push(fn), 1)) as never)
+    const dead = vi.fn()
+    const w = createWatchdog(dead, () => now)
+    w.start(15_000, 10_000)
+    now = 59_000
+    w.seen()
+    now = 60_000 // a background tab: one tick a minute
+    ticks[0]!()
+    expect(dead).not.toHaveBeenCalled()
+    now = 120_000 // a minute of silence
+    ticks[0]!()
+    expect(dead).toHaveBeenCalledOnce()
+    vi.restoreAllMocks()
+  })
 })
