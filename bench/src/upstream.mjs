@@ -102,6 +102,13 @@ export async function run() {
       ...PIECES.map((p) => `- ${p.name}: ${p.why}.`),
       '',
       'Written down, not patched (issue 28): ofetch stays on its latest stable release and partysocket on its own build.',
+      '',
+      'Dependency choices weighed for issue 49 (measured 2026-11-29 with `measure()` from bench/src/bundle.mjs, one package swapped at a time):',
+      '',
+      "- **ofetch 2.0.0-alpha.3** (no dependencies; keeps `createFetch`, `.create()` and `.raw`): ofetch alone 4.04 → 2.39 kB; maps-only −1,555 B, React app −1,574 B, whole SDK −1,589 B. Not adopted: npm's `latest` is 1.5.1 and the 2.x line is an alpha. Revisit when 2.0 is stable; it is the one dependency move that takes maps-only near its goal.",
+      "- **ofetch 1.5.1's import shapes**: none avoids `ufo` and `destr`. `createFetch` lives in a shared chunk that imports both at its top, `ofetch/node` pulls the same chunk, and the chunk is not in the `exports` map. Its own options (`parseResponse`, no `baseURL`) stop the calls, not the bytes.",
+      "- **partysocket's entry points**: `partysocket/ws` (what Tandem uses) is 2.73 kB, the main entry's `PartySocket` 4.06 kB, `{ WebSocket }` from the main entry 2.73 kB: already the smallest. It has no build flag or `NODE_ENV` guard for its warning texts; an app-side `pure: ['console.warn', 'console.error']` would cut 0.53 kB but drop the app's own console calls too, so it is not recommended.",
+      "- **Replacing partysocket with a small opener of Tandem's own** would take realtime-only −2.16 kB (to about 12.75 kB, under socket.io-client's 13.1) and the React app −2.27 kB. Not done: partysocket is on the design card, which says to wrap a package that falls short, never to replace it with hand-written code. This is why the realtime-only and React app size goals of issue 49 stay missed.",
     ].join('\n'),
   }
 }
