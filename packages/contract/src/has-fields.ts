@@ -1,3 +1,4 @@
+import { DEV } from './dev/index.js'
 import { isRecord } from './is-object.js'
 // The SDK's one shape check: a value against a line of the generated tables (frames in
 // src/generated/frame-fields.ts, REST answers and channel payloads in src/generated/answer-fields.ts).
@@ -42,7 +43,9 @@ const compiled = new Map<string, Field[]>()
 
 function field(spec: string): Field {
   const [, path = '', optional, kind = '', nullable] = /^([^:?]+)(\?)?:([^?]+)(\?)?$/.exec(spec) ?? []
-  if (!kind) throw new TypeError(`hasFields: not path:kind: ${spec}`)
+  // A generated line always reads; this says so to whoever writes a new one by hand.
+  if (!kind)
+    throw new TypeError((DEV && process.env.NODE_ENV !== 'production' && `hasFields: not path:kind: ${spec}`) || spec)
   const int = /^int(-?\d+)?$/.exec(kind)
   const tokens = path.replaceAll('[]', '.[]').split('.')
   // A name every object inherits (`constructor`) goes the walk's way, which reads own fields only.

@@ -19,17 +19,18 @@ export function createEmitter<Events extends EventsMap>(): SafeEmitter<Events> {
   const emitter = createNanoEvents<Events>()
   return {
     on: (event, callback) => emitter.on(event, callback),
-    has: (event) => (emitter.events[event]?.length ?? 0) > 0,
+    has: (event) => !!emitter.events[event]?.length,
     emit(event, ...args) {
-      // A copy: a listener may unsubscribe (itself or another) while we iterate.
-      const callbacks = [...(emitter.events[event] ?? [])] as ((...a: typeof args) => void)[]
-      for (const callback of callbacks) {
+      // No copy per emit (the receive path emits per message): nanoevents' unsubscribe replaces the list
+      // rather than changing it, so a listener that unsubscribes (itself or another) leaves this walk
+      // alone, and one subscribed meanwhile lands past `length`: it waits for the next emit.
+      const callbacks = (emitter.events[event] ?? []) as ((...a: typeof args) => void)[]
+      for (let i = 0, length = callbacks.length; i < length; i++)
         try {
-          callback(...args)
+          callbacks[i]!(...args)
         } catch (error) {
           reportError(error)
         }
-      }
     },
   }
 }
