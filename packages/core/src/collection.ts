@@ -60,20 +60,25 @@ export function createPagePromise<T>(
   first: Promise<Page<T>>,
   fetchPage: (cursor: string) => Promise<Page<T>>,
 ): PagePromise<T> {
-  const fetched = (page: Page<T>): FetchedPage<T> => ({ page })
-  return pagePromise(first.then(fetched), (cursor) => fetchPage(cursor).then(fetched))
+  // A promise of our own to extend, not the caller's.
+  return pagePromise(
+    first.then((page) => page),
+    () => undefined,
+    (cursor) => fetchPage(cursor).then((page) => ({ page })),
+  )
 }
 
+/** `first` becomes the `PagePromise` (one promise per list, no `then` of it); `firstId()` its request id once settled. */
 function pagePromise<T>(
-  first: Promise<FetchedPage<T>>,
+  first: Promise<Page<T>>,
+  firstId: () => string | undefined,
   fetchPage: FetchPage<T>,
   where: () => string = () => 'list',
 ): PagePromise<T> {
-  let firstId: string | undefined
-  const out = first.then((f) => ((firstId = f.requestId), f.page))
+  const out = first
   async function* pages({ maxPages = Infinity } = {}): AsyncGenerator<Page<T>> {
     let page = await out
-    let requestId = firstId
+    let requestId = firstId()
     yield page
     // The service returns null after the last page; a cursor followed before would loop for ever.
     const seen = new Set<string>()
@@ -172,13 +177,22 @@ export function listPages<T>(
     })
     return { page: { data, nextCursor: nextCursor ?? null }, requestId }
   }
+  let firstId: string | undefined
   const first = (async () => {
     const [p, { cursor, ...rest }] = prepare()
     path = p
     query = rest
-    return page(cursor as string | undefined)
+    // Awaited, not returned: a promise returned from an async function costs two more turns.
+    const fetched = await page(cursor as string | undefined)
+    firstId = fetched.requestId
+    return fetched.page
   })()
-  return pagePromise(first, page, () => `GET ${path}`)
+  return pagePromise(
+    first,
+    () => firstId,
+    page,
+    () => `GET ${path}`,
+  )
 }
 
 /**

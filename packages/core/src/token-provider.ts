@@ -1,5 +1,5 @@
 import { withSignal } from './abort.js'
-import { createAttemptSignals } from './attempt-signals.js'
+import { attemptSignal } from './attempt-signals.js'
 import { fullJitter } from './backoff.js'
 import { sleep } from './timers.js'
 import { TOKEN_DEFAULTS } from './defaults.js'
@@ -95,7 +95,6 @@ export function createTokenProvider(auth: AuthOptions, options: TokenProviderOpt
   const emitter = createEmitter<TokenEvents>()
   const cfg = TOKEN_DEFAULTS
 
-  const attemptSignal = createAttemptSignals({ share: false })
   let cached: Cached | undefined
   let flight: Promise<string> | undefined
   let failures = 0

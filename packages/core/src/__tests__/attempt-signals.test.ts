@@ -1,7 +1,7 @@
 // Attempt signals: the timeout of each attempt, shared by the attempts that end in the same slice of
 // time, but never by so many that fetch's per-request listeners pile up on one signal.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAttemptSignals } from '../attempt-signals.js'
+import { attemptSignal as ownSignal, createAttemptSignals } from '../attempt-signals.js'
 
 afterEach(() => void vi.useRealTimers())
 
@@ -31,5 +31,20 @@ describe('attempt signals', () => {
     expect(a.timedOut()).toBe(false)
     a.dispose()
     b.dispose()
+  })
+
+  it("the token provider's own signal: never shared, and it times out at its exact timeout, not a slice's end", () => {
+    vi.useFakeTimers()
+    const a = ownSignal(undefined, 15_000)
+    const b = ownSignal(undefined, 15_000)
+    expect(a.signal).not.toBe(b.signal)
+    vi.advanceTimersByTime(14_999)
+    expect(a.signal.aborted || a.timedOut()).toBe(false)
+    vi.advanceTimersByTime(1)
+    expect(a.signal.aborted && a.timedOut()).toBe(true)
+    const c = ownSignal(undefined, 15_000)
+    c.dispose() // its timer is cleared: it never times out
+    vi.advanceTimersByTime(15_000)
+    expect(c.signal.aborted || c.timedOut()).toBe(false)
   })
 })

@@ -23,6 +23,21 @@ describe('collections', () => {
     expect(pages).toBe(Math.ceil(ids.length / 100))
   })
 
+  it("a list capped at its first page fails with too_many_pages and that page's request id", async () => {
+    const { client } = await setup()
+    const ids: (string | undefined)[] = []
+    client.on('request', (e) => void ids.push(e.requestId))
+    const pages = client.support.resources.list({ limit: 1 }).pages({ maxPages: 1 })
+    let read = 0
+    const failed = await (async () => {
+      for await (const page of pages) read += page.data.length
+    })().catch((error: unknown) => error)
+    expect(read).toBe(1)
+    expect(ids).toHaveLength(1)
+    expect(failed).toMatchObject({ name: 'ApiError', code: 'too_many_pages', requestId: ids[0] })
+    expect(ids[0]).toEqual(expect.any(String))
+  })
+
   it('creates, reads, updates and removes', async () => {
     const { client } = await setup()
     const created = await client.maps.resources.create({ name: 'Lisbon office' })
