@@ -59,6 +59,14 @@ const endError = (code: 'outbox_cleared' | 'outbox_stopped') =>
  */
 export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   const key = keyOption(options, DEV && process.env.NODE_ENV !== 'production' && 'must name whose writes these are')
+  // Each held write is a record of its own: found again (after a reload, in another tab) by its key.
+  if (options.storage && !options.storage.keys)
+    throw new ValidationError(
+      'storage',
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
+        'must list its keys (keys()): each held write is stored under its own',
+    )
   const d = PERSIST_DEFAULTS
   const { maxEntries = d.maxEntries, maxBytes = d.maxBytes } = options
   const retry = { baseMs: options.retry?.baseMs ?? d.retryBaseMs, maxMs: options.retry?.maxMs ?? d.retryMaxMs }

@@ -41,7 +41,7 @@ export function joinSession(storage: SafeStorage, sessionKey: string): KeySessio
     if (isRecord(found)) return void (id = found.id)
     const mine: SessionRecord = { v: 1, id: randomId(), since: Date.now() }
     // Two pages beginning at once: the first stored wins, and the other joins it.
-    await storage.update(sessionKey, (old) => {
+    await storage.updateWith(sessionKey, sessionKey, (old) => {
       const record = isRecord(old) ? old : mine
       id = record.id
       return record

@@ -23,9 +23,9 @@ export interface PersistStorage {
    */
   updateWith?(key: string, guard: string, updater: (old: unknown, guard: unknown) => unknown): Promise<void>
   /**
-   * Every key stored. With it the durable outbox stores each held write under a key of its own
-   * (`<key>:outbox#<id>`), so a change writes that one write, not the whole list; without it, the
-   * whole list under `<key>:outbox`, as before.
+   * Every key stored. The durable outbox needs it (a storage without it is refused at creation with
+   * a `ValidationError`): it stores each held write under a key of its own (`<key>:outbox#<id>`), so
+   * a change writes that one write, not the whole list, and finds them again by listing the keys.
    */
   keys?(): Promise<unknown[]>
   /** The values of `keys`, in one go (a restore reads every held write): else one `get` each. */

@@ -217,6 +217,7 @@ describe('durableOutbox (Node, in-memory storage)', () => {
       get: () => Promise.resolve(undefined),
       set: () => Promise.reject(Object.assign(new Error('quota'), { name: 'QuotaExceededError' })),
       del: () => Promise.resolve(),
+      keys: () => Promise.resolve([]),
     }
     const outbox = durableOutbox({ key: 'u', storage: failing })
     const fallbacks: unknown[] = []
@@ -377,5 +378,6 @@ function cloningStorage(): PersistStorage {
     get: (key) => Promise.resolve(values.get(key)),
     set: (key, value) => Promise.resolve(void values.set(key, structuredClone(value))),
     del: (key) => Promise.resolve(void values.delete(key)),
+    keys: () => Promise.resolve([...values.keys()]),
   }
 }

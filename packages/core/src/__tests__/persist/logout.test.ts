@@ -76,6 +76,7 @@ function journaled(raw: PersistStorage, gateKey?: string) {
   }
   const storage: PersistStorage = {
     get: (key) => raw.get(key),
+    keys: () => raw.keys!(),
     set: (key, value) => hold(key, () => raw.set(key, value).then(note('set', key))),
     del: (key) => raw.del(key).then(note('del', key)),
     update: (key, updater) => hold(key, () => raw.update!(key, updater).then(note('update', key))),

@@ -198,17 +198,15 @@ describe('the durable outbox stores each write on its own', () => {
     h.outbox.stop()
   })
 
-  it('a storage that cannot list its keys keeps the whole list under `<key>:outbox`, as before', async () => {
+  it('a storage that cannot list its keys is refused at creation with a typed error (its writes could not be found again)', async () => {
     const { keys: _, ...unlisted } = memoryStorage()
-    const h = held('list', unlisted)
-    await h.outbox.ready
-    for (const t of ['1', '2']) void h.write(t)
-    await waitUntil(() => h.stored.n === 2, { what: '2 stored' })
-    expect(((await unlisted.get('list:outbox')) as { entries: unknown[] }).entries).toHaveLength(2)
-    h.outbox.stop()
-    const next = durableOutbox({ key: 'list', storage: unlisted })
-    await next.ready
-    expect(texts(next.getSnapshot().entries)).toEqual(['1', '2'])
-    next.stop()
+    expect(() => durableOutbox({ key: 'list', storage: unlisted })).toThrow(
+      expect.objectContaining({ name: 'ValidationError', code: 'validation_error', field: 'storage' }),
+    )
+    expect(await unlisted.get('list:session')).toBeUndefined() // refused before anything is stored
+    // The saved cache needs no list: a logout on such a storage still deletes what it holds.
+    await unlisted.set('list:cache', { v: 1 })
+    await clearPersisted({ key: 'list', storage: unlisted })
+    expect(await unlisted.get('list:cache')).toBeUndefined()
   })
 })
