@@ -392,6 +392,8 @@ export async function measure(source, { external = [], conditions = [], plugins 
     modules: Object.entries(inputs)
       .map(([path, { bytesInOutput }]) => [shortPath(path), bytesInOutput])
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+    /** The bundle itself, for tests that read what shipped. */
+    text: result.outputFiles[0].text,
     min: code.length,
     gzip: gzipSync(code, { level: 9 }).length,
     brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,

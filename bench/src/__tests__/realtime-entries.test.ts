@@ -2,7 +2,6 @@
 // (@tandem/realtime/presence, /history, /debug): an app that only imports createRealtime ships none
 // of them. Read from esbuild's list of the modules in the bundle, so it fails the day channel.ts
 // (or realtime.ts) imports one of them again.
-import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: plain ESM module without types; the bench and this test share its entries.
 import { measure } from '../bundle.mjs'
@@ -61,18 +60,5 @@ describe('realtime entries', () => {
 })
 
 /** `source` bundled and minified as the bench does (esbuild, browser, production), as text. */
-async function codeOf(source: string, external: string[] = []): Promise<string> {
-  const result = await build({
-    stdin: { contents: source, resolveDir: import.meta.dirname, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-    external,
-    conditions: OPTIONS.conditions,
-    define: { 'process.env.NODE_ENV': '"production"' },
-  })
-  return result.outputFiles[0]!.text
-}
+const codeOf = async (source: string, external: string[] = []): Promise<string> =>
+  ((await measure(source, { ...OPTIONS, external })) as { text: string }).text
