@@ -85,7 +85,9 @@ export function answerFields(openapi, asyncapi, collectionsSource) {
     if (envelope(name) !== 'data,nextCursor') throw new Error(`${name} is not a { data, nextCursor } page`)
   const items = new Map(pages.map((page) => [page, refName(schemas[page].properties.data.items)]))
   const socket = ['CustomerTyping', 'ResourcePresenceData']
-  const named = [...new Set([...answered.keys(), 'PlaceSuggestion', ...items.values(), ...socket])]
+  // What a push carries, decrypted: the service worker checks it (isPushPayload).
+  const pushed = ['PushPayload']
+  const named = [...new Set([...answered.keys(), 'PlaceSuggestion', ...items.values(), ...socket, ...pushed])]
 
   // The registry's paths (collections.ts), each with the item its list answers.
   const registry = collectionsSource
@@ -129,9 +131,11 @@ export function answerFields(openapi, asyncapi, collectionsSource) {
         ? [...answered.get(name)].join(', ')
         : socket.includes(name)
           ? 'a channel payload'
-          : pageOf(name)
-            ? `each item of \`${pageOf(name)}\``
-            : 'a part of an answer'
+          : pushed.includes(name)
+            ? 'what a push carries (a service worker reads it)'
+            : pageOf(name)
+              ? `each item of \`${pageOf(name)}\``
+              : 'a part of an answer'
     }. */\n`
   return [
     '',

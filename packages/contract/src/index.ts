@@ -3,6 +3,8 @@
 export { isObject, isRecord } from './is-object.js'
 export * from './wire.js'
 export * from './customer.js'
+export * from './push.js'
+export * from './push-payload.js'
 export * from './resource-presence.js'
 export * from './autocomplete.js'
 export * from './answers.js'

@@ -79,6 +79,14 @@ export type PresenceMember = Schemas['Member']
 export type ChannelInfo = Schemas['ChannelInfo']
 export type ChannelListQuery = QueryOf<'listChannels'>
 
+// Web Push (docs/push.md); PushPayload is push.ts's
+export type PushPublicKey = Schemas['PushPublicKey']
+export type PushSubscriptionCreate = Schemas['PushSubscriptionCreate']
+export type PushSubscriptionRenew = Schemas['PushSubscriptionRenew']
+/** A registration as the service holds it (not the browser's `PushSubscription`). */
+export type PushSubscriptionRecord = Schemas['PushSubscription']
+export type PushSubscriptionPage = Schemas['PushSubscriptionPage']
+
 /** A list page, as every list answers. */
 export interface Page<T> {
   data: T[]

@@ -233,6 +233,8 @@ export const API_ERROR_CODES = [
   'idempotency_key_reused',
   'rate_limited',
   'internal_error',
+  'push_subscription_not_found',
+  'push_not_allowed',
 ] as const
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]
 

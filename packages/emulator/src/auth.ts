@@ -10,13 +10,23 @@ import type { EmulatorApp, Service } from './shared-types.js'
 
 export interface Principal {
   app: string
-  /** What it proved itself with: a token, or the app's raw key (whose subject reads `key:<keyId>`). */
-  via: 'token' | 'key'
+  /**
+   * What it proved itself with: a token, the app's raw key (whose subject reads `key:<keyId>`),
+   * or nothing (`none`: ANONYMOUS, on a token-free route only).
+   */
+  via: 'token' | 'key' | 'none'
   subject: string
   scope: string[]
   /** Who the user is, from the token's `profile` claim (a customer's name and email). */
   profile?: TokenProfile
 }
+
+/** The caller of a token-free route (`RouteHandler.public`) that sent no credential: no app, no scope. */
+export const ANONYMOUS: Principal = Object.freeze({ app: '', via: 'none', subject: '', scope: [] })
+
+/** Whether a request carries a credential anywhere: an Authorization header or one in its query. */
+export const carriesCredential = (req: IncomingMessage, query: URLSearchParams): boolean =>
+  req.headers.authorization !== undefined || hasCredentialParam(query)
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; error: HttpError; app?: string }
 

@@ -88,6 +88,7 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
     },
     realtime: state.modules.realtime.controls,
     webhooks: state.webhooks.controls,
+    push: state.modules.push.controls,
     faults: state.faults,
     stats: state.stats,
     log: state.log,

@@ -38,3 +38,4 @@ export type {
   RealtimeStats,
   StoredMessage as RealtimeMessage,
 } from './realtime/types.js'
+export type { PushControls, PushDelivery, PushDeliveryStatus, PushOptions } from './push/module.js'

@@ -49,6 +49,12 @@ export interface RouteHandler {
    * docs). Any other route refuses a customer, whatever else its scope lists.
    */
   customers?: boolean
+  /**
+   * Token-free (`security: []` in the contract): callable with no credential at all, then with
+   * ANONYMOUS as the principal, no rate limit and no Idempotency-Key. A credential sent anyway is
+   * checked as on any route (a bad one is refused); the capability is never asked.
+   */
+  public?: boolean
   /** Synchronous on purpose: an idempotent write is checked, applied and recorded in one step. */
   run(ctx: RouteContext): RouteResult
 }

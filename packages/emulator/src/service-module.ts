@@ -1,6 +1,7 @@
 // The seam between the emulator's shared pipeline (auth, rate limits, idempotency, faults,
 // access log) and each service's own routes and state. A module owns one directory.
 import type { Server } from 'node:http'
+import type { Conversation, Thread } from '@tandem/contract'
 import type { RouteHandler } from './resource-routes.js'
 import type { MemberPolicy } from './realtime/member-policy.js'
 import type { RealtimeEvent } from './realtime/types.js'
@@ -34,6 +35,13 @@ export interface ModuleContext {
    * channels) or follows presence (the typing relay). Optional: a module built alone has none.
    */
   realtime?: ServiceChannels
+  /** Web Push, told of each new message (support's). Optional: a module built alone has none. */
+  push?: PushNotifier
+}
+
+/** What support tells Web Push (push/module.ts): each new message; a note is ignored. */
+export interface PushNotifier {
+  message(app: string, conversation: Conversation, thread: Thread): void
 }
 
 /** What a module may do on the realtime service, without depending on its code. */
@@ -47,4 +55,6 @@ export interface ServiceChannels {
    * presence): stamps what the service vouches for. Returns the function that removes it.
    */
   memberPolicy(channel: string, policy: MemberPolicy): () => void
+  /** Whether `subject` has a socket of `app` open now (handshaken): push waits until none is. */
+  hasOpenConnection(app: string, subject: string): boolean
 }

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_LIMIT_HEADERS, type RateLimitBucket, type RateLimitDetail } from '@tandem/contract'
 import { isCustomer } from './access.js'
-import { authenticate, checkScope, requiredCapability } from './auth.js'
+import { ANONYMOUS, authenticate, carriesCredential, checkScope, requiredCapability } from './auth.js'
 import { codeForStatus, HttpError } from './http-errors.js'
 import { IdempotencyStore } from './idempotency.js'
 import {
@@ -74,27 +74,35 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   const match = state.routers[service].match(method, r.path)
   if (match instanceof HttpError) throw match
 
-  const auth = await authenticate(req, r.query, state.appsById)
+  const handler = match.route.handler
+  // A token-free route (`security: []`) still refuses a credential sent the wrong way (in the URL,
+  // a raw key from a page) or a bad one; sent none, the caller is nobody, with no app to charge.
+  const anonymous = handler.public === true && !carriesCredential(req, r.query)
+  const auth = anonymous
+    ? { ok: true as const, principal: ANONYMOUS }
+    : await authenticate(req, r.query, state.appsById)
   if (!auth.ok) {
     // Show the bucket without spending from it: refused callers do not consume tokens.
     setHeaders(res, state.limiter.peek(auth.app, service)?.headers)
     throw auth.error
   }
   const { principal } = auth
-  r.app = principal.app
-
-  // A customer draws on its own bucket first, then on the app's (docs/services/support.md, "Quotas").
-  const customer = isCustomer(principal) ? { customer: principal.subject } : {}
-  const decision = state.limiter.take({ app: principal.app, ...customer }, service)
-  setHeaders(res, decision?.headers)
-  if (decision && !decision.allowed) {
-    state.stats.rateLimited++
-    throw rateLimited(decision.retryAfterSeconds ?? 1, decision.bucket)
+  if (!anonymous) {
+    r.app = principal.app
+    // A customer draws on its own bucket first, then on the app's (docs/services/support.md, "Quotas").
+    const customer = isCustomer(principal) ? { customer: principal.subject } : {}
+    const decision = state.limiter.take({ app: principal.app, ...customer }, service)
+    setHeaders(res, decision?.headers)
+    if (decision && !decision.allowed) {
+      state.stats.rateLimited++
+      throw rateLimited(decision.retryAfterSeconds ?? 1, decision.bucket)
+    }
   }
-  const handler = match.route.handler
-  const required = handler.capability ? handler.capability(match.params) : requiredCapability(service, method)
-  const scopeError = checkScope(principal, required, { customers: handler.customers === true })
-  if (scopeError) throw scopeError
+  if (handler.public !== true) {
+    const required = handler.capability ? handler.capability(match.params) : requiredCapability(service, method)
+    const scopeError = checkScope(principal, required, { customers: handler.customers === true })
+    if (scopeError) throw scopeError
+  }
 
   const raw = handler.write ? await readBody(req, state.maxBodyBytes) : Buffer.alloc(0)
   if (raw.length > 0 && !isJsonContentType(req.headers['content-type'])) {
@@ -110,7 +118,8 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   })
 
   const key = req.headers['idempotency-key']
-  const idempotencyKey = handler.write && typeof key === 'string' ? key : undefined
+  // Nobody's keys would be everybody's: a token-free route takes none (the contract lists none for it).
+  const idempotencyKey = handler.write && !anonymous && typeof key === 'string' ? key : undefined
   const fingerprint = idempotencyKey ? IdempotencyStore.fingerprint(method, `/${service}${r.path}`, raw) : ''
   // Keys are scoped per principal (the token's subject, agent or customer; the raw key by its id,
   // apart from tokens, so a token whose subject reads `key:<keyId>` is still someone else): two agents

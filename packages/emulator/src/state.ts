@@ -5,6 +5,7 @@ import { IdempotencyStore } from './idempotency.js'
 import { RateLimiter } from './rate-limiter.js'
 import { ResourceStore } from './resource-store.js'
 import { createMapsModule } from './maps/module.js'
+import { createPushModule, type PushModule } from './push/module.js'
 import { createRealtimeModule, type RealtimeModule } from './realtime/module.js'
 import { resourceRoutes, type RouteHandler } from './resource-routes.js'
 import { Router, type Route } from './router.js'
@@ -31,7 +32,7 @@ export interface EmulatorState {
   log: AccessLogLine[]
   sleeper: Sleeper
   webhooks: WebhookModule
-  modules: { maps: ServiceModule; support: ServiceModule; realtime: RealtimeModule }
+  modules: { maps: ServiceModule; support: ServiceModule; realtime: RealtimeModule; push: PushModule }
   /** Per service: the generic resources routes plus the module's own. */
   routers: Record<Service, Router<RouteHandler>>
   /** Per service and route: the contract's check of its inputs (compiled once per process). */
@@ -54,16 +55,20 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     publish: (app, channel, event, data) => realtime.publish(app, channel, event, data),
     on: (listener) => realtime.controls.on(listener),
     memberPolicy: (channel, policy) => realtime.memberPolicy(channel, policy),
+    hasOpenConnection: (app, subject) => realtime.hasOpenConnection(app, subject),
   }
+  // Web Push sits on the realtime service (its routes, its connections) and hears support's messages.
+  const push = createPushModule(o.push, { seed, realtime: channels })
   const modules = {
     maps: createMapsModule(ctx),
-    support: createSupportModule({ ...ctx, realtime: channels }),
+    support: createSupportModule({ ...ctx, realtime: channels, push }),
     realtime,
+    push,
   }
   const routers = {} as Record<Service, Router<RouteHandler>>
   const inputChecks = {} as EmulatorState['inputChecks']
   for (const service of SERVICES) {
-    const routes = [...resourceRoutes, ...modules[service].routes]
+    const routes = [...resourceRoutes, ...modules[service].routes, ...(service === 'realtime' ? push.routes : [])]
     routers[service] = new Router(routes)
     inputChecks[service] = new Map(routes.map((route) => [route, inputCheck(route.method, specPath(service, route))]))
   }
@@ -114,6 +119,7 @@ export function resetState(s: EmulatorState): void {
     s.stores[service].reset()
     s.modules[service].reset()
   }
+  s.modules.push.reset()
   s.webhooks.reset()
   s.log.length = 0
 }

@@ -3,6 +3,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { TokenProfile } from '@tandem/server'
 import type { Faults } from './faults.js'
+import type { PushControls, PushOptions } from './push/module.js'
 import type { RealtimeControls, RealtimeOptions } from './realtime/module.js'
 import type { WebhookControls, WebhookOptions } from './webhooks/module.js'
 import type { AccessLogLine, EmulatorApp, PlanLimit, Service } from './shared-types.js'
@@ -64,6 +65,10 @@ export interface EmulatorOptions {
    * Webhook endpoints and delivery timing.
    */
   webhooks?: WebhookOptions
+  /**
+   * Web Push: the grace period of the rule, the https.Agent and timeout of each push (docs/push.md).
+   */
+  push?: PushOptions
 }
 
 export interface EmulatorStats {
@@ -100,6 +105,8 @@ export interface EmulatorCore {
   realtime: RealtimeControls
   /** Registered webhook endpoints and the delivery log, for tests. */
   webhooks: WebhookControls
+  /** Web Push: the VAPID public key and what was pushed (or not, and why), for tests and the playground. */
+  push: PushControls
 }
 
 export interface Emulator extends EmulatorCore {

@@ -40,6 +40,8 @@ function sample(schema: Schema): unknown {
   if (s.oneOf) return sample(s.oneOf[0]!)
   if (s.const !== undefined) return s.const
   if (s.enum) return s.enum[0]
+  // A value no rule of thumb makes (a P-256 key): the schema's own example.
+  if (Array.isArray(s.examples)) return s.examples[0]
   const type = [s.type].flat().find((t) => t !== 'null')
   if (type === 'string') {
     if (s.format === 'date-time') return '2024-07-05T10:00:00.000Z'
@@ -67,7 +69,8 @@ const named = (Object.entries(lines) as [string, unknown][]).filter(
 
 /** A value of another kind than the field's (null where null is refused, a number where a string is wanted). */
 function wrong(kind: string): unknown {
-  if (kind.endsWith('?')) return 42
+  // A nullable number is refused text; any other nullable, a number.
+  if (kind.endsWith('?')) return /^(int|number)/.test(kind) ? 'wrong' : 42
   return ['number', 'int', 'date'].some((k) => kind.startsWith(k)) || kind.includes('|') || /^[A-Z]/.test(kind)
     ? 'wrong'
     : kind === 'string'

@@ -87,6 +87,14 @@ export const PRESENCE_RESULT_FIELDS =
 /** `ChannelPage`: GET /realtime/v1/channels. */
 export const CHANNEL_PAGE_FIELDS =
   'data:array data[]:object data[].name:string data[].epoch:string data[].offset:int0 data[].subscribers:int0 data[].members:int0 nextCursor:string?'
+/** `PushPublicKey`: GET /realtime/v1/push/key. */
+export const PUSH_PUBLIC_KEY_FIELDS = 'publicKey:string'
+/** `PushSubscriptionPage`: GET /realtime/v1/push/subscriptions. */
+export const PUSH_SUBSCRIPTION_PAGE_FIELDS =
+  'data:array data[]:object data[].id:string data[].endpoint:string data[].kind:agent|customer data[].mailboxIds:array? data[].mailboxIds[]:string data[].url:string? data[].expirationTime:int0? data[].createdAt:date nextCursor:string?'
+/** `PushSubscription`: POST /realtime/v1/push/subscriptions, POST /realtime/v1/push/subscriptions/renew. */
+export const PUSH_SUBSCRIPTION_FIELDS =
+  'id:string endpoint:string kind:agent|customer mailboxIds:array? mailboxIds[]:string url:string? expirationTime:int0? createdAt:date'
 /** `PlaceSuggestion`: a part of an answer. */
 export const PLACE_SUGGESTION_FIELDS =
   'id:string kind:address|street|city text:string mainText:string secondaryText:string houseNumber?:string location:object location.lat:number location.lng:number distanceMeters?:number'
@@ -107,6 +115,9 @@ export const CUSTOMER_TYPING_FIELDS = 'conversationId:string typing:boolean name
 /** `ResourcePresenceData`: a channel payload. */
 export const RESOURCE_PRESENCE_DATA_FIELDS =
   'name?:string? viewing:array viewing[]:string typing:array typing[]:string locks:array locks[]:object locks[].id:string locks[].acquiredAt:int0 locks[].ttlMs:int1000'
+/** `PushPayload`: what a push carries (a service worker reads it). */
+export const PUSH_PAYLOAD_FIELDS =
+  'v:int1 type:message channel:string messageId:string conversationId:string title:string body:string url:string? sentAt:date'
 
 /** The item of each collection of the registry (`ItemOf<P>`): what each `data[]` of its list pages fits. */
 export const ITEM_FIELDS = {

@@ -506,8 +506,109 @@ export type paths = {
     patch?: never
     trace?: never
   }
+  '/realtime/v1/push/key': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The service’s VAPID public key */
+    get: operations['getPushKey']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/realtime/v1/push/subscriptions': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The caller’s push subscriptions in this app */
+    get: operations['listPushSubscriptions']
+    put?: never
+    /**
+     * Register a browser’s push subscription
+     * @description 201 when new; 200 when the subject already registered this endpoint (updated in place). A customer token registers for its own conversations (`mailboxIds` refused); a token that reads support, for customers’ messages in `mailboxIds` (every mailbox when null). An 11th subscription replaces the subject’s oldest.
+     */
+    post: operations['registerPushSubscription']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/realtime/v1/push/subscriptions/renew': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Replace a subscription the browser changed (no token)
+     * @description What a service worker’s `pushsubscriptionchange` calls, with no tab (and no token) at hand: the old endpoint and its auth secret prove the caller held it. No such subscription, or another secret: 404 `push_subscription_not_found`, the same answer either way.
+     */
+    post: operations['renewPushSubscription']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/realtime/v1/push/subscriptions/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove one of the caller’s push subscriptions
+     * @description Another subject’s id is a 404, as if it did not exist.
+     */
+    delete: operations['removePushSubscription']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
-export type webhooks = Record<string, never>
+export type webhooks = {
+  pushMessage: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * A push, to a subscription’s endpoint (RFC 8030)
+     * @description Sent only when the subject had no open realtime connection of the app from the message until 10000 ms after it (docs/push.md). The body is a PushPayload as JSON (at most 3072 bytes), encrypted for the subscription's keys (`Content-Encoding: aes128gcm`, RFC 8291) and signed (`Authorization: vapid t=<JWT>, k=<publicKey>`, RFC 8292: `aud` the endpoint’s origin, `exp` within 24 h, `sub` a mailto: address). A 404 or 410 from the push service removes the subscription.
+     */
+    post: operations['pushMessage']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+}
 export type components = {
   schemas: {
     /** @description One problem: `field` names the input (`customer.email`) where there is one. */
@@ -1011,6 +1112,89 @@ export type components = {
       data: components['schemas']['ChannelInfo'][]
       /** @description Opaque; null after the last page. */
       nextCursor: string | null
+    }
+    PushPublicKey: {
+      /**
+       * @description The service’s VAPID public key (RFC 8292), base64url: `applicationServerKey` of `pushManager.subscribe`.
+       * @example BGapQubGTv0hjJ6lm1QtksAj4mixgfxF_v9V8ajDuzvgJgYx7D_e1gg2truO0dfzlnZ4K0pYfoegoQgX0EeJ-fM
+       */
+      publicKey: string
+    }
+    /** @description A browser’s push subscription, for the token’s subject in its app. The same endpoint again updates it. */
+    PushSubscriptionCreate: {
+      /** @description The push service URL the browser gave (`PushSubscription.endpoint`): absolute https, no credentials, no fragment. */
+      endpoint: string
+      /** @description `PushSubscription.toJSON().keys`. */
+      keys: {
+        /** @description The browser’s P-256 public key (65 bytes), base64url. */
+        p256dh: string
+        /** @description The authentication secret (16 bytes), base64url. */
+        auth: string
+      }
+      /** @description Epoch ms when the browser ends it, or null. */
+      expirationTime?: number | null
+      /** @description An agent’s mailboxes: pushes for customers’ messages in these only; every mailbox when absent or null. A customer may not send it. */
+      mailboxIds?: string[] | null
+      /** @description What a click opens: absolute https (or http on a loopback host); `{conversationId}` is replaced. */
+      url?: string | null
+    }
+    /** @description A service worker’s `pushsubscriptionchange`: the old subscription replaced by the new, no token. */
+    PushSubscriptionRenew: {
+      /** @description The push service URL the browser gave (`PushSubscription.endpoint`): absolute https, no credentials, no fragment. */
+      oldEndpoint: string
+      /** @description The OLD subscription’s auth secret: the proof that the caller held it. */
+      auth: string
+      subscription: {
+        /** @description The push service URL the browser gave (`PushSubscription.endpoint`): absolute https, no credentials, no fragment. */
+        endpoint: string
+        /** @description `PushSubscription.toJSON().keys`. */
+        keys: {
+          /** @description The browser’s P-256 public key (65 bytes), base64url. */
+          p256dh: string
+          /** @description The authentication secret (16 bytes), base64url. */
+          auth: string
+        }
+        /** @description Epoch ms when the browser ends it, or null. */
+        expirationTime?: number | null
+      }
+    }
+    PushSubscription: {
+      id: string
+      endpoint: string
+      /** @enum {string} */
+      kind: 'agent' | 'customer'
+      mailboxIds: string[] | null
+      url: string | null
+      expirationTime: number | null
+      /** Format: date-time */
+      createdAt: string
+    }
+    /** @description The subject’s subscriptions in this app, oldest first: one page (at most 10), `nextCursor` null. */
+    PushSubscriptionPage: {
+      data: components['schemas']['PushSubscription'][]
+      /** @description Opaque; null after the last page. */
+      nextCursor: string | null
+    }
+    /** @description What a push carries, decrypted (RFC 8291): JSON of at most PUSH.payloadBytes bytes. */
+    PushPayload: {
+      /** @description The payload version: 1. */
+      v: number
+      /** @enum {string} */
+      type: 'message'
+      /** @description The realtime channel the message was said on (`support:customer:<id>`, or `support:conversations`). */
+      channel: string
+      /** @description The message (thread) id: one notification per id. */
+      messageId: string
+      /** @description The notification’s `tag`: a newer one replaces an older one. */
+      conversationId: string
+      /** @description Who wrote: the agent’s name, or the customer’s name or email. */
+      title: string
+      /** @description The message’s text, shortened. */
+      body: string
+      /** @description The subscription’s `url`, its `{conversationId}` filled in; null when it has none. */
+      url: string | null
+      /** Format: date-time */
+      sentAt: string
     }
   }
   responses: {
@@ -2252,6 +2436,210 @@ export interface operations {
       }
       429: components['responses']['RateLimited']
       default: components['responses']['Error']
+    }
+  }
+  getPushKey: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The service’s VAPID public key (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushPublicKey']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  listPushSubscriptions: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The caller’s push subscriptions in this app (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushSubscriptionPage']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  registerPushSubscription: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`). */
+        'Idempotency-Key'?: components['parameters']['idempotencyKey']
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PushSubscriptionCreate']
+      }
+    }
+    responses: {
+      /** @description Register a browser’s push subscription (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushSubscription']
+        }
+      }
+      /** @description Register a browser’s push subscription (201) */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushSubscription']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  renewPushSubscription: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PushSubscriptionRenew']
+      }
+    }
+    responses: {
+      /** @description Replace a subscription the browser changed (no token) (200) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PushSubscription']
+        }
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  removePushSubscription: {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description A repeat of the same write within 24 h replays the first answer (`Idempotent-Replayed: true`). */
+        'Idempotency-Key'?: components['parameters']['idempotencyKey']
+      }
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Done. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  pushMessage: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description Seconds the push service keeps it while the browser is away. */
+        TTL: 86400
+        /** @description RFC 8030 §5.3. */
+        Urgency: 'high'
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/octet-stream': string
+      }
+    }
+    responses: {
+      /** @description The push service took it. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description No such subscription: the service removes it. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The subscription expired or was revoked: the service removes it. */
+      410: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
     }
   }
 }

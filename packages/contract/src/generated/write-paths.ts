@@ -33,6 +33,9 @@ export const WRITE_PATHS: Record<ServiceName, readonly WriteOperation[]> = {
     { method: 'PATCH', template: '/v1/resources/{id}', body: true },
     { method: 'DELETE', template: '/v1/resources/{id}', body: false },
     { method: 'POST', template: '/v1/channels/{channel}/messages', body: true },
+    { method: 'POST', template: '/v1/push/subscriptions', body: true },
+    { method: 'POST', template: '/v1/push/subscriptions/renew', body: true },
+    { method: 'DELETE', template: '/v1/push/subscriptions/{id}', body: false },
   ],
 }
 

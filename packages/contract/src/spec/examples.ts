@@ -25,9 +25,10 @@ export const SEEDED = {
 
 /**
  * Who sends an example: a token (`mintToken`) with these capabilities, its subject a customer's id
- * for `support:customer`; or the app's raw key `<keyId>:<secret>` in `Authorization: Bearer`.
+ * for `support:customer`; the app's raw key `<keyId>:<secret>` in `Authorization: Bearer`; or
+ * nobody (`anonymous`: no `Authorization`, for the one operation with `security: []`).
  */
-export type ExampleCaller = { scope: string[]; subject?: string } | 'raw-key'
+export type ExampleCaller = { scope: string[]; subject?: string } | 'raw-key' | 'anonymous'
 
 export interface RequestExample {
   summary: string
@@ -55,6 +56,19 @@ const subscriber = { scope: ['realtime:subscribe'] }
 const resource = { service: 'support', id: 'res_sup_3' }
 const conversation = { id: SEEDED.conversationId }
 const mine = { id: SEEDED.myConversationId }
+/** Browsers' push subscriptions (real P-256 keys and secrets) on a push service that does not exist. */
+const PUSH_SUBSCRIPTIONS = [
+  ['BKPEWXJKkFvzpUlCTEZyXdsLlKae9urRv1Tjp9YwW4LVtDTnGZ2gw7ma5Zl3lon9N2a2h7gwvfB29B3jiIwHJOw', 'r3yHaBoz4nzeh1yi1xjx5w'],
+  ['BJG-eTBEls4vZPTKjzYY0RvJCg4wwDloR5_9trcQ1hBj7DnbzPqcCS_VgnmOEYM6jjSPR149KdpYRpiB7ncPRLo', '_lfW3GOwELuiubOIwV9bJw'],
+  ['BGapQubGTv0hjJ6lm1QtksAj4mixgfxF_v9V8ajDuzvgJgYx7D_e1gg2truO0dfzlnZ4K0pYfoegoQgX0EeJ-fM', '1NK0HviuLf-rDp_T06_jbg'],
+].map(([p256dh, auth], i) => ({ endpoint: `https://push.example/send/example-${i + 1}`, keys: { p256dh, auth } }))
+const [pushA, pushB, pushC] = PUSH_SUBSCRIPTIONS as [PushSub, PushSub, PushSub]
+type PushSub = { endpoint: string; keys: { p256dh: string; auth: string } }
+/**
+ * The id the emulator gives its first push registration (seed 1): the customer's, made by the
+ * first `registerPushSubscription` example. A test of the emulator holds it equal.
+ */
+export const FIRST_PUSH_SUBSCRIPTION = 'psb_mc0qvq0qbzz5'
 /** One example, answered 200 unless `status` says otherwise. */
 const ex = (summary: string, caller: ExampleCaller, rest: Partial<RequestExample> = {}): RequestExample => ({
   summary,
@@ -199,6 +213,36 @@ export const REQUEST_EXAMPLES: Record<string, RequestExample[]> = {
   ],
   presence: [ex('The members', subscriber, { params: { channel: room } })],
   listChannels: [ex('By prefix', { scope: ['realtime:read'] }, { query: { prefix: 'conf:', limit: '5' } })],
+  getPushKey: [ex('The VAPID public key', customer)],
+  listPushSubscriptions: [ex('Mine', customer)],
+  registerPushSubscription: [
+    ex('A customer’s browser', customer, {
+      body: { ...pushA, expirationTime: null, url: 'https://app.example/help?c={conversationId}' },
+      status: 201,
+    }),
+    ex('An agent, for one mailbox', read, {
+      body: { ...pushB, expirationTime: 1_900_000_000_000, mailboxIds: [SEEDED.mailboxId], url: null },
+      status: 201,
+    }),
+    ex('The same endpoint again: updated in place', customer, { body: { ...pushA, url: null } }),
+  ],
+  renewPushSubscription: [
+    ex('The browser changed it (a service worker, no token)', 'anonymous', {
+      body: { oldEndpoint: pushA.endpoint, auth: pushA.keys.auth, subscription: { ...pushC, expirationTime: null } },
+    }),
+    ex('Another secret: the same 404 as no subscription', 'anonymous', {
+      body: { oldEndpoint: pushB.endpoint, auth: pushC.keys.auth, subscription: { ...pushC, expirationTime: null } },
+      status: 404,
+    }),
+  ],
+  removePushSubscription: [
+    ex('Another subject’s: a 404, as if it did not exist', read, {
+      params: { id: FIRST_PUSH_SUBSCRIPTION },
+      headers: { 'Idempotency-Key': 'example-remove-push-1' },
+      status: 404,
+    }),
+    ex('Remove', customer, { params: { id: FIRST_PUSH_SUBSCRIPTION }, status: 204 }),
+  ],
 }
 
 /** An operation's examples; the document cannot be built without them. */

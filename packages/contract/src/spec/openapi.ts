@@ -17,7 +17,8 @@ import {
 } from './operations.js'
 import { customerPaths } from './customer-paths.js'
 import { mapsPaths } from './maps-paths.js'
-import { common, customer, epoch, integer, maps, ref, realtime, string, support, type Schema } from './schemas.js'
+import { pushPaths, pushWebhooks } from './push-paths.js'
+import { common, customer, epoch, integer, maps, push, ref, realtime, string, support, type Schema } from './schemas.js'
 
 export const openapi: Schema = {
   openapi: '3.1.0',
@@ -52,7 +53,10 @@ export const openapi: Schema = {
       name: 'customers',
       description: 'What a customer token (scope `support:customer`) may do: its own conversations.',
     },
-    { name: 'realtime', description: "The realtime service's REST face (the socket: asyncapi.json)." },
+    {
+      name: 'realtime',
+      description: "The realtime service's REST face (the socket: asyncapi.json), and Web Push (docs/push.md).",
+    },
   ],
   paths: {
     '/{service}/v1/resources': {
@@ -203,7 +207,9 @@ export const openapi: Schema = {
         answers: { 200: 'ChannelPage' },
       }),
     },
+    ...pushPaths,
   },
+  webhooks: pushWebhooks,
   components: {
     securitySchemes: {
       bearerToken: {
@@ -251,6 +257,6 @@ export const openapi: Schema = {
         content: json(ref('RateLimitedError')),
       },
     },
-    schemas: { ...common, ...maps, ...support, ...customer, ...without(realtime, 'Position') },
+    schemas: { ...common, ...maps, ...support, ...customer, ...without(realtime, 'Position'), ...push },
   },
 }

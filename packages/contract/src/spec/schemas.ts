@@ -12,6 +12,7 @@ import { anyJson, array, boolean, dateTime, integer, object, page, ref, string, 
 export { maps } from './maps-schemas.js'
 export { support } from './support-schemas.js'
 export { customer, customerSocket } from './customer-schemas.js'
+export { push } from './push-schemas.js'
 export * from './helpers.js'
 
 /** An epoch as a client sends it back (`since`): the service's own are far shorter than 200. */

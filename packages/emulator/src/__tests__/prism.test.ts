@@ -77,7 +77,8 @@ function documents(template: string, method: string, status: number): boolean {
 
 async function throughPrism(r: RestRequest): Promise<Response> {
   const headers = new Headers(r.headers)
-  headers.set('Authorization', `Bearer ${await credential(r.caller)}`)
+  const bearer = await credential(r.caller)
+  if (bearer !== undefined) headers.set('Authorization', `Bearer ${bearer}`)
   if (r.body !== undefined) headers.set('Content-Type', 'application/json')
   return fetch(`${prismUrl}${target(r)}`, {
     method: r.method,

@@ -7,6 +7,7 @@ import { openapi } from '@tandem/contract/spec'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { call, useEmulator, type ErrorJson } from './helpers.js'
 import { TestSocket, type Frame } from './realtime-helpers.js'
+import { browserSubscription } from '../../../../test/utils/push-receiver.js'
 
 const emu = useEmulator({ plans: { maps: false, support: false, realtime: false } })
 
@@ -43,6 +44,13 @@ const mine = (ok: number, bOnA: boolean) => ({
   agent: NO,
 })
 const everyone = { A: 200, B: 200, readOnly: 200, agent: 200 }
+const each = (expected: Expected) => ({ A: expected, B: expected, readOnly: expected, agent: expected })
+const PUSH_404 = [404, 'push_subscription_not_found'] as const satisfies Expected
+const push = '/realtime/v1/push/subscriptions'
+/** A browser's push subscription (a fresh P-256 key and auth secret), and a renewal of one nobody holds. */
+const { endpoint, keys } = browserSubscription('https://push.example/matrix')
+const pushSubscription = { endpoint, keys }
+const renewal = { oldEndpoint: 'https://push.example/gone', auth: keys.auth, subscription: pushSubscription }
 
 function table(): Record<string, Row> {
   const c = `/support/v1/conversations/${aConversation}`
@@ -125,6 +133,13 @@ function table(): Record<string, Row> {
     },
     presence: { method: 'GET', path: `${rt(aChannel)}/presence`, expect: { A: 200, B: NO, readOnly: 200, agent: 200 } },
     listChannels: { method: 'GET', path: '/realtime/v1/channels', expect: { ...agents(false), agent: 200 } },
+    // Web Push: each person (customer or agent, any support reader) registers for themselves;
+    // renew is token-free (only the old subscription's secret counts: none matches here).
+    getPushKey: { method: 'GET', path: '/realtime/v1/push/key', expect: everyone },
+    listPushSubscriptions: { method: 'GET', path: '/realtime/v1/push/subscriptions', expect: everyone },
+    registerPushSubscription: { method: 'POST', path: push, body: pushSubscription, expect: each(201) },
+    renewPushSubscription: { method: 'POST', path: `${push}/renew`, body: renewal, expect: each(PUSH_404) },
+    removePushSubscription: { method: 'DELETE', path: `${push}/psb_nope`, expect: each(PUSH_404) },
   }
 }
 

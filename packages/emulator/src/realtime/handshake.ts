@@ -42,5 +42,5 @@ export async function handshake(
     expiresIn: conn.expiresIn(),
     resumed,
   })
-  hub.emit({ type: 'open', connectionId: conn.id, subject: identity.subject })
+  hub.emit({ type: 'open', connectionId: conn.id, subject: identity.subject, app: identity.app })
 }

@@ -27,6 +27,8 @@ export interface RealtimeModule extends ServiceModule {
   publish(app: string, channel: string, event: string, data: unknown): void
   /** Sets what the service owning `channel` does with its member data (member-policy.ts); returns the undo. */
   memberPolicy(channel: string, policy: MemberPolicy): () => void
+  /** Whether `subject` has a handshaken socket of `app` open now (push's rule: docs/push.md). */
+  hasOpenConnection(app: string, subject: string): boolean
 }
 
 export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOptions = {}): RealtimeModule {
@@ -43,6 +45,11 @@ export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOption
       } catch (err) {
         console.error(`[tandem-emulator] could not publish ${event} on ${channel}:`, err)
       }
+    },
+    hasOpenConnection(app, subject) {
+      for (const conn of hub.open.values())
+        if (conn.state === 'open' && conn.identity?.app === app && conn.identity.subject === subject) return true
+      return false
     },
     memberPolicy(channel, policy) {
       hub.policies.set(channel, policy)

@@ -73,7 +73,7 @@ export interface RealtimeStats {
 
 /** What the hub reports to `on()` listeners and `waitFor()` (every event re-checks the predicate). */
 export type RealtimeEvent =
-  | { type: 'open'; connectionId: string; subject: string }
+  | { type: 'open'; connectionId: string; subject: string; app: string }
   | { type: 'close'; connectionId: string | undefined; code: number }
   | { type: 'in'; connectionId: string | undefined; frame: Record<string, unknown> }
   | { type: 'out'; connectionId: string | undefined; frame: Record<string, unknown> }

@@ -1,7 +1,7 @@
 // What the service says on a customer's channel (`support:customer:<id>`, CUSTOMER_EVENTS): the
 // service alone publishes there (docs/protocol.md). Nothing is said about an internal note.
 import { CUSTOMER_EVENTS, customerChannelName, type CustomerTyping } from '@tandem/contract'
-import type { ServiceChannels } from '../service-module.js'
+import type { PushNotifier, ServiceChannels } from '../service-module.js'
 import type { ConversationStore } from './conversation-store.js'
 import { toCustomerMessage, type CustomerReads } from './customer-view.js'
 import type { Thread } from './types.js'
@@ -9,7 +9,7 @@ import type { Thread } from './types.js'
 export interface CustomerFeed {
   /** The conversation's new state (created, status, read): every tab's badge agrees on it. */
   conversation(app: string, conversationId: string): void
-  /** A new message the customer may see; a note is ignored. */
+  /** A new message the customer may see (and Web Push, whoever it reaches); a note is ignored. */
   message(app: string, thread: Thread): void
   typing(app: string, data: CustomerTyping): void
 }
@@ -18,6 +18,7 @@ export function createCustomerFeed(
   store: ConversationStore,
   reads: CustomerReads,
   realtime: ServiceChannels | undefined,
+  push?: PushNotifier,
 ): CustomerFeed {
   /** The customer channel of the conversation's customer; undefined when it has none. */
   const channelOf = (conversationId: string): string | undefined => {
@@ -37,7 +38,11 @@ export function createCustomerFeed(
         say(app, conversationId, CUSTOMER_EVENTS.conversation, reads.view(conversation, threads, modifiedAt))
     },
     message(app, thread) {
-      if (thread.type !== 'note') say(app, thread.conversationId, CUSTOMER_EVENTS.message, toCustomerMessage(thread))
+      if (thread.type === 'note') return
+      say(app, thread.conversationId, CUSTOMER_EVENTS.message, toCustomerMessage(thread))
+      // After the channel: the rule asks who has a tab open, and an open one just heard it.
+      const conversation = store.get(thread.conversationId)
+      if (conversation) push?.message(app, conversation, thread)
     },
     typing(app, data) {
       say(app, data.conversationId, CUSTOMER_EVENTS.typing, data)

@@ -15,7 +15,7 @@ import { createTypingThrottle } from './typing-throttle.js'
 export function createSupportModule(ctx: ModuleContext): ServiceModule {
   const store = new ConversationStore(ctx.seed)
   const reads = new CustomerReads()
-  const feed = createCustomerFeed(store, reads, ctx.realtime)
+  const feed = createCustomerFeed(store, reads, ctx.realtime, ctx.push)
   // Resource presence: verified names and stamped locks (the hub runs the policy on each write).
   const policy = createPresencePolicy(() => store.data.agents)
   const throttle = createTypingThrottle((app, data) => feed.typing(app, data))

@@ -74,11 +74,15 @@ export const fill = (template: string, params: Record<string, string>) =>
 /** The dev app's raw key, as a server sends it: `Authorization: Bearer <keyId>:<secret>`. */
 export const RAW_KEY = `${DEV_APP.keys[0]!.id}:${DEV_APP.keys[0]!.secret}`
 
-/** What goes after `Bearer `: the raw key, or a token minted for the caller (one per caller). */
-export function credentials(emu: () => Emulator): (caller: ExampleCaller) => Promise<string> {
+/**
+ * What goes after `Bearer `: the raw key, or a token minted for the caller (one per caller);
+ * undefined for `anonymous` (no Authorization header at all).
+ */
+export function credentials(emu: () => Emulator): (caller: ExampleCaller) => Promise<string | undefined> {
   const tokens = new Map<string, Promise<string>>()
   return (caller) => {
     if (caller === 'raw-key') return Promise.resolve(RAW_KEY)
+    if (caller === 'anonymous') return Promise.resolve(undefined)
     const key = JSON.stringify(caller)
     let token = tokens.get(key)
     const { scope, subject } = caller

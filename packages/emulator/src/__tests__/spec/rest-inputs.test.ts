@@ -13,10 +13,11 @@ const emu = useEmulator({ plans: { maps: false, support: false, realtime: false 
 const credential = credentials(emu)
 
 async function send(r: RestRequest): Promise<Response> {
+  const token = await credential(r.caller)
   return call(emu(), target(r), {
     method: r.method,
     headers: r.headers,
-    token: await credential(r.caller),
+    ...(token !== undefined ? { token } : {}),
     ...(r.body !== undefined ? { json: r.body } : {}),
   })
 }
