@@ -59,13 +59,16 @@ export interface TabChannel {
   close(): void
 }
 
+/** The name of the key's channel on the cross-tab bus. */
+const channelName = (key: string) => `tandem:persist:${key}`
+
 /** The key's channel, or a silent one where the platform has none. */
 export function openTabChannel(
   key: string,
   onMessage: (message: TabMessage) => void,
   Channel?: BroadcastChannelConstructor,
 ): TabChannel {
-  const bus = openBus(`tandem:persist:${key}`, parse, onMessage, Channel)
+  const bus = openBus(channelName(key), parse, onMessage, Channel)
   return {
     post(message) {
       // Data that cannot be cloned (a class instance) stays in this tab; a caller waiting in another
@@ -75,3 +78,14 @@ export function openTabChannel(
     close: () => bus.close(),
   }
 }
+
+/**
+ * Hears only the key's logout (`cleared`) on its channel: for what ends with a logout outside
+ * persist (push), without the other messages' checks (or their bytes).
+ */
+export const onCleared = (
+  key: string,
+  listener: () => void,
+  Channel?: BroadcastChannelConstructor,
+): { close(): void } =>
+  openBus(channelName(key), (data) => (isObject(data) && data.t === 'cleared' ? data : undefined), listener, Channel)

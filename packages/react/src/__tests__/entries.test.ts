@@ -49,6 +49,13 @@ describe('entry points', () => {
     expect((await bytesOf('persist.ts')).some(([p, bytes]) => p.endsWith('persist-gate.tsx') && bytes > 0)).toBe(true)
   })
 
+  it('@tandem/react/push is a binding only: neither it nor the main entry ships push (@tandem/core/push)', async () => {
+    const pushing = ([p, bytes]: [string, number]) => bytes > 0 && p.includes('packages/core/src/push/')
+    expect((await bytesOf('push.ts')).filter(pushing)).toEqual([])
+    expect((await bytesOf('index.ts')).filter(pushing)).toEqual([])
+    expect((await bytesOf('push.ts')).some(([p, bytes]) => p.endsWith('use-push.ts') && bytes > 0)).toBe(true)
+  })
+
   it('@tandem/react/realtime brings the realtime client', async () => {
     const inputs = await inputsOf('realtime.ts')
     expect(inputs.some((p) => p.includes('packages/realtime/src/'))).toBe(true)
