@@ -163,6 +163,7 @@ function flood(emulator: EmulatorCore, count: number, rate: number): void {
  * revokes their tokens; `POST /api/dev/rate-limit?user=` answers the next maps request with a 429;
  * `POST /api/dev/flood?user=&count=1000&rate=0` publishes `count` chat messages (`rate` a second, 0: at once).
  * `?customer=` instead of `?user=` names a customer (customer.html): its own sockets and tokens only.
+ * `GET /api/dev/push` lists the emulator's recorded push deliveries (the inbox's dev list).
  */
 function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const url = new URL(req.url ?? '/', 'http://localhost')
@@ -172,6 +173,10 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
     res.setHeader('Content-Type', 'application/json')
     res.setHeader('Cache-Control', 'no-store')
     res.end(JSON.stringify(body))
+  }
+  if (url.pathname === '/push') {
+    if (req.method !== 'GET') return send(405, { error: { code: 'method_not_allowed', message: 'Use GET.' } })
+    return send(200, { deliveries: pushDeliveries(emulator) })
   }
   if (!['/drop', '/expire', '/rate-limit', '/flood'].includes(url.pathname)) return next()
   if (req.method !== 'POST') return send(405, { error: { code: 'method_not_allowed', message: 'Use POST.' } })
@@ -202,4 +207,34 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
   // Every token of the subject issued so far is refused from now on: its sockets close with 4102
   // and the client fetches a fresh token from /api/tandem-token, then resumes.
   return send(200, { revoked: emulator.realtime.revoke(subjectOf(who)) })
+}
+
+/** The newest recorded deliveries shown by the dev list. */
+const PUSH_SHOWN = 50
+
+/**
+ * The emulator's recorded push deliveries, newest first, as the dev list shows them: never a
+ * subscription's keys, and of its endpoint (a capability URL) only the push service's origin.
+ */
+function pushDeliveries(emulator: EmulatorCore) {
+  return emulator.push
+    .deliveries()
+    .slice(-PUSH_SHOWN)
+    .reverse()
+    .map((d) => {
+      const service = new URL(d.endpoint).origin
+      return {
+        id: d.id,
+        at: d.at,
+        kind: d.kind,
+        subject: d.subject,
+        messageId: d.messageId,
+        conversationId: d.conversationId,
+        status: d.status,
+        httpStatus: d.httpStatus ?? null,
+        error: d.error?.replaceAll(d.endpoint, service) ?? null,
+        title: d.payload.title,
+        service,
+      }
+    })
 }

@@ -7,7 +7,7 @@ import type { Messenger } from '@tandem/core/messenger'
 import { h, LauncherElement, once } from '@tandem/elements'
 import { clearDrafts, drafts } from './drafts.js'
 import { launcherSheet } from './launcher-styles.js'
-import type { MountPanel, Panel } from './panel-types.js'
+import type { MessengerPush, MountPanel, Panel } from './panel-types.js'
 import { DEFAULT_STRINGS, type MessengerStrings } from './strings.js'
 
 const loadPanel = once(() => import('./panel/index.js').then((m) => m.mountPanel))
@@ -15,6 +15,7 @@ const loadPanel = once(() => import('./panel/index.js').then((m) => m.mountPanel
 export class TandemMessengerElement extends LauncherElement<MessengerStrings, MountPanel> {
   readonly #badge: HTMLSpanElement
   #messenger: Messenger | null = null
+  #push: MessengerPush | null = null
   #offUnread: (() => void) | undefined
   #unread = 0
 
@@ -46,6 +47,19 @@ export class TandemMessengerElement extends LauncherElement<MessengerStrings, Mo
     if (this.isConnected) this.#attach()
   }
 
+  /**
+   * Web push for the customer (`createPush(client, { serviceWorker })` from @tandem/core/push):
+   * the panel shows a "Notify me of replies" control for it. None (the default): no control, and
+   * nothing of push in the page.
+   */
+  get push(): MessengerPush | null {
+    return this.#push
+  }
+  set push(value: MessengerPush | null) {
+    this.#push = value
+    this.refresh()
+  }
+
   connectedCallback(): void {
     this.#attach()
   }
@@ -57,14 +71,18 @@ export class TandemMessengerElement extends LauncherElement<MessengerStrings, Mo
 
   /**
    * Logs the customer out of the messenger: `messenger.shutdown()`, then every trace of them is
-   * removed (the panel's DOM, drafts in storage, the badge), back to the closed launcher.
+   * removed (the panel's DOM, drafts in storage, the badge, the push subscription), back to the
+   * closed launcher.
    */
   shutdown(): void {
     const wasOpen = this.forget()
     const messenger = this.#messenger
+    const push = this.#push
     this.#detach()
-    this.#messenger = null
+    this.#messenger = this.#push = null
     messenger?.shutdown()
+    // A logged-out customer gets no more notifications on this device.
+    push?.disable().catch(() => {})
     clearDrafts()
     this.hide()
     if (wasOpen) this.emit('tandem-close')
@@ -76,7 +94,7 @@ export class TandemMessengerElement extends LauncherElement<MessengerStrings, Mo
     // Shut down or given another messenger while the panel loaded: no panel for the old one.
     return (mount) =>
       this.#messenger === messenger
-        ? mount({ messenger, strings: () => this.strings, drafts, close: () => this.close() })
+        ? mount({ messenger, push: () => this.#push, strings: () => this.strings, drafts, close: () => this.close() })
         : null
   }
 

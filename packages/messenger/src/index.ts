@@ -2,6 +2,7 @@
 // a module of its own that the element imports on first open.
 export { defineMessenger } from './define.js'
 export { TandemMessengerElement } from './element.js'
+export type { MessengerPush } from './panel-types.js'
 export { DEFAULT_STRINGS, type MessengerStrings } from './strings.js'
 
 declare global {

@@ -5,8 +5,25 @@ import type { LauncherPanel } from '@tandem/elements'
 import type { Drafts } from './drafts.js'
 import type { MessengerStrings } from './strings.js'
 
+/**
+ * What the push control reads: `createPush(client, options)` from @tandem/core/push is one (any
+ * store of this shape is). A type only, so a page without push pays nothing for it.
+ */
+export interface MessengerPush {
+  getSnapshot(): {
+    status: 'unsupported' | 'default' | 'denied' | 'subscribing' | 'subscribed' | 'error'
+    reason: string | null
+  }
+  subscribe(listener: () => void): () => void
+  /** Asks permission: called from the control's click (a user gesture). */
+  enable(): Promise<unknown>
+  disable(): Promise<unknown>
+}
+
 export interface PanelHost {
   readonly messenger: Messenger
+  /** The page's push controller as it is now (null: no control shown). */
+  push(): MessengerPush | null
   /** The merged strings as they are now (the page may change them while the panel is open). */
   strings(): MessengerStrings
   readonly drafts: Drafts

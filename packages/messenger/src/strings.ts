@@ -39,6 +39,16 @@ export interface MessengerStrings {
   typing: (name: string | null) => string
   /** What the live region says when an agent's message arrives. */
   newMessage: (author: string, text: string) => string
+  /** The push control (shown only when the page gives the element a `push` controller). */
+  pushEnable: string
+  pushEnabling: string
+  pushOn: string
+  pushDisable: string
+  /** Said when the customer turns notifications off. */
+  pushOff: string
+  pushDenied: string
+  /** Turning on failed; `reason` is the controller's (e.g. `permission_dismissed`), or null. */
+  pushFailed: (reason: string | null) => string
 }
 
 export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
@@ -68,4 +78,12 @@ export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
   unread: (count: number) => (count === 1 ? '1 unread message' : `${count} unread messages`),
   typing: (name: string | null) => `${name ?? 'An agent'} is typing…`,
   newMessage: (author: string, text: string) => `${author}: ${text}`,
+  pushEnable: 'Notify me of replies',
+  pushEnabling: 'Turning notifications on…',
+  pushOn: 'Notifications on',
+  pushDisable: 'Turn off',
+  pushOff: 'Notifications off',
+  pushDenied: 'Notifications are blocked in your browser settings.',
+  pushFailed: (reason: string | null) =>
+    `Notifications could not be turned on${reason ? ` (${reason.replace(/_/g, ' ')})` : ''}. Try again.`,
 })

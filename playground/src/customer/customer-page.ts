@@ -6,7 +6,9 @@ import { defineMessenger } from '@tandem/messenger'
 import { createRealtime } from '@tandem/realtime'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { shareAcrossTabs } from '@tandem/realtime/tabs'
+import { registerSW } from 'virtual:pwa-register'
 import { showUserNotice } from '../app/user-notice.js'
+import { createSessionPush } from '../lib/push.js'
 import { tabUser } from '../lib/session.js'
 
 const { user: customer, rejected } = tabUser('customer')
@@ -34,9 +36,19 @@ realtime.on('state', ({ current }) => {
   state.dataset.state = current
 })
 
+// The app shell's worker (a production build; nothing in development) is where pushes land: the
+// customer's page registers it too, since a customer may never open the inbox's page.
+registerSW({ immediate: true })
+// "Notify me of replies" in the messenger: agents' replies reach the customer while none of
+// their tabs is open; a click opens this page with the conversation's id.
+const push = createSessionPush(client, {
+  url: `${location.origin}/customer.html?customer=${encodeURIComponent(customer)}&conversation={conversationId}`,
+})
+
 defineMessenger()
 const element = document.querySelector('tandem-messenger')!
 element.messenger = messenger(client, { realtime })
+element.push = push
 
 $('log-out').addEventListener('click', () => {
   // Logging out forgets the customer: the messenger's state, its drafts, the socket.

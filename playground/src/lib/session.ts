@@ -1,10 +1,12 @@
 import { createClient, type TandemClient } from '@tandem/core'
+import type { PushController } from '@tandem/core/push'
 import { durableOutbox, persistCache, type CachePersister, type DurableOutbox } from '@tandem/core/persist'
 import { sessionPositions } from '@tandem/realtime/positions'
 import { createRealtime, type Realtime } from '@tandem/realtime'
 import { shareAcrossTabs, type TabShare } from '@tandem/realtime/tabs'
 import { createEventLog, type EventLog } from './event-log.js'
 import { attachPersistLog } from './persist-log.js'
+import { createSessionPush } from './push.js'
 
 /**
  * The saved cache's buster: bump it when a release changes what the cached lists hold, and every
@@ -65,6 +67,8 @@ export interface Session {
   outbox: DurableOutbox
   /** The saved cache: the first paint shows what this user saw last. */
   persister: CachePersister
+  /** Web push for this user (the inbox's "Notify me" control): `unsupported` without the app's service worker. */
+  push: PushController
   log: EventLog
 }
 
@@ -101,9 +105,12 @@ export function createSession({ user, rejected }: TabUser = tabUser()): Session 
     realtime.close()
     tabs.stop()
   })
+  // Customers' messages reach this agent while none of their tabs is open; a click opens the
+  // inbox. `key`: a logout (clearPersisted) in any tab removes the subscription.
+  const push = createSessionPush(client, { key, url: `${location.origin}/?user=${encodeURIComponent(user)}#support` })
   const log = createEventLog()
   log.attach(client, realtime)
   log.attachTabs(tabs)
   attachPersistLog(log, client, persister, outbox)
-  return { user, rejectedUser: rejected, client, realtime, tabs, outbox, persister, log }
+  return { user, rejectedUser: rejected, client, realtime, tabs, outbox, persister, push, log }
 }

@@ -3,12 +3,15 @@ import type { ConversationStatus } from '@tandem/core'
 import { useResources } from '@tandem/react'
 import { useCollectionPresence } from '@tandem/react/resource-presence'
 import { useEffect, useMemo, useRef, useState } from 'react'
+import { PushDeliveries } from '../app/PushDeliveries.js'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
 import { dateTime } from '../lib/format.js'
+import { useSession } from '../lib/session-context.js'
 import { useChannelState } from '../lib/use-channel-state.js'
 import { ViewerBadge } from './ConversationPresence.js'
 import { ConversationView } from './ConversationView.js'
 import { NewConversation } from './NewConversation.js'
+import { PushControl } from './PushControl.js'
 import { SUPPORT_STRINGS, type SupportStrings } from './strings.js'
 import './support.css'
 
@@ -29,6 +32,7 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
   const [status, setStatus] = useState<ConversationStatus | 'all'>('all')
   const [selected, setSelected] = useState<string>()
   const [composing, setComposing] = useState(false)
+  const { push } = useSession()
 
   const mailboxes = useResources('support/mailboxes', { limit: 50 }, { staleTime: 60_000 })
   const agents = useResources('support/agents', { limit: PAGE_MAX }, { staleTime: 60_000 })
@@ -114,6 +118,9 @@ export function SupportPanel({ strings: overrides }: { strings?: Partial<Support
         >
           + New conversation
         </button>
+        <PushControl push={push} />
+        {/* Dev only: compiled out of a production build, like the other dev controls. */}
+        {import.meta.env.DEV && <PushDeliveries />}
       </nav>
 
       <section className="support-list card" aria-label="Conversations">

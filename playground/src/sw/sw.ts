@@ -6,7 +6,9 @@
 import { clientsClaim } from 'workbox-core'
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
+import { handlePush } from '@tandem/core/push-worker'
 import { NOT_A_PAGE } from './network-only.js'
+import { PUSH_STRINGS } from './push-strings.js'
 
 declare const self: ServiceWorkerGlobalScope
 
@@ -29,6 +31,7 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 clientsClaim()
 
 // ---- Push (issue 47) -----------------------------------------------------------------------
-// Web push lands in this worker: add the `push` and `notificationclick` listeners here (or in a
-// module imported here). Keep them out of the shell's routes above; the payload is data to parse
-// against the contract before it is shown, like any other input.
+// Web push lands in this worker (docs/push.md): a push is checked against the contract, shown once
+// per message (the newest of a conversation in place of the older), a click focuses or opens its
+// page, and a changed subscription is renewed with the playground's service (this origin).
+handlePush(self, { strings: PUSH_STRINGS, baseUrl: self.location.origin })

@@ -3,6 +3,7 @@
 // takes focus away from the row the customer is on.
 import type { CustomerConversation } from '@tandem/core/messenger'
 import { h } from '@tandem/elements'
+import { createPushControl } from './push-control.js'
 import type { PanelContext, View } from './view.js'
 
 interface Row {
@@ -18,7 +19,8 @@ export function createListView(ctx: PanelContext): View {
   const list = h('ul', { class: 'list' })
   const note = h('p', { class: 'note' })
   const retry = h('button', { type: 'button', class: 'link', hidden: '' })
-  const node = h('div', { class: 'view' }, start, note, retry, list)
+  const push = createPushControl(ctx)
+  const node = h('div', { class: 'view' }, start, push.node, note, retry, list)
   const rows = new Map<string, Row>()
 
   start.addEventListener('click', () => ctx.showThread(null))
@@ -79,7 +81,13 @@ export function createListView(ctx: PanelContext): View {
     tab: 'conversations',
     title: () => ctx.strings().title,
     focus: () => start.focus(),
-    refresh: render,
-    destroy: off,
+    refresh() {
+      render()
+      push.refresh()
+    },
+    destroy() {
+      off()
+      push.destroy()
+    },
   }
 }

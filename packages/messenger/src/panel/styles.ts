@@ -26,6 +26,8 @@ ul,ol{margin:0;padding:0;list-style:none}
 .primary:disabled{background:#5b6473}
 .link{min-height:44px;border:0;background:none;color:#1f4fd1;text-decoration:underline}
 .note{color:#4a5261}
+.push{display:flex;flex-wrap:wrap;align-items:center;gap:0 8px;margin-block:8px}
+.push .note{margin:0}
 .error{flex-basis:100%;margin:0;color:#b3141a}
 .messages{flex:1;overflow:auto;padding:12px}
 .msg{box-sizing:border-box;max-width:85%;margin-block:6px;padding:8px 10px;border-radius:10px;background:#eef1f6;white-space:pre-wrap;overflow-wrap:anywhere}
