@@ -42,8 +42,12 @@ export function decryptPush(body: Buffer, sub: BrowserSubscription): unknown {
   return JSON.parse(plain.toString('utf8'))
 }
 
-/** How an endpoint answers: a status, or `hang` (reads the push, answers only on `release()`). */
-export type Behaviour = number | 'hang'
+/**
+ * How an endpoint answers: a status; `hang` (reads the push, answers only on `release()`);
+ * `trickle` (201 and then a byte of body every 20 ms, never ending); `flood` (201 and then an
+ * endless body as fast as the client reads it).
+ */
+export type Behaviour = number | 'hang' | 'trickle' | 'flood'
 
 export interface PushHit {
   path: string
@@ -51,6 +55,8 @@ export interface PushHit {
   body: Buffer
   /** The status answered; undefined while held. */
   status: number | undefined
+  /** The sender closed the connection before the answer was complete. */
+  aborted: boolean
 }
 
 export interface PushReceiver {
@@ -63,8 +69,8 @@ export interface PushReceiver {
   at(endpoint: string): PushHit[]
   /** Resolves once `check()` holds, re-checked on each request; bounded. */
   waitFor(check: () => boolean, what: string): Promise<void>
-  /** Answers every held request 201. */
-  release(): void
+  /** Answers every held request `status` (201 unless told). */
+  release(status?: number): void
   close(): Promise<void>
 }
 
@@ -85,10 +91,22 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const path = req.url ?? ''
-      const hit: PushHit = { path, headers: req.headers, body: Buffer.concat(chunks), status: undefined }
+      const hit: PushHit = {
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        status: undefined,
+        aborted: false,
+      }
       hits.push(hit)
+      res.on('close', () => {
+        if (res.writableFinished) return
+        hit.aborted = true
+        changed()
+      })
       const behaviour = behaviours.get(path) ?? 410
       if (behaviour === 'hang') held.push({ res, hit })
+      else if (behaviour === 'trickle' || behaviour === 'flood') stream(res, hit, behaviour)
       else answer(res, hit, behaviour)
       changed()
     })
@@ -97,6 +115,17 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     hit.status = status
     res.statusCode = status
     res.end()
+  }
+  const stream = (res: ServerResponse, hit: PushHit, behaviour: 'trickle' | 'flood') => {
+    hit.status = 201
+    res.writeHead(201, { 'content-type': 'text/plain' })
+    const more = () => {
+      if (res.destroyed) return
+      if (behaviour === 'trickle') res.write('.', () => void setTimeout(more, 20))
+      else if (res.write(Buffer.alloc(16_384, 46))) setImmediate(more)
+      else res.once('drain', more)
+    }
+    more()
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
@@ -120,8 +149,8 @@ export async function startPushReceiver(): Promise<PushReceiver> {
         },
       })
     },
-    release() {
-      for (const { res, hit } of held.splice(0)) answer(res, hit, 201)
+    release(status = 201) {
+      for (const { res, hit } of held.splice(0)) answer(res, hit, status)
     },
     async close() {
       for (const { res } of held.splice(0)) res.destroy()

@@ -3,13 +3,13 @@
 // each new message; the realtime hub, of each connection that opens.
 import { customerChannelName, PUSH, type PushKind, type Thread } from '@tandem/contract'
 import type { PushNotifier, ServiceChannels, ServiceModule } from '../service-module.js'
-import { PushDeliveryLog } from './delivery-log.js'
+import { createDeliveryLog } from '../delivery-log.js'
 import { buildPayload } from './payload.js'
 import { createPushRule } from './rule.js'
 import { pushRoutes } from './routes.js'
 import { createPushSender } from './sender.js'
 import { SubscriptionStore, type StoredSubscription } from './subscriptions.js'
-import type { PushControls, PushOptions } from './types.js'
+import type { PushControls, PushDelivery, PushOptions } from './types.js'
 
 export type { PushControls, PushDelivery, PushDeliveryStatus, PushOptions } from './types.js'
 
@@ -37,7 +37,15 @@ export function createPushModule(
 
   const store = new SubscriptionStore(ctx.seed)
   const sender = createPushSender({ agent: options.agent, timeoutMs })
-  const log = new PushDeliveryLog(LOG_SIZE)
+  // One entry per delivery, updated in place as its status moves on; copies, so a test cannot
+  // change what the emulator logged.
+  const log = createDeliveryLog<PushDelivery>({
+    size: LOG_SIZE,
+    name: 'push',
+    key: (d) => d.id,
+    copy: (d) => ({ ...d }),
+    summary: countByStatus,
+  })
   let deliveries = 0
   const rule = createPushRule({
     graceMs,
@@ -112,4 +120,11 @@ export function createPushModule(
       stop()
     },
   }
+}
+
+/** What a timed-out wait most needs to see: how many deliveries reached each status. */
+function countByStatus(entries: readonly PushDelivery[]): string {
+  const counts = new Map<string, number>()
+  for (const d of entries) counts.set(d.status, (counts.get(d.status) ?? 0) + 1)
+  return counts.size ? `deliveries: ${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')}` : 'no deliveries'
 }

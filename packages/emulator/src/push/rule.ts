@@ -3,7 +3,7 @@
 // (`skipped-open`). Closed: the deliveries wait (`pending`); a connection opening meanwhile (a
 // reload, a tab reopened) cancels them; at the end of the grace they are sent.
 import type { PushPayload } from '@tandem/contract'
-import type { PushDeliveryLog } from './delivery-log.js'
+import type { DeliveryLog } from '../delivery-log.js'
 import type { PushSender } from './sender.js'
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.js'
 import type { PushDelivery, PushDeliveryStatus } from './types.js'
@@ -12,7 +12,7 @@ export interface RuleEnv {
   graceMs: number
   store: SubscriptionStore
   sender: PushSender
-  log: PushDeliveryLog
+  log: DeliveryLog<PushDelivery>
   hasOpenConnection(app: string, subject: string): boolean
   newId(): string
 }
@@ -28,7 +28,7 @@ export interface PushRule {
   notify(notice: Notice): void
   /** A connection of `subject` opened in `app`: what waits for it is cancelled. */
   opened(app: string, subject: string): void
-  /** Drops every pending delivery (reset, close); nothing more is recorded for them. */
+  /** Drops every pending delivery and stops the sender (reset, close); nothing more is recorded or POSTed. */
   clear(): void
 }
 
@@ -52,12 +52,15 @@ export function createPushRule(env: RuleEnv): PushRule {
     const subscription = env.store.byId(delivery.subscriptionId)
     if (!subscription) return set(delivery, 'cancelled', { error: 'the subscription was removed' })
     const at = generation
+    // Where it goes as of now: a renew moving the subscription meanwhile changes neither this push
+    // nor, when the old endpoint answers 410 late, the renewed subscription (removed only if still there).
+    const endpoint = subscription.endpoint
     // Fire and forget: whatever the push service does, nobody waits for it here.
-    void env.sender.send(subscription, payload).then((result) => {
+    void env.sender.send({ endpoint, keys: subscription.keys }, payload).then((result) => {
       if (at !== generation) return
-      if (result.status === 'gone') env.store.remove(subscription.id)
+      if (result.status === 'gone') env.store.removeAt(subscription.id, endpoint)
       const { status, ...rest } = result
-      set(delivery, status, rest)
+      set(delivery, status, { ...rest, endpoint })
     })
   }
 
@@ -109,6 +112,7 @@ export function createPushRule(env: RuleEnv): PushRule {
     },
     clear() {
       generation++
+      env.sender.reset()
       for (const list of pending.values()) for (const entry of list) clearTimeout(entry.timer)
       pending.clear()
     },

@@ -1,6 +1,7 @@
 // The push subscriptions each subject registered, per app (docs/push.md). A subject holds at most
 // PUSH.subscriptionsPerSubject: a new one past that replaces its oldest, so a browser that died
 // without unsubscribing never locks out a new one. The same endpoint again is an update.
+import { timingSafeEqual } from 'node:crypto'
 import { PUSH, type PushKind, type PushSubscriptionRecord } from '@tandem/contract'
 import { mulberry32, type Random } from '../prng.js'
 
@@ -24,6 +25,8 @@ const ID_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789'
 export class SubscriptionStore {
   /** By `app \0 subject`: oldest first. */
   private readonly bySubject = new Map<string, StoredSubscription[]>()
+  /** By endpoint, in every app (what `renew` looks up, token-free); kept with `bySubject`. */
+  private readonly byEndpoint = new Map<string, Set<StoredSubscription>>()
   private random: Random
 
   constructor(private readonly seed: number) {
@@ -41,7 +44,9 @@ export class SubscriptionStore {
     }
     const subscription: StoredSubscription = { ...input, id: this.newId(), createdAt: now.toISOString() }
     list.push(subscription)
-    if (list.length > PUSH.subscriptionsPerSubject) list.splice(0, list.length - PUSH.subscriptionsPerSubject)
+    this.index(subscription)
+    if (list.length > PUSH.subscriptionsPerSubject)
+      for (const old of list.splice(0, list.length - PUSH.subscriptionsPerSubject)) this.unindex(old)
     this.bySubject.set(key, list)
     return { subscription, created: true }
   }
@@ -70,10 +75,8 @@ export class SubscriptionStore {
 
   /** Every subscription at `endpoint` whose auth secret is `auth` (what `renew` proves). */
   withSecret(endpoint: string, auth: string): StoredSubscription[] {
-    const out: StoredSubscription[] = []
-    for (const list of this.bySubject.values())
-      for (const s of list) if (s.endpoint === endpoint && s.keys.auth === auth) out.push(s)
-    return out
+    const proof = Buffer.from(auth, 'base64url')
+    return [...(this.byEndpoint.get(endpoint) ?? [])].filter((s) => sameSecret(s.keys.auth, proof))
   }
 
   /**
@@ -89,7 +92,9 @@ export class SubscriptionStore {
     for (const s of moved) {
       for (const twin of this.list(s.app, s.subject))
         if (twin !== s && twin.endpoint === next.endpoint) this.remove(twin.id)
+      this.unindex(s)
       Object.assign(s, { endpoint: next.endpoint, keys: { ...next.keys }, expirationTime: next.expirationTime })
+      this.index(s)
     }
     return moved
   }
@@ -98,16 +103,39 @@ export class SubscriptionStore {
     for (const [key, list] of this.bySubject) {
       const at = list.findIndex((s) => s.id === id)
       if (at < 0) continue
-      list.splice(at, 1)
+      const [gone] = list.splice(at, 1)
+      if (gone) this.unindex(gone)
       if (list.length === 0) this.bySubject.delete(key)
       return true
     }
     return false
   }
 
+  /**
+   * Removes `id` only while it is still at `endpoint`: a late 404/410 from an endpoint the
+   * subscription was renewed away from says nothing of the renewed one.
+   */
+  removeAt(id: string, endpoint: string): boolean {
+    const s = this.byId(id)
+    return s !== undefined && s.endpoint === endpoint && this.remove(id)
+  }
+
   reset(): void {
     this.bySubject.clear()
+    this.byEndpoint.clear()
     this.random = mulberry32(this.seed ^ 0x9057)
+  }
+
+  private index(s: StoredSubscription): void {
+    const set = this.byEndpoint.get(s.endpoint) ?? new Set<StoredSubscription>()
+    set.add(s)
+    this.byEndpoint.set(s.endpoint, set)
+  }
+
+  private unindex(s: StoredSubscription): void {
+    const set = this.byEndpoint.get(s.endpoint)
+    set?.delete(s)
+    if (set?.size === 0) this.byEndpoint.delete(s.endpoint)
   }
 
   private newId(): string {
@@ -131,3 +159,9 @@ export const toRecord = (s: StoredSubscription): PushSubscriptionRecord => ({
 })
 
 const keyOf = (app: string, subject: string) => `${app}\u0000${subject}`
+
+/** The stored secret against the one offered, as bytes and in constant time (lengths first: it needs equal ones). */
+function sameSecret(stored: string, proof: Buffer): boolean {
+  const mine = Buffer.from(stored, 'base64url')
+  return mine.length === proof.length && timingSafeEqual(mine, proof)
+}

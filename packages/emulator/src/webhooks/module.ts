@@ -2,10 +2,17 @@
 // the background, retried on a schedule, recorded in a bounded log that tests can wait on.
 import { DEV_APP } from '../defaults.js'
 import { WEBHOOK_DEFAULTS } from './defaults.js'
-import { DeliveryLog } from './delivery-log.js'
+import { createDeliveryLog } from '../delivery-log.js'
 import { EndpointQueue, type QueuedEvent } from './endpoint-queue.js'
 import { randomId, resolveEndpoint, subscribes, type EndpointContext } from './endpoints.js'
-import type { WebhookControls, WebhookEndpoint, WebhookEvent, WebhookOptions, WebhookPayload } from './types.js'
+import type {
+  WebhookControls,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookOptions,
+  WebhookPayload,
+} from './types.js'
 
 export type {
   WaitForOptions,
@@ -44,11 +51,16 @@ export function createWebhookModule(options: WebhookOptions = {}, context: Webho
     throw new TypeError('webhooks.endpoints must be an array')
   const configured = (options.endpoints ?? []).map((e) => resolveEndpoint(e, ctx, 'options'))
 
-  const log = new DeliveryLog(WEBHOOK_DEFAULTS.logSize)
+  // One entry per attempt, kept as logged: `deliveries` is the live array itself.
+  const log = createDeliveryLog<WebhookDelivery>({
+    size: WEBHOOK_DEFAULTS.logSize,
+    name: 'webhooks',
+    summary: lastAttempts,
+  })
   const settings = {
     retryDelaysMs,
     timeoutMs,
-    record: (entry: Parameters<DeliveryLog['record']>[0]) => log.record(entry),
+    record: (entry: WebhookDelivery) => log.record(entry),
   }
   let endpoints = new Map<string, WebhookEndpoint>()
   const queues = new Map<string, EndpointQueue>()
@@ -148,6 +160,14 @@ export function createWebhookModule(options: WebhookOptions = {}, context: Webho
       log.close()
     },
   }
+}
+
+/** What a timed-out test most needs to see: how far the last deliveries got. */
+function lastAttempts(entries: readonly WebhookDelivery[]): string {
+  const last = entries
+    .slice(-3)
+    .map((d) => `${d.type} ${d.eventId} #${d.attempt} ${d.outcome} ${d.status}${d.error ? ` (${d.error})` : ''}`)
+  return last.length === 0 ? 'no deliveries logged' : `last: ${last.join('; ')}`
 }
 
 function resolveDelays(delays: unknown): readonly number[] {
