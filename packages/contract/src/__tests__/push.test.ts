@@ -1,5 +1,6 @@
 // Web Push's rules (src/push.ts): the key and endpoint patterns say what the limits say, and the
-// one shape check of a payload (isPushPayload, on the generated line) takes the contract's only.
+// one shape check of a payload (isPushPayload, on the generated line) takes the contract's only, and
+// the one derivation of a payload (pushPayloadOf: the emulator's and a hidden tab's) keeps to the limits.
 import { createECDH, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
@@ -11,6 +12,8 @@ import {
   PUSH_PUBLIC_KEY,
   PUSH_URGENCIES,
   PUSH_URL,
+  pushPayloadBytes,
+  pushPayloadOf,
   type PushPayload,
 } from '../index.js'
 
@@ -80,5 +83,61 @@ describe('push rules', () => {
       'x',
     ])
       expect(isPushPayload(bad), JSON.stringify(bad)).toBe(false)
+  })
+
+  describe('pushPayloadOf', () => {
+    const of = (text: string, title = 'Bea', url: string | null = null) =>
+      pushPayloadOf({
+        channel: 'support:customer:cus_1',
+        messageId: 'thr_1',
+        conversationId: 'cnv_a/b',
+        title,
+        text,
+        url,
+        sentAt: '2026-01-02T03:04:05.000Z',
+      })
+
+    it('derives the contract’s payload: white space folded, the url’s {conversationId} encoded', () => {
+      const payload = of(
+        '  Your   parcel\nis here ',
+        'Bea',
+        'https://app.example/c/{conversationId}?again={conversationId}',
+      )
+      expect(isPushPayload(payload)).toBe(true)
+      expect(payload).toEqual({
+        v: 1,
+        type: 'message',
+        channel: 'support:customer:cus_1',
+        messageId: 'thr_1',
+        conversationId: 'cnv_a/b',
+        title: 'Bea',
+        body: 'Your parcel is here',
+        url: 'https://app.example/c/cnv_a%2Fb?again=cnv_a%2Fb',
+        sentAt: '2026-01-02T03:04:05.000Z',
+      })
+      expect(of('hi', '   ').title).toBe('Tandem')
+    })
+
+    it('shortens the title and the body to the characters, never splitting a character', () => {
+      const payload = of('😀'.repeat(PUSH.bodyChars + 10), 'N'.repeat(PUSH.titleChars + 1))
+      expect(Array.from(payload.title)).toHaveLength(PUSH.titleChars)
+      expect(payload.title.endsWith('…')).toBe(true)
+      expect(Array.from(payload.body)).toHaveLength(PUSH.bodyChars)
+      expect(payload.body).toMatch(/^(😀)+…$/u)
+      expect(of('x'.repeat(PUSH.bodyChars)).body).toBe('x'.repeat(PUSH.bodyChars))
+    })
+
+    it('counts UTF-8 bytes and keeps within PUSH.payloadBytes: the body gives way first, then the url', () => {
+      const emoji = of('😀é')
+      expect(pushPayloadBytes(emoji)).toBe(Buffer.byteLength(JSON.stringify(emoji)))
+      const fits = of('😀'.repeat(PUSH.bodyChars), 'Bea', `https://app.example/${'a'.repeat(2000)}`)
+      expect(pushPayloadBytes(fits)).toBeLessThanOrEqual(PUSH.payloadBytes)
+      expect(fits.url).not.toBeNull()
+      expect(Array.from(fits.body).length).toBeLessThan(PUSH.bodyChars)
+      const dropped = of('text', 'Bea', `https://app.example/${'é'.repeat(PUSH.endpointChars - 40)}`)
+      expect(pushPayloadBytes(dropped)).toBeLessThanOrEqual(PUSH.payloadBytes)
+      expect(dropped.url).toBeNull()
+      expect(isPushPayload(dropped)).toBe(true)
+    })
   })
 })

@@ -1,4 +1,4 @@
-import { PUSH, PUSH_URL, isPushPayload } from '@tandem/contract'
+import { PUSH, PUSH_URL } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
 import { asTandemError } from '../as-tandem-error.js'
 import { httpOf, type RequestClient } from '../client-request.js'
@@ -17,6 +17,7 @@ import {
   watchRenewal,
 } from './browser.js'
 import { initialPushState, transition, type PushEffect, type PushEvent, type PushPhase } from './push-machine.js'
+import { localPayload } from './local-payload.js'
 import { createPushService } from './push-service.js'
 import type { PushController, PushOptions, PushState } from './types.js'
 
@@ -27,6 +28,19 @@ import type { PushController, PushOptions, PushState } from './types.js'
 const SUBSCRIBING: PushPhase[] = ['asking', 'subscribing', 'registering']
 
 const why = (text: string) => DEV && process.env.NODE_ENV !== 'production' && text
+
+/** A store listener's error goes to the page's `reportError` (`onerror`), or is thrown on a microtask (as events.ts). */
+function heard(listener: () => void): void {
+  try {
+    listener()
+  } catch (error) {
+    if (typeof reportError === 'function') reportError(error)
+    else
+      queueMicrotask(() => {
+        throw error
+      })
+  }
+}
 
 function checkOptions(options: PushOptions): void {
   if (typeof options !== 'object' || options === null) throw new ValidationError('options', why('must be an object'))
@@ -74,16 +88,18 @@ export function createPush(client: RequestClient, options: PushOptions): PushCon
   let registration: Promise<ServiceWorkerRegistration> | undefined
   const worker = () => (registration ??= Promise.resolve(options.serviceWorker))
 
+  // The store's listeners are told last (a listener that calls enable() or disable() acts after this
+  // transition's effects), and one that throws cannot stop the runner: see `heard`.
   function dispatch(event: PushEvent): void {
     const result = transition(state, event)
     state = result.state
-    store.set(state.snapshot)
     result.effects.forEach(run)
     for (const w of waiters)
       if (w.done(state.phase)) {
         waiters.delete(w)
         w.resolve()
       }
+    store.set(state.snapshot)
   }
 
   /** Resolves once the phase is one `done` accepts (at once when it is). */
@@ -104,7 +120,7 @@ export function createPush(client: RequestClient, options: PushOptions): PushCon
         attempt.abort()
         attempt = new AbortController()
         const { signal } = attempt // this attempt's, not the one current when the queue reaches it
-        return later(() => subscribe(effect.attempt, effect.existingOnly, signal))
+        return later(() => subscribe(effect, signal))
       }
       case 'register': {
         const { signal } = closed
@@ -129,7 +145,8 @@ export function createPush(client: RequestClient, options: PushOptions): PushCon
   }
 
   /** The browser's subscription with the service's current key: one made with another key is replaced. */
-  async function subscribe(n: number, existingOnly: boolean, signal: AbortSignal): Promise<void> {
+  async function subscribe(effect: PushEffect & { type: 'subscribe' }, signal: AbortSignal): Promise<void> {
+    const { attempt: n, existingOnly, listed } = effect
     if (signal.aborted) return
     let key: Uint8Array<ArrayBuffer>
     let found: PushSubscription | null
@@ -137,10 +154,16 @@ export function createPush(client: RequestClient, options: PushOptions): PushCon
     try {
       manager = (await worker()).pushManager
       found = await manager.getSubscription()
-      if (!found && existingOnly) return dispatch({ type: 'absent', attempt: n })
     } catch (e) {
       return fail(n, 'subscribe_failed', asTandemError(e, 'push_subscribe_failed'))
     }
+    try {
+      // Another subject's (the browser's one subscription is every user's of this profile): not ours.
+      if (found && listed && !(await service.list(signal)).some((r) => r.endpoint === found!.endpoint)) found = null
+    } catch (e) {
+      return fail(n, 'register_failed', asTandemError(e, 'push_list_failed'))
+    }
+    if (!found && existingOnly) return dispatch({ type: 'absent', attempt: n })
     try {
       key = fromBase64Url(await service.key(signal))
     } catch (e) {
@@ -163,12 +186,18 @@ export function createPush(client: RequestClient, options: PushOptions): PushCon
     dispatch({ type: 'subscribed', attempt: n, subscription })
   }
 
-  /** Best effort, both at once: the browser's unsubscribe (its endpoint then answers 410) and the service's copy. */
+  /**
+   * Best effort: this subject's record first (found by the browser's endpoint when this page never
+   * learnt its id, e.g. a logout during the start-up read), then the browser's unsubscribe: the one
+   * subscription of this browser profile, so every other subject's record of it then answers 410.
+   */
   async function remove(id: string | null): Promise<void> {
-    await Promise.allSettled([
-      id ? service.remove(id) : undefined,
-      worker().then(async (r) => (await r.pushManager.getSubscription())?.unsubscribe()),
-    ])
+    const found = await worker()
+      .then((r) => r.pushManager.getSubscription())
+      .catch(() => null)
+    const own = id ?? (found && (await service.list().catch(() => [])).find((r) => r.endpoint === found.endpoint)?.id)
+    if (own) await service.remove(own).catch(() => {})
+    await found?.unsubscribe().catch(() => false)
     dispatch({ type: 'removed' })
   }
 
@@ -201,19 +230,22 @@ export function createPush(client: RequestClient, options: PushOptions): PushCon
 
   return {
     getSnapshot: store.getSnapshot,
-    subscribe: store.subscribe,
+    // `heard`: a listener that throws is reported, never thrown into the runner, and the others still hear.
+    subscribe: (listener) => store.subscribe(() => heard(listener)),
     async enable() {
       dispatch({ type: 'enable', gesture: userGesture() })
-      await until((phase) => !SUBSCRIBING.includes(phase))
+      // A click during a removal subscribes again when it ends (push-machine.ts, `removed`).
+      await until((phase) => !SUBSCRIBING.includes(phase) && !(phase === 'removing' && state.wanted))
       return state.snapshot
     },
     async disable() {
       dispatch({ type: 'disable' })
       await until((phase) => !SUBSCRIBING.includes(phase) && phase !== 'removing')
     },
-    async showIfHidden(payload) {
+    async showIfHidden(message) {
       if (!hiddenTab || globalThis.document?.visibilityState !== 'hidden' || permission() !== 'granted') return false
-      if (!isPushPayload(payload)) return false
+      const payload = localPayload(message, url)
+      if (!payload) return false
       try {
         await (
           await worker()

@@ -43,7 +43,10 @@ export interface PushMachineState {
   readonly attempt: number
   /** The current attempt only reads a subscription the browser already has (start-up, a renewal). */
   readonly existingOnly: boolean
-  /** `enable()` was called while such a read ran: a missing subscription is made, not accepted. */
+  /**
+   * `enable()` was called while it could not act: during such a read (a missing subscription is then
+   * made, not accepted), or during a removal (the removal's end subscribes again).
+   */
   readonly wanted: boolean
   /** The service's id of the registered subscription. */
   readonly id: string | null
@@ -82,11 +85,16 @@ export type PushEventType = PushEvent['type']
 export type PushEffect =
   /** `Notification.requestPermission()`, at once (a user activation does not outlive the click); then `answered`. */
   | { type: 'ask' }
-  /** The browser's subscription with the service's key (replaced when made with another); then `subscribed`, `absent` or `failed`. */
-  | { type: 'subscribe'; attempt: number; existingOnly: boolean }
+  /**
+   * The browser's subscription with the service's key (replaced when made with another); then
+   * `subscribed`, `absent` or `failed`. `listed` (start-up): the browser's one subscription is shared
+   * by every user of this browser profile, so it is this subject's only when the service lists its
+   * endpoint for the subject (else `absent`: never registered for a subject that did not enable push).
+   */
+  | { type: 'subscribe'; attempt: number; existingOnly: boolean; listed?: boolean }
   /** POST it to the service; then `registered` or `failed`. */
   | { type: 'register'; attempt: number; subscription: BrowserSubscription }
-  /** DELETE `id` on the service (when known) and unsubscribe in the browser; then `removed`. */
+  /** DELETE `id` on the service (unknown: the subject's record of the browser's endpoint), then unsubscribe in the browser; then `removed`. */
   | { type: 'remove'; id: string | null }
   /** Stop listening (the permission, the service worker, the tabs). */
   | { type: 'close' }
@@ -135,10 +143,15 @@ const view = (status: PushState['status'], reason: PushReason | null = null, err
 const rest = (p: Permission) => (p === 'denied' ? 'denied' : 'default')
 
 /** A new attempt at the browser's subscription (every outcome of the one before is ignored from now). */
-const subscribe = (s: PushMachineState, existingOnly: boolean, change: Partial<PushMachineState> = {}): PushResult => {
+const subscribe = (
+  s: PushMachineState,
+  existingOnly: boolean,
+  change: Partial<PushMachineState> = {},
+  listed?: boolean,
+): PushResult => {
   const attempt = s.attempt + 1
   return to(s, 'subscribing', view('subscribing'), { ...change, attempt, existingOnly }, [
-    { type: 'subscribe', attempt, existingOnly },
+    { type: 'subscribe', attempt, existingOnly, listed },
   ])
 }
 
@@ -148,7 +161,7 @@ const remove = (s: PushMachineState, reason: PushReason, permission = s.permissi
     s,
     'removing',
     view(rest(permission), reason),
-    { permission, id: null, attempt: s.attempt + 1, removals: s.removals + 1 },
+    { permission, id: null, attempt: s.attempt + 1, removals: s.removals + 1, wanted: false },
     [{ type: 'remove', id: s.id }],
   )
 
@@ -156,8 +169,9 @@ const current = (s: PushMachineState, e: { attempt: number }) => e.attempt === s
 
 const start: Handler<'start'> = (s, { lacks, permission }) => {
   if (lacks) return to(s, 'unsupported', view('unsupported', lacks), { permission })
-  // Granted before: the subscription this browser may hold is read and registered again (idempotent).
-  if (permission === 'granted') return subscribe(s, true, { permission })
+  // Granted before: the subscription this browser may hold is read and, when the service lists it for
+  // this subject, registered again (idempotent).
+  if (permission === 'granted') return subscribe(s, true, { permission }, true)
   return to(s, rest(permission), view(rest(permission)), { permission })
 }
 
@@ -208,8 +222,25 @@ const permitted: Handler<'permission'> = (s, { permission }) => {
 const renewed: Handler<'renewed'> = (s) => subscribe(s, true)
 const disable: Handler<'disable'> = (s) => remove(s, 'disabled')
 const cleared: Handler<'cleared'> = (s) => remove(s, 'logged_out')
-const removed: Handler<'removed'> = (s) =>
-  to(s, s.removals > 1 ? 'removing' : rest(s.permission), s.snapshot, { removals: Math.max(0, s.removals - 1) })
+/**
+ * The last removal's end: subscribes again when `enable()` came during it. With the permission
+ * granted no prompt is needed; without it, a prompt now would come after the click's activation has
+ * ended (browsers refuse or hide one), so it ends as a refused `enable()` does: the user clicks again.
+ */
+const removed: Handler<'removed'> = (s) => {
+  if (s.removals > 1) return to(s, 'removing', s.snapshot, { removals: s.removals - 1 })
+  const change = { removals: 0, wanted: false }
+  const p = s.permission
+  if (!s.wanted) return to(s, rest(p), s.snapshot, change)
+  if (p === 'granted') return subscribe(s, false, change)
+  return to(s, rest(p), view(rest(p), p === 'denied' ? 'blocked' : 'no_user_gesture'), change)
+}
+/** `enable()` from a click during a removal: remembered (the UI already shows `default`, so a user may click). */
+const again: Handler<'enable'> = (s, e) =>
+  e.gesture ? to(s, 'removing', view('subscribing'), { wanted: true }) : enable(s, e)
+/** `disable()` or a logout during a removal: an `enable()` remembered meanwhile is forgotten. */
+const forget = (reason: PushReason) => (s: PushMachineState) =>
+  to(s, 'removing', view(rest(s.permission), reason), { wanted: false })
 /** A registration that landed after its removal began: removed too (the service would push to it). */
 const late: Handler<'registered'> = (s, e) =>
   to(s, 'removing', s.snapshot, { removals: s.removals + 1 }, [{ type: 'remove', id: e.id }])
@@ -245,8 +276,12 @@ export const TABLE: { readonly [P in PushPhase]: Edges } = {
   subscribing: { ...HELD, subscribed, absent, failed, renewed, enable: want },
   registering: { ...HELD, registered, failed, renewed },
   subscribed: { ...HELD, renewed },
+  // The store already shows where the removal ends, so a user may click: see `removed`.
   removing: {
     removed,
+    enable: again,
+    disable: forget('disabled'),
+    cleared: forget('logged_out'),
     registered: late,
     permission: (s, { permission }) => to(s, 'removing', s.snapshot, { permission }),
     unavailable,

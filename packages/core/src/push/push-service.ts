@@ -2,8 +2,10 @@ import {
   PUSH_PUBLIC_KEY,
   PUSH_PUBLIC_KEY_FIELDS,
   PUSH_SUBSCRIPTION_FIELDS,
+  PUSH_SUBSCRIPTION_PAGE_FIELDS,
   wrongField,
   type PushSubscriptionCreate,
+  type PushSubscriptionPage,
   type PushSubscriptionRecord,
 } from '@tandem/contract'
 import { validateId } from '../collection.js'
@@ -18,6 +20,8 @@ export interface PushService {
   /** Registers (or updates, by endpoint) a browser's subscription for the token's subject. */
   register(body: PushSubscriptionCreate, signal: AbortSignal): Promise<PushSubscriptionRecord>
   remove(id: string): Promise<void>
+  /** The token's subject's subscriptions in this app (at most PUSH.subscriptionsPerSubject: one page). */
+  list(signal?: AbortSignal): Promise<PushSubscriptionRecord[]>
 }
 
 const service = 'realtime'
@@ -51,6 +55,16 @@ export function createPushService(http: Http): PushService {
     },
     remove(id) {
       return http({ service, method: 'DELETE', path: `/v1/push/subscriptions/${validateId(id)}` })
+    },
+    async list(signal) {
+      const page = await http<PushSubscriptionPage>({
+        service,
+        method: 'GET',
+        path: '/v1/push/subscriptions',
+        shape: PUSH_SUBSCRIPTION_PAGE_FIELDS,
+        signal,
+      })
+      return page.data
     },
   }
 }

@@ -1,3 +1,4 @@
+import type { PushPayload, PushPayloadInput } from '@tandem/contract'
 import type { TandemError } from '../errors.js'
 import type { BroadcastChannelConstructor } from '../cross-tab/platform.js'
 import type { ReadableStore } from '../store.js'
@@ -61,8 +62,12 @@ export interface PushController extends ReadableStore<PushState> {
   enable(): Promise<PushState>
   /** Unsubscribes in the browser and removes the subscription on the service. */
   disable(): Promise<void>
-  /** Shows `payload` as a local notification, only when `hiddenTab` is on and this page is hidden. */
-  showIfHidden(payload: unknown): Promise<boolean>
+  /**
+   * Shows a message as a local notification, only when `hiddenTab` is on and this page is hidden:
+   * a push payload, or a message (`PushPayloadInput`) shaped here as the service's push would be
+   * (its `url`, when null, is this controller's). Resolves whether it was shown.
+   */
+  showIfHidden(message: PushPayload | PushPayloadInput): Promise<boolean>
   /** Stops listening (the subscription stays: pushes still arrive while no tab is open). */
   stop(): void
 }

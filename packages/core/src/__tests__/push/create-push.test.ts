@@ -1,6 +1,12 @@
-import { PUSH, type PushSubscriptionPage } from '@tandem/contract'
+import {
+  PUSH,
+  isPushPayload,
+  type PushPayload,
+  type PushPayloadInput,
+  type PushSubscriptionPage,
+} from '@tandem/contract'
 import { describe, expect, it, vi } from 'vitest'
-import { during } from '../../../../../test/utils/wait.js'
+import { during, tick } from '../../../../../test/utils/wait.js'
 import { createPush } from '../../entries/push.js'
 import { memoryLogger, setup } from '../helpers.js'
 import { installBrowser } from './fake-browser.js'
@@ -19,7 +25,7 @@ describe('createPush: what the browser lacks', () => {
     expect(push.getSnapshot()).toEqual({ status: 'unsupported', reason: 'no_service_worker', error: null })
     expect(await push.enable()).toEqual({ status: 'unsupported', reason: 'no_service_worker', error: null })
     await push.disable()
-    expect(await push.showIfHidden({})).toBe(false)
+    expect(await push.showIfHidden({} as PushPayloadInput)).toBe(false)
   })
 
   it('a rejected serviceWorker (none in this page) where push is unsupported anyway: handled, not left unhandled', async () => {
@@ -92,6 +98,44 @@ describe('createPush: enable()', () => {
   })
 })
 
+describe('createPush: its listeners', () => {
+  it('a listener that throws is reported and cannot stop it: enable() still ends subscribed, the others hear', async () => {
+    const { client } = await setup()
+    const reported: unknown[] = []
+    vi.stubGlobal('reportError', (e: unknown) => reported.push(e))
+    const browser = installBrowser()
+    const push = started(client, browser)
+    const oops = new Error('a listener broke')
+    let thrown = false
+    push.subscribe(() => {
+      if (!thrown) throw ((thrown = true), oops)
+    })
+    const seen: string[] = []
+    push.subscribe(() => seen.push(push.getSnapshot().status))
+    expect(await push.enable()).toEqual({ status: 'subscribed', reason: null, error: null })
+    expect(reported).toEqual([oops])
+    expect(seen).toEqual(['subscribing', 'subscribed'])
+    expect(await listed(client)).toEqual([endpointOf(browser)])
+  })
+
+  it('a listener that calls disable() on seeing subscribing: told after the effects, so the attempt it replaced never starts', async () => {
+    const { client } = await setup()
+    const browser = installBrowser({ permission: 'granted' })
+    const push = started(client, browser)
+    await reach(push, 'default')
+    const reads = vi.spyOn(browser.pushManager, 'getSubscription')
+    let disabling: Promise<void> | undefined
+    push.subscribe(() => void (push.getSnapshot().status === 'subscribing' && (disabling ??= push.disable())))
+    await push.enable()
+    await disabling
+    await tick() // what the queue holds after the removal has started
+    expect(push.getSnapshot()).toMatchObject({ status: 'default', reason: 'disabled' })
+    // The removal's read only: the subscription attempt it replaced was cancelled before it began
+    // (told first, the listener's removal ran before that attempt, which then subscribed after it).
+    expect(reads).toHaveBeenCalledTimes(1)
+  })
+})
+
 describe('createPush: the browser refuses', () => {
   it("the browser's push service refuses the subscription: error with reason subscribe_failed, nothing registered", async () => {
     const { client } = await setup()
@@ -139,7 +183,7 @@ describe('createPush: what is registered', () => {
 })
 
 describe('createPush: showIfHidden', () => {
-  const payload = {
+  const payload: PushPayload = {
     v: 1,
     type: 'message',
     channel: 'support:customer:cus_1',
@@ -160,9 +204,33 @@ describe('createPush: showIfHidden', () => {
     browser.visibility = 'hidden'
     expect(await off.showIfHidden(payload)).toBe(false) // the option is off by default
     expect(await on.showIfHidden({ ...payload, v: 2 })).toBe(false) // not the contract's
+    expect(await on.showIfHidden({ ...payload, messageId: 7 } as unknown as PushPayload)).toBe(false)
     expect(await on.showIfHidden(payload)).toBe(true)
     expect(browser.shown).toEqual([
       { title: 'Ada', options: { body: 'Hello', tag: 'cnv_1', data: { tandem: payload } } },
     ])
+  })
+
+  it('a message is shaped as the service would push it: its text shortened, the controller’s url for none', async () => {
+    const { client } = await setup()
+    const browser = installBrowser({ permission: 'granted' })
+    const url = 'https://app.example/inbox?c={conversationId}'
+    const on = started(client, browser, { hiddenTab: true, url })
+    browser.visibility = 'hidden'
+    const message = {
+      channel: 'support:customer:cus_1',
+      messageId: 'thr_1',
+      conversationId: 'cnv_1',
+      title: 'Ada',
+      text: 'x'.repeat(PUSH.bodyChars + 50),
+      url: null,
+      sentAt: '2026-01-01T00:00:00.000Z',
+    }
+    expect(await on.showIfHidden(message)).toBe(true)
+    const [shown] = browser.shown as { options: { body: string; data: { tandem: PushPayload } } }[]
+    expect(isPushPayload(shown!.options.data.tandem)).toBe(true)
+    expect(shown!.options.data.tandem.url).toBe('https://app.example/inbox?c=cnv_1')
+    expect(Array.from(shown!.options.body)).toHaveLength(PUSH.bodyChars)
+    expect(await on.showIfHidden({ ...message, text: 7 } as unknown as PushPayloadInput)).toBe(false)
   })
 })

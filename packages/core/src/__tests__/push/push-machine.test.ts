@@ -54,6 +54,8 @@ const C = {
   denied: { permission: 'denied' },
   existing: { permission: 'granted', existingOnly: true },
   wanted: { permission: 'granted', existingOnly: true, wanted: true },
+  /** enable() came during a removal with the permission not granted (a revoke): no prompt after the click. */
+  wantedUngranted: { wanted: true },
   twoRemovals: { removals: 2 },
 } satisfies Record<string, Partial<PushMachineState>>
 
@@ -94,7 +96,7 @@ const held = (from: 'subscribing' | 'registering' | 'subscribed'): Row[] => [
 
 const rows: Row[] = [
   ['idle', 'start', 'none', 'default', []],
-  ['idle', 'startGranted', 'none', 'subscribing', ['subscribe:existing']],
+  ['idle', 'startGranted', 'none', 'subscribing', ['subscribe:listed']],
   ['idle', 'startDenied', 'none', 'denied', []],
   ['idle', 'startLacking', 'none', 'unsupported', []],
   ['idle', 'stop', 'none', 'stopped', ['close']],
@@ -133,6 +135,12 @@ const rows: Row[] = [
   ['removing', 'removed', 'none', 'default', []],
   ['removing', 'removed', 'twoRemovals', 'removing', []], // a late registration's removal is still under way
   ['removing', 'removed', 'denied', 'denied', []],
+  ['removing', 'removed', 'wanted', 'subscribing', ['subscribe:new']], // enable() came during it
+  ['removing', 'removed', 'wantedUngranted', 'default', []],
+  ['removing', 'enable', 'granted', 'removing', []],
+  ['removing', 'enableNoGesture', 'granted', 'removing', []],
+  ['removing', 'disable', 'wanted', 'removing', []],
+  ['removing', 'cleared', 'wanted', 'removing', []],
   ['removing', 'denied', 'none', 'removing', []],
   ['removing', 'registered', 'none', 'removing', ['remove:psb_1']],
   ['removing', 'unavailable', 'none', 'unsupported', []],
@@ -141,7 +149,7 @@ const rows: Row[] = [
 
 const effectName = (e: { type: string }) => {
   const x = e as PushEffect
-  if (x.type === 'subscribe') return `subscribe:${x.existingOnly ? 'existing' : 'new'}`
+  if (x.type === 'subscribe') return `subscribe:${x.listed ? 'listed' : x.existingOnly ? 'existing' : 'new'}`
   if (x.type === 'remove') return `remove:${x.id ?? 'none'}`
   return x.type
 }
@@ -190,6 +198,23 @@ describe('what the store shows', () => {
     const once = transition(late.state, E.removed).state
     expect(once.phase).toBe('removing')
     expect(transition(once, E.removed).state.phase).toBe('default')
+  })
+
+  it('enable() during a removal: remembered, subscribes at its end; a disable or logout meanwhile forgets it', () => {
+    const removing = transition(at('subscribed', 'granted'), E.disable).state
+    const asked = transition(removing, E.enable).state
+    expect(asked).toMatchObject({ phase: 'removing', wanted: true, snapshot: { status: 'subscribing' } })
+    expect(transition(asked, E.removed).effects).toEqual([{ type: 'subscribe', attempt: 3, existingOnly: false }])
+    const forgot = transition(asked, E.cleared).state
+    expect(forgot).toMatchObject({ wanted: false, snapshot: { status: 'default', reason: 'logged_out' } })
+    expect(transition(forgot, E.removed).state.phase).toBe('default')
+    // Without the permission a prompt after the click would be refused: the user clicks again.
+    expect(show('removing', 'wantedUngranted', 'removed')).toMatchObject({
+      status: 'default',
+      reason: 'no_user_gesture',
+    })
+    // A removal started while a start-up read had enable() pending does not subscribe at its end.
+    expect(transition(transition(at('subscribing', 'wanted'), E.disable).state, E.removed).state.phase).toBe('default')
   })
 
   it('subscribed once the service registered it, with its id for the removal', () => {
