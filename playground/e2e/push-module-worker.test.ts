@@ -11,6 +11,7 @@ import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasChromium, WAIT } from './harness.js'
 import { importMapFor } from './no-bundler/import-map.js'
+import { pushCdp } from './push-harness.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -73,21 +74,10 @@ describe.skipIf(!hasChromium)('handlePush in a plain module service worker (dist
     page.on('pageerror', (e) => errors.push(e.message))
     await page.goto(`${origin}/`)
     await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, WAIT)
-    await context.grantPermissions(['notifications'], { origin })
-    const cdp = await context.newCDPSession(page)
-    const registrationId = new Promise<string>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const found = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted)
-        if (found) resolve(found.registrationId)
-      }),
-    )
-    await cdp.send('ServiceWorker.enable')
-    const id = await registrationId
+    const { deliver } = await pushCdp(page, origin)
     const push = (messageId: string) =>
-      cdp.send('ServiceWorker.deliverPushMessage', {
-        origin,
-        registrationId: id,
-        data: JSON.stringify({
+      deliver(
+        JSON.stringify({
           v: 1,
           type: 'message',
           channel: 'support:conversations',
@@ -98,7 +88,7 @@ describe.skipIf(!hasChromium)('handlePush in a plain module service worker (dist
           url: null,
           sentAt: '2026-11-29T12:00:00.000Z',
         }),
-      })
+      )
     await push('thr_1')
     await push('thr_1')
     await push('thr_2')

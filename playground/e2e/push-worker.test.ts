@@ -7,9 +7,10 @@
 // says what Chromium can and cannot do here. No sleeps.
 import { createECDH } from 'node:crypto'
 import type { PushPayload } from '@tandem/contract'
-import type { CDPSession, Worker } from 'playwright-core'
+import type { Worker } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { hasChromium, useHarness, WAIT, type TestPage } from './harness.js'
+import { pushCdp } from './push-harness.js'
 
 const RUN = Date.now().toString(36)
 
@@ -27,31 +28,24 @@ async function open(harness: ReturnType<typeof useHarness>, user: string): Promi
   const page = await harness.open(`/?user=${user}#support`)
   const origin = new URL(page.url()).origin
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, WAIT)
-  // Browser.grantPermissions, as Playwright sends it.
-  await page.context().grantPermissions(['notifications'], { origin })
-  const cdp: CDPSession = await page.context().newCDPSession(page)
-  const registrationId = new Promise<string>((resolve) =>
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const found = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted)
-      if (found) resolve(found.registrationId)
-    }),
-  )
-  await cdp.send('ServiceWorker.enable')
-  const id = await registrationId
+  const { deliver } = await pushCdp(page, origin)
   const sw = page.context().serviceWorkers()[0] ?? (await page.context().waitForEvent('serviceworker', WAIT))
   // The worker's own calls, counted in the worker: showNotification (a replaced notification is
   // not visible in getNotifications) and console.warn.
   await sw.evaluate(() => {
-    const scope = self as unknown as { shownIds: string[]; warned: string[]; registration: object }
+    const scope = self as unknown as { shownIds: string[]; doneIds: string[]; warned: string[]; registration: object }
     scope.shownIds = []
+    // Shown and settled: getNotifications() lists it only once showNotification's promise resolved.
+    scope.doneIds = []
     scope.warned = []
     const proto = Object.getPrototypeOf(scope.registration) as {
       showNotification: (title: string, o: { data: { tandem: { messageId: string } } }) => Promise<void>
     }
     const show = proto.showNotification
     proto.showNotification = function (title, o) {
-      scope.shownIds.push(o.data.tandem.messageId)
-      return show.call(this, title, o)
+      const id = o.data.tandem.messageId
+      scope.shownIds.push(id)
+      return show.call(this, title, o).then(() => void scope.doneIds.push(id))
     }
     const warn = console.warn
     console.warn = (...args: unknown[]) => {
@@ -63,8 +57,7 @@ async function open(harness: ReturnType<typeof useHarness>, user: string): Promi
     page,
     sw,
     origin,
-    deliver: async (data) =>
-      void (await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data })),
+    deliver,
     shown: () =>
       page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => {
@@ -89,15 +82,15 @@ const payload = (fields: Partial<PushPayload>): string =>
     ...fields,
   } satisfies PushPayload)
 
-/** Waits until `messageId` was shown by the worker: the pushes before it have been handled. */
+/** Waits until the worker's notification for `messageId` is up: the pushes before it have been handled. */
 const handled = (p: Pushes, messageId: string) =>
   p.sw.evaluate(
     ([id, timeout]) =>
       new Promise<void>((resolve, reject) => {
-        const scope = self as unknown as { shownIds: string[] }
+        const scope = self as unknown as { shownIds: string[]; doneIds: string[] }
         const until = Date.now() + timeout
         const check = () => {
-          if (scope.shownIds.includes(id)) resolve()
+          if (scope.doneIds.includes(id)) resolve()
           else if (Date.now() > until) reject(new Error(`${id} not shown; shown: ${scope.shownIds.join(', ')}`))
           else setTimeout(check, 20)
         }
@@ -146,7 +139,8 @@ describe.skipIf(!hasChromium)('push in the playground’s service worker, in Chr
     await p.deliver(payload({ url: at }))
     await p.deliver(payload({ messageId: 'thr_2', conversationId: 'cnv_2', url: `${p.origin}/customer.html` }))
     await p.deliver(payload({ messageId: 'thr_3', conversationId: 'cnv_3', url: 'https://evil.example/' }))
-    await handled(p, 'thr_3')
+    // Pushes are handled side by side: each one's notification is waited for.
+    for (const id of ['thr_1', 'thr_2', 'thr_3']) await handled(p, id)
     // CDP cannot click a notification. The worker's own listener gets a NotificationEvent made in
     // the worker (its waitUntil kept by the test: an untrusted event's throws), and the real
     // WindowClient.focus / Clients.openWindow are recorded, then called: Chromium refuses both to

@@ -1,5 +1,6 @@
 // What the element hands the lazily loaded panel, and what the panel gives back: the one seam
 // between the launcher's module (always loaded) and the panel's (loaded on first open).
+import type { PushPayloadInput } from '@tandem/contract'
 import type { Messenger } from '@tandem/core/messenger'
 import type { LauncherPanel } from '@tandem/elements'
 import type { Drafts } from './drafts.js'
@@ -18,6 +19,13 @@ export interface MessengerPush {
   /** Asks permission: called from the control's click (a user gesture). */
   enable(): Promise<unknown>
   disable(): Promise<unknown>
+  /**
+   * Shows an agent's reply as the page's own notification, only while the tab is hidden (the
+   * service pushes nothing to a subject with a tab open), shaped as the service's push would be.
+   * When present, the element calls it for each agent's reply; @tandem/core/push's shows only
+   * with its `hiddenTab` option on (off by default).
+   */
+  showIfHidden?(message: PushPayloadInput): Promise<boolean>
 }
 
 export interface PanelHost {

@@ -43,6 +43,9 @@ registerSW({ immediate: true })
 // their tabs is open; a click opens this page with the conversation's id.
 const push = createSessionPush(client, {
   url: `${location.origin}/customer.html?customer=${encodeURIComponent(customer)}&conversation={conversationId}`,
+  // The demo turns on what the SDK leaves off: the service pushes nothing while this tab is open,
+  // so a reply that reaches it hidden (another tab in front) is shown by the page itself.
+  hiddenTab: true,
 })
 
 defineMessenger()

@@ -27,6 +27,8 @@ export interface SessionPushOptions {
   key?: string
   /** What a notification's click opens; `{conversationId}` is put in by the worker. */
   url: string
+  /** Let `showIfHidden` show a reply that reaches a hidden tab (the SDK's default: off). */
+  hiddenTab?: boolean
   signal?: AbortSignal
 }
 

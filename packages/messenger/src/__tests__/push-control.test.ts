@@ -59,6 +59,17 @@ describe('<tandem-messenger> push control', () => {
     expect(visible.map((b) => b.textContent)).not.toContain('Notify me of replies')
   })
 
+  it('a `push` that is not a controller is none: the setter, the open panel and shutdown() never throw', async () => {
+    const { desk } = await customer('cus_push_bad')
+    const el = mount(desk)
+    const root = await openList(el)
+    for (const bad of [{}, () => {}, { enable: 1 }, 'push'])
+      expect(() => (el.push = bad as unknown as MessengerPush)).not.toThrow()
+    expect(el.push).toBeNull()
+    expect(control(root)?.hidden ?? true).toBe(true)
+    expect(() => el.shutdown()).not.toThrow()
+  })
+
   it('default → subscribing → subscribed from the click, focus kept, each change announced; Turn off disables', async () => {
     const { desk } = await customer('cus_push_on')
     const el = mount(desk)
