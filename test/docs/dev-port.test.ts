@@ -15,7 +15,26 @@ const DIR = join(ROOT, 'node_modules', '.cache', 'tandem-dev-port')
 const CONFIG = join(DIR, 'vite.config.mjs')
 const START = Math.max(60_000, slack(20_000))
 
-/** A port nothing listens on now. */
+/** Waits until no process of the group `pid` is left (Vite outlives npm by its shutdown); SIGKILL after a bounded wait. */
+async function groupGone(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-pid, 0)
+      return true
+    } catch {
+      return false // ESRCH: the whole group has exited
+    }
+  }
+  const waitFor = async (ms: number) => {
+    const deadline = Date.now() + ms
+    while (alive() && Date.now() < deadline) await during(50)
+  }
+  await waitFor(slack(5_000))
+  if (!alive()) return
+  process.kill(-pid, 'SIGKILL')
+  // Bounded: a zombie nobody reaps still answers kill(0) (the removal's retries cover the rest).
+  await waitFor(slack(2_000))
+}
 
 let child: ChildProcess | undefined
 let output = ''
@@ -72,9 +91,11 @@ describe('the playground on a port of your choice', () => {
     const exited = new Promise((resolve) => running.once('exit', resolve))
     process.kill(-running.pid, 'SIGTERM')
     await exited
+    await groupGone(running.pid)
   })
   // Vite, a grandchild of npm, may still be writing its cache as it shuts down after npm has exited
-  // (seen once: ENOTEMPTY on a loaded machine): Node retries the removal rather than failing the file.
+  // (ENOTEMPTY, twice in a row once the playground's worker had push): the group is waited for above,
+  // and Node retries the removal rather than failing the file.
   afterAll(() => rmSync(DIR, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }))
 
   it(
