@@ -91,6 +91,10 @@ describe('resourcePresence across tabs', () => {
       // A change: one tab types. Each tab writes what it must, then nothing more.
       one.setTyping(true)
       await until(rows.subscribe, () => rows.getSnapshot().get('cnv_one')?.typers.length === 1, 5_000, 'Ada types')
+      // And stops: typing left on lapses after typingIdleMs (5 s), a write the settling below
+      // reaches on a busy machine (its windows widen with the load: 1 write in the last second once).
+      one.setTyping(false)
+      await until(rows.subscribe, () => rows.getSnapshot().get('cnv_one')?.typers.length === 0, 5_000, 'Ada stops')
       // Settled: four throttle periods without a write, widened for a busy machine (a ping-pong never gets there: 10 tries).
       for (let before = -1, i = 0; i < 10 && before !== writes; i++) {
         before = writes
