@@ -10,7 +10,6 @@ import { CUSTOMER_SCOPE, type PushPayload } from '@tandem/contract'
 import { SEEDED } from '@tandem/contract/spec'
 import { startEmulator, type Emulator } from '@tandem/emulator'
 import { createRealtime } from '@tandem/realtime'
-import type { Worker } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import {
@@ -20,8 +19,8 @@ import {
   type PushReceiver,
 } from '../../test/utils/push-receiver.js'
 import { during, slack } from '../../test/utils/wait.js'
-import { hasChromium, useHarness, WAIT } from './harness.js'
-import { pushCdp } from './push-harness.js'
+import { hasChromium, useHarness } from './harness.js'
+import { handled, shownIds, watchWorker } from './push-harness.js'
 
 const RUN = Date.now().toString(36)
 // Long enough that the test's steps land inside it on a loaded machine; the waits end on events.
@@ -61,44 +60,9 @@ describe.skipIf(!hasChromium)('push from the emulator to the playground’s serv
   /** The page controlled by the worker, and the worker with its showNotification calls counted. */
   async function openWorker() {
     const page = await harness.open(`/?user=e2e-push-chain-${RUN}#support`)
-    const origin = new URL(page.url()).origin
-    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, WAIT)
-    const { deliver } = await pushCdp(page, origin)
-    const sw: Worker = page.context().serviceWorkers()[0] ?? (await page.context().waitForEvent('serviceworker', WAIT))
-    // A replaced notification is gone from getNotifications(): the worker's own calls say what it showed.
-    await sw.evaluate(() => {
-      const scope = self as unknown as { shownIds: string[]; doneIds: string[]; registration: object }
-      scope.shownIds = []
-      scope.doneIds = []
-      const proto = Object.getPrototypeOf(scope.registration) as {
-        showNotification: (title: string, o: { data: { tandem: { messageId: string } } }) => Promise<void>
-      }
-      const show = proto.showNotification
-      proto.showNotification = function (title, o) {
-        const id = o.data.tandem.messageId
-        scope.shownIds.push(id)
-        return show.call(this, title, o).then(() => void scope.doneIds.push(id))
-      }
-    })
+    const { sw, deliver } = await watchWorker(page)
     return { page, sw, deliver }
   }
-
-  /** Waits until the worker's notification for `id` is up: the pushes before it were handled. */
-  const handled = (sw: Worker, id: string) =>
-    sw.evaluate(
-      ([id, timeout]) =>
-        new Promise<void>((resolve, reject) => {
-          const scope = self as unknown as { shownIds: string[]; doneIds: string[] }
-          const until = Date.now() + timeout
-          const check = () => {
-            if (scope.doneIds.includes(id)) resolve()
-            else if (Date.now() > until) reject(new Error(`${id} not shown; shown: ${scope.shownIds.join(', ')}`))
-            else setTimeout(check, 20)
-          }
-          check()
-        }),
-      [id, WAIT.timeout] as const,
-    )
 
   it('the service’s encrypted push, decrypted independently, is shown by the worker once per message', async () => {
     const customer = await emu.mintToken({ subject: SEEDED.customerId, scope: [CUSTOMER_SCOPE] })
@@ -140,8 +104,7 @@ describe.skipIf(!hasChromium)('push from the emulator to the playground’s serv
     // The redelivery is handled before this one's notification is up: handled side by side, in order.
     await w.deliver(JSON.stringify({ ...payloads[0]!, messageId: 'thr_chain_marker', conversationId: 'cnv_marker' }))
     await handled(w.sw, 'thr_chain_marker')
-    const shownIds = await w.sw.evaluate(() => (self as unknown as { shownIds: string[] }).shownIds)
-    expect(shownIds).toEqual([first.id, second.id, 'thr_chain_marker'])
+    expect(await shownIds(w.sw)).toEqual([first.id, second.id, 'thr_chain_marker'])
     // One conversation, one tag: the newer reply took the older's place.
     const up = await w.page.evaluate(async () =>
       (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => {

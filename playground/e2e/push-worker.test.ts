@@ -9,8 +9,8 @@ import { createECDH } from 'node:crypto'
 import type { PushPayload } from '@tandem/contract'
 import type { Worker } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { hasChromium, useHarness, WAIT, type TestPage } from './harness.js'
-import { pushCdp } from './push-harness.js'
+import { hasChromium, useHarness, type TestPage } from './harness.js'
+import { handled, shownIds, watchWorker } from './push-harness.js'
 
 const RUN = Date.now().toString(36)
 
@@ -26,27 +26,11 @@ interface Pushes {
 /** The page controlled by the worker, notifications allowed, the worker's registration found over CDP. */
 async function open(harness: ReturnType<typeof useHarness>, user: string): Promise<Pushes> {
   const page = await harness.open(`/?user=${user}#support`)
-  const origin = new URL(page.url()).origin
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, WAIT)
-  const { deliver } = await pushCdp(page, origin)
-  const sw = page.context().serviceWorkers()[0] ?? (await page.context().waitForEvent('serviceworker', WAIT))
-  // The worker's own calls, counted in the worker: showNotification (a replaced notification is
-  // not visible in getNotifications) and console.warn.
+  const { sw, origin, deliver } = await watchWorker(page)
+  // The worker's console.warn too, counted in the worker.
   await sw.evaluate(() => {
-    const scope = self as unknown as { shownIds: string[]; doneIds: string[]; warned: string[]; registration: object }
-    scope.shownIds = []
-    // Shown and settled: getNotifications() lists it only once showNotification's promise resolved.
-    scope.doneIds = []
+    const scope = self as unknown as { warned: string[] }
     scope.warned = []
-    const proto = Object.getPrototypeOf(scope.registration) as {
-      showNotification: (title: string, o: { data: { tandem: { messageId: string } } }) => Promise<void>
-    }
-    const show = proto.showNotification
-    proto.showNotification = function (title, o) {
-      const id = o.data.tandem.messageId
-      scope.shownIds.push(id)
-      return show.call(this, title, o).then(() => void scope.doneIds.push(id))
-    }
     const warn = console.warn
     console.warn = (...args: unknown[]) => {
       scope.warned.push(args.join(' '))
@@ -82,24 +66,6 @@ const payload = (fields: Partial<PushPayload>): string =>
     ...fields,
   } satisfies PushPayload)
 
-/** Waits until the worker's notification for `messageId` is up: the pushes before it have been handled. */
-const handled = (p: Pushes, messageId: string) =>
-  p.sw.evaluate(
-    ([id, timeout]) =>
-      new Promise<void>((resolve, reject) => {
-        const scope = self as unknown as { shownIds: string[]; doneIds: string[] }
-        const until = Date.now() + timeout
-        const check = () => {
-          if (scope.doneIds.includes(id)) resolve()
-          else if (Date.now() > until) reject(new Error(`${id} not shown; shown: ${scope.shownIds.join(', ')}`))
-          else setTimeout(check, 20)
-        }
-        check()
-      }),
-    [messageId, WAIT.timeout] as const,
-  )
-const shownIds = (p: Pushes) => p.sw.evaluate(() => (self as unknown as { shownIds: string[] }).shownIds)
-
 describe.skipIf(!hasChromium)('push in the playground’s service worker, in Chromium', () => {
   const harness = useHarness({ serve: 'production' })
 
@@ -108,11 +74,11 @@ describe.skipIf(!hasChromium)('push in the playground’s service worker, in Chr
     await p.deliver(payload({}))
     await p.deliver(payload({}))
     await p.deliver(payload({ messageId: 'thr_2', conversationId: 'cnv_2', title: 'Grace' }))
-    await handled(p, 'thr_2')
+    await handled(p.sw, 'thr_2')
     await p.deliver(payload({})) // thr_1 a third time, after another message
     await p.deliver(payload({ messageId: 'thr_3', conversationId: 'cnv_2', sentAt: '2026-11-29T12:01:00.000Z' }))
-    await handled(p, 'thr_3')
-    expect(await shownIds(p)).toEqual(['thr_1', 'thr_2', 'thr_3'])
+    await handled(p.sw, 'thr_3')
+    expect(await shownIds(p.sw)).toEqual(['thr_1', 'thr_2', 'thr_3'])
     // thr_3 took thr_2's place (the same conversation, the same tag); the playground's strings.
     expect((await p.shown()).sort()).toEqual([
       ['thr_1', 'cnv_1', 'Ada · Tandem playground'],
@@ -126,7 +92,7 @@ describe.skipIf(!hasChromium)('push in the playground’s service worker, in Chr
     for (const data of ['not json', '{"v":1', payload({ messageId: 7 as unknown as string }), '{"v":2}', 'still not'])
       await p.deliver(data)
     await p.deliver(payload({ messageId: 'thr_9' })) // a good one after them: they were all handled
-    await handled(p, 'thr_9')
+    await handled(p.sw, 'thr_9')
     expect(await p.shown()).toEqual([['thr_9', 'cnv_1', 'Ada · Tandem playground']])
     const warned = await p.sw.evaluate(() => (self as unknown as { warned: string[] }).warned)
     expect(warned).toEqual([expect.stringMatching(/push_not_json/), expect.stringMatching(/push_wrong_shape/)])
@@ -140,7 +106,7 @@ describe.skipIf(!hasChromium)('push in the playground’s service worker, in Chr
     await p.deliver(payload({ messageId: 'thr_2', conversationId: 'cnv_2', url: `${p.origin}/customer.html` }))
     await p.deliver(payload({ messageId: 'thr_3', conversationId: 'cnv_3', url: 'https://evil.example/' }))
     // Pushes are handled side by side: each one's notification is waited for.
-    for (const id of ['thr_1', 'thr_2', 'thr_3']) await handled(p, id)
+    for (const id of ['thr_1', 'thr_2', 'thr_3']) await handled(p.sw, id)
     // CDP cannot click a notification. The worker's own listener gets a NotificationEvent made in
     // the worker (its waitUntil kept by the test: an untrusted event's throws), and the real
     // WindowClient.focus / Clients.openWindow are recorded, then called: Chromium refuses both to
