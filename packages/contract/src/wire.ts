@@ -235,6 +235,13 @@ export const API_ERROR_CODES = [
   'internal_error',
   'push_subscription_not_found',
   'push_not_allowed',
+  'upload_too_large',
+  'upload_type_not_allowed',
+  'upload_type_mismatch',
+  'upload_quota_exceeded',
+  'upload_not_found',
+  'upload_incomplete',
+  'too_many_files',
 ] as const
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]
 
