@@ -124,7 +124,9 @@ function frameFields() {
  * its path under the service with `{name}` for a path parameter, and whether it takes a JSON body;
  * and what each path parameter of a write may hold. A durable outbox files a write in a lane by its
  * template (`matchWrite`) and checks a stored one against it before sending it again. The POSTs
- * that only ask (`x-tandem-query`) change nothing: they are not writes.
+ * that only ask (`x-tandem-query`) change nothing: they are not writes. Nor are the writes worth
+ * nothing later (`x-tandem-ephemeral`: typing) and the non-JSON ones (`x-tandem-raw`: tus, which
+ * resumes by itself).
  */
 function writePaths() {
   const WRITE = ['post', 'put', 'patch', 'delete']
@@ -143,7 +145,8 @@ function writePaths() {
     const under = `/${rest.join('/')}`
     for (const method of WRITE) {
       const op = item[method]
-      if (!op || op['x-tandem-query']) continue
+      // Not writes an outbox keeps: questions, ephemeral writes (typing), and the non-JSON ones (tus).
+      if (!op || op['x-tandem-query'] || op['x-tandem-ephemeral'] || op['x-tandem-raw']) continue
       const body = deref(op.requestBody)
       const schema = deref(body?.content?.['application/json']?.schema)
       if (body && !(body.required && schema?.type === 'object'))

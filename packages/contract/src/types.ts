@@ -57,6 +57,10 @@ export type Thread = Schemas['Thread']
 export type ThreadAuthor = Thread['author']
 export type ReplyCreate = Schemas['ReplyCreate']
 export type NoteCreate = Schemas['NoteCreate']
+/** A file on a message (docs/uploads.md): `url` is a short-lived signed download link. */
+export type Attachment = Schemas['Attachment']
+/** Where the customer has read a conversation up to (agents' view; null until they mark it read). */
+export type CustomerRead = NonNullable<Conversation['customerRead']>
 export type DocCollection = Schemas['DocCollection']
 export type Article = Schemas['Article']
 export type ArticleSummary = Schemas['ArticleSummary']
@@ -68,6 +72,7 @@ export type CustomerMessage = Schemas['CustomerMessage']
 export type CustomerConversationStart = Schemas['CustomerConversationStart']
 export type CustomerMessageCreate = Schemas['CustomerMessageCreate']
 export type CustomerProfile = Schemas['CustomerProfile']
+export type CustomerTypingCreate = Schemas['CustomerTypingCreate']
 export type { CustomerTyping, ResourcePresenceData } from './generated/frames.js'
 
 // Realtime (REST)

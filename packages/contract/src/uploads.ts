@@ -46,6 +46,12 @@ export const isUploadMediaType = (value: unknown): value is UploadMediaType =>
 /** The types a messenger shows as a thumbnail (`<img>`); the rest are links. */
 export const IMAGE_MEDIA_TYPES: readonly UploadMediaType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
 
+/**
+ * A message needs text or files: its `text` may be blank only when `attachments` names at least
+ * one upload (else 400 `invalid_body` with this sentence).
+ */
+export const TEXT_OR_FILES_RULE = 'needs text that is not blank, or at least one file in attachments'
+
 /** An upload's id (the last segment of its tus URL). */
 export const UPLOAD_ID = /^upl_[A-Za-z0-9]{16,40}$/
 export const isUploadId = (value: unknown): value is string => typeof value === 'string' && UPLOAD_ID.test(value)

@@ -89,6 +89,7 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
     realtime: state.modules.realtime.controls,
     webhooks: state.webhooks.controls,
     push: state.modules.push.controls,
+    uploads: state.modules.support.uploads,
     faults: state.faults,
     stats: state.stats,
     log: state.log,

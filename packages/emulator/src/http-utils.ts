@@ -4,13 +4,37 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_LIMIT_HEADERS } from '@tandem/contract'
 import { HttpError, type ErrorDetail } from './http-errors.js'
 
+/** What a tus client (tus-js-client) sends and reads, besides the usual. */
+const TUS_REQUEST_HEADERS = ['Tus-Resumable', 'Upload-Length', 'Upload-Metadata', 'Upload-Offset']
+const TUS_ANSWER_HEADERS = [
+  'Location',
+  'Tus-Resumable',
+  'Tus-Version',
+  'Tus-Extension',
+  'Tus-Max-Size',
+  'Upload-Offset',
+  'Upload-Length',
+  'Upload-Metadata',
+]
+
+/**
+ * A browser client reads these: the request id, every rate limit header (the bucket too), the
+ * replay mark, and tus's (an upload's URL and offset).
+ */
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  ...Object.values(RATE_LIMIT_HEADERS),
+  'Idempotent-Replayed',
+  ...TUS_ANSWER_HEADERS,
+].join(', ')
+
 const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
-  // A browser client reads these: the request id, every rate limit header (the bucket too), the replay mark.
-  'Access-Control-Expose-Headers': ['X-Request-Id', ...Object.values(RATE_LIMIT_HEADERS), 'Idempotent-Replayed'].join(
-    ', ',
-  ),
+  'Access-Control-Allow-Headers': [
+    'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
+    ...TUS_REQUEST_HEADERS,
+  ].join(', '),
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8'

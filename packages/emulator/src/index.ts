@@ -39,3 +39,5 @@ export type {
   StoredMessage as RealtimeMessage,
 } from './realtime/types.js'
 export type { PushControls, PushDelivery, PushDeliveryStatus, PushOptions } from './push/module.js'
+export type { SupportOptions } from './support/module.js'
+export type { UploadControls, UploadInfo } from './uploads/module.js'

@@ -2,6 +2,7 @@
 import type { ResourceCreate, ResourceUpdate } from '@tandem/contract'
 import { HttpError } from './http-errors.js'
 import { parseLimit, type ResourceStore } from './resource-store.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Principal } from './auth.js'
 import type { Route } from './router.js'
 
@@ -19,6 +20,8 @@ export interface RouteContext {
   body: Record<string, unknown> | undefined
   /** The write's `Idempotency-Key`, when sent (realtime dedupes publishes per channel with it). */
   idempotencyKey?: string
+  /** `http://host:port` as the caller reached the service (for URLs it hands out: signed downloads). */
+  origin?: string
   /**
    * Publishes a change of this service's `collection` on the realtime channel
    * `<service>:<collection>` of the caller's app (docs/protocol.md, "Live collections").
@@ -57,6 +60,29 @@ export interface RouteHandler {
   public?: boolean
   /** Synchronous on purpose: an idempotent write is checked, applied and recorded in one step. */
   run(ctx: RouteContext): RouteResult
+  /**
+   * A route that is not JSON (tus uploads, file downloads): after faults, auth, rate limit and
+   * scope, it takes the request and answers it itself (no body read, no JSON input check, no
+   * idempotency); `run` is then never called. An HttpError it throws is answered as any other.
+   */
+  stream?: (ctx: StreamContext) => Promise<void>
+}
+
+/** What a `stream` route gets: the raw request and response, and who is calling. */
+export interface StreamContext {
+  req: IncomingMessage
+  res: ServerResponse
+  principal: Principal
+  requestId: string
+  params: Record<string, string>
+  query: URLSearchParams
+  /** `http://host:port` as the caller reached the service (for URLs it hands out). */
+  origin: string
+}
+
+/** For a `stream` route's `run`, which the pipeline never calls. */
+export const streamOnly = (): RouteResult => {
+  throw new Error('a stream route is answered by its stream()')
 }
 
 const notFound = (id: string) => new HttpError(404, 'not_found', `No resource with id "${truncate(id, 100)}".`)

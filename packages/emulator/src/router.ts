@@ -28,7 +28,8 @@ export class Router<H> {
     for (const { route, segments } of this.compiled) {
       const params = matchSegments(segments, parts)
       if (!params) continue
-      if (route.method === wanted) return { route, params }
+      // A route of its own for HEAD (tus) wins; else HEAD is the GET.
+      if (route.method === method || route.method === wanted) return { route, params }
       allowed.push(route.method)
     }
     if (allowed.length === 0) return new HttpError(404, 'not_found', 'No such endpoint.')

@@ -57,4 +57,9 @@ export interface ServiceChannels {
   memberPolicy(channel: string, policy: MemberPolicy): () => void
   /** Whether `subject` has a socket of `app` open now (handshaken): push waits until none is. */
   hasOpenConnection(app: string, subject: string): boolean
+  /**
+   * A presence member the service holds itself on `channel` (support's typing customers): enters
+   * or updates it with `data` (the channel's member schema), or makes it leave with null.
+   */
+  servicePresence(app: string, channel: string, clientId: string, data: unknown): void
 }

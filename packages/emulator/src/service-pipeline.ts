@@ -104,18 +104,21 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     if (scopeError) throw scopeError
   }
 
+  const origin = originOf(req)
+  const check = state.inputChecks[service].get(match.route)
+  if (handler.stream) {
+    // Its path, query and headers (tus's) against the contract; its body is not JSON, and is its own.
+    check?.({ params: { service, ...match.params }, query: r.query, headers: req.headers, body: undefined })
+    return handler.stream({ req, res, principal, requestId: r.requestId, params: match.params, query: r.query, origin })
+  }
+
   const raw = handler.write ? await readBody(req, state.maxBodyBytes) : Buffer.alloc(0)
   if (raw.length > 0 && !isJsonContentType(req.headers['content-type'])) {
     throw new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json.')
   }
   const body = parseJsonObject(raw)
   // Path, query, headers and body against the OpenAPI operation: handlers see only what it allows.
-  state.inputChecks[service].get(match.route)?.({
-    params: { service, ...match.params },
-    query: r.query,
-    headers: req.headers,
-    body,
-  })
+  check?.({ params: { service, ...match.params }, query: r.query, headers: req.headers, body })
 
   const key = req.headers['idempotency-key']
   // Nobody's keys would be everybody's: a token-free route takes none (the contract lists none for it).
@@ -149,6 +152,7 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
       body,
       principal,
       requestId: r.requestId,
+      origin,
       ...(idempotencyKey ? { idempotencyKey } : {}),
       publishChange(collection, { event, ...data }) {
         state.modules.realtime.publish(principal.app, `${service}:${collection}`, event, data)
@@ -178,6 +182,15 @@ function rateLimited(retryAfterSeconds: number, bucket: RateLimitBucket): HttpEr
   return new HttpError(429, 'rate_limited', message, [{ ...detail }], {
     [RATE_LIMIT_HEADERS.retryAfter]: String(retryAfterSeconds),
   })
+}
+
+/** How the caller reached us (`Host`, as a browser or proxy sent it): a well-formed one, else our own address. */
+function originOf(req: IncomingMessage): string {
+  const host = req.headers.host
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true
+  const address = req.socket.localAddress ?? '127.0.0.1'
+  const fallback = `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`
+  return `${secure ? 'https' : 'http'}://${host && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host) ? host : fallback}`
 }
 
 function setHeaders(res: ServerResponse, headers: Record<string, string> | undefined): void {

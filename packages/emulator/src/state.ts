@@ -12,7 +12,7 @@ import { Router, type Route } from './router.js'
 import { inputCheck, type InputCheck } from './spec/rest-inputs.js'
 import type { ServiceChannels, ServiceModule } from './service-module.js'
 import { Sleeper } from './sleeper.js'
-import { createSupportModule } from './support/module.js'
+import { createSupportModule, type SupportModule } from './support/module.js'
 import { createWebhookModule, type WebhookModule } from './webhooks/module.js'
 import { type EmulatorOptions, type EmulatorStats } from './types.js'
 import { SERVICES, type AccessLogLine, type EmulatorApp, type PlanLimit, type Service } from './shared-types.js'
@@ -32,7 +32,7 @@ export interface EmulatorState {
   log: AccessLogLine[]
   sleeper: Sleeper
   webhooks: WebhookModule
-  modules: { maps: ServiceModule; support: ServiceModule; realtime: RealtimeModule; push: PushModule }
+  modules: { maps: ServiceModule; support: SupportModule; realtime: RealtimeModule; push: PushModule }
   /** Per service: the generic resources routes plus the module's own. */
   routers: Record<Service, Router<RouteHandler>>
   /** Per service and route: the contract's check of its inputs (compiled once per process). */
@@ -56,12 +56,13 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     on: (listener) => realtime.controls.on(listener),
     memberPolicy: (channel, policy) => realtime.memberPolicy(channel, policy),
     hasOpenConnection: (app, subject) => realtime.hasOpenConnection(app, subject),
+    servicePresence: (app, channel, clientId, data) => realtime.servicePresence(app, channel, clientId, data),
   }
   // Web Push sits on the realtime service (its routes, its connections) and hears support's messages.
   const push = createPushModule(o.push, { seed, realtime: channels })
   const modules = {
     maps: createMapsModule(ctx),
-    support: createSupportModule({ ...ctx, realtime: channels, push }),
+    support: createSupportModule({ ...ctx, realtime: channels, push }, o.support),
     realtime,
     push,
   }

@@ -5,6 +5,8 @@ import type { TokenProfile } from '@tandem/server'
 import type { Faults } from './faults.js'
 import type { PushControls, PushOptions } from './push/module.js'
 import type { RealtimeControls, RealtimeOptions } from './realtime/module.js'
+import type { SupportOptions } from './support/module.js'
+import type { UploadControls } from './uploads/module.js'
 import type { WebhookControls, WebhookOptions } from './webhooks/module.js'
 import type { AccessLogLine, EmulatorApp, PlanLimit, Service } from './shared-types.js'
 
@@ -69,6 +71,10 @@ export interface EmulatorOptions {
    * Web Push: the grace period of the rule, the https.Agent and timeout of each push (docs/push.md).
    */
   push?: PushOptions
+  /**
+   * The support service's tunables (a customer's typing TTL).
+   */
+  support?: SupportOptions
 }
 
 export interface EmulatorStats {
@@ -107,6 +113,8 @@ export interface EmulatorCore {
   webhooks: WebhookControls
   /** Web Push: the VAPID public key and what was pushed (or not, and why), for tests and the playground. */
   push: PushControls
+  /** Uploaded files: what the service holds of each, its bytes, and the bytes it has read (docs/uploads.md). */
+  uploads: UploadControls
 }
 
 export interface Emulator extends EmulatorCore {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { QUERY_POSTS, SERVICES, WRITE_PATHS, matchWrite } from '../index.js'
 
 const openapi = JSON.parse(readFileSync(new URL('../../spec/openapi.json', import.meta.url), 'utf8')) as {
-  paths: Record<string, Record<string, { 'x-tandem-query'?: boolean }>>
+  paths: Record<string, Record<string, Record<string, unknown>>>
 }
 
 describe('WRITE_PATHS', () => {
@@ -15,7 +15,10 @@ describe('WRITE_PATHS', () => {
     const documented = Object.entries(openapi.paths)
       .flatMap(([path, item]) =>
         ['post', 'put', 'patch', 'delete']
-          .filter((m) => item[m] && !item[m]['x-tandem-query'])
+          .filter((m) => {
+            const op = item[m]
+            return op && !op['x-tandem-query'] && !op['x-tandem-ephemeral'] && !op['x-tandem-raw']
+          })
           .flatMap((m) =>
             (path.startsWith('/{service}/') ? SERVICES : [undefined]).map(
               (s) => `${m.toUpperCase()} ${s ? path.replace('{service}', s) : path}`,
@@ -28,6 +31,15 @@ describe('WRITE_PATHS', () => {
       const [service, path] = q.split(' ') as [string, string]
       expect(matchWrite(service, 'POST', path), q).toBeUndefined()
     }
+  })
+
+  it('leaves out what an outbox must never keep: typing (ephemeral) and tus requests (raw, they resume by themselves)', () => {
+    expect(matchWrite('support', 'POST', '/v1/me/conversations/cnv_1/typing')).toBeUndefined()
+    expect(matchWrite('support', 'POST', '/v1/uploads')).toBeUndefined()
+    expect(matchWrite('support', 'PATCH', '/v1/uploads/upl_0123456789abcdef')).toBeUndefined()
+    expect(matchWrite('support', 'DELETE', '/v1/uploads/upl_0123456789abcdef')).toBeUndefined()
+    expect(openapi.paths['/support/v1/me/conversations/{id}/typing']?.post?.['x-tandem-ephemeral']).toBe(true)
+    expect(openapi.paths['/support/v1/uploads']?.post?.['x-tandem-raw']).toBe(true)
   })
 })
 

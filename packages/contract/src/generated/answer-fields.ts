@@ -43,16 +43,16 @@ export const AGENT_PAGE_FIELDS =
   'data:array data[]:object data[].id:string data[].name:string data[].email:string nextCursor:string?'
 /** `ConversationPage`: GET /support/v1/conversations. */
 export const CONVERSATION_PAGE_FIELDS =
-  'data:array data[]:object data[].id:string data[].number:int1 data[].mailboxId:string data[].subject:string data[].preview:string data[].status:active|pending|closed data[].customer:object data[].customer.id:string? data[].customer.email:string? data[].customer.name:string? data[].assigneeId:string? data[].tags:array data[].tags[]:string data[].threadCount:int0 data[].createdAt:date data[].modifiedAt:date data[].closedAt:date? nextCursor:string?'
+  'data:array data[]:object data[].id:string data[].number:int1 data[].mailboxId:string data[].subject:string data[].preview:string data[].status:active|pending|closed data[].customer:object data[].customer.id:string? data[].customer.email:string? data[].customer.name:string? data[].assigneeId:string? data[].tags:array data[].tags[]:string data[].threadCount:int0 data[].createdAt:date data[].modifiedAt:date data[].closedAt:date? data[].customerRead:object? data[].customerRead.threadId:string data[].customerRead.at:date nextCursor:string?'
 /** `Conversation`: POST /support/v1/conversations, GET /support/v1/conversations/{id}, PATCH /support/v1/conversations/{id}. */
 export const CONVERSATION_FIELDS =
-  'id:string number:int1 mailboxId:string subject:string preview:string status:active|pending|closed customer:object customer.id:string? customer.email:string? customer.name:string? assigneeId:string? tags:array tags[]:string threadCount:int0 createdAt:date modifiedAt:date closedAt:date?'
+  'id:string number:int1 mailboxId:string subject:string preview:string status:active|pending|closed customer:object customer.id:string? customer.email:string? customer.name:string? assigneeId:string? tags:array tags[]:string threadCount:int0 createdAt:date modifiedAt:date closedAt:date? customerRead:object? customerRead.threadId:string customerRead.at:date'
 /** `ThreadPage`: GET /support/v1/conversations/{id}/threads. */
 export const THREAD_PAGE_FIELDS =
-  'data:array data[]:object data[].id:string data[].conversationId:string data[].type:customer|reply|note data[].author:object data[].author.type:customer|agent data[].author.id:string? data[].author.name:string? data[].author.email:string? data[].text:string data[].createdAt:date nextCursor:string?'
+  'data:array data[]:object data[].id:string data[].conversationId:string data[].type:customer|reply|note data[].author:object data[].author.type:customer|agent data[].author.id:string? data[].author.name:string? data[].author.email:string? data[].text:string data[].attachments:array data[].attachments[]:object data[].attachments[].id:string data[].attachments[].name:string data[].attachments[].type:image/png|image/jpeg|image/gif|image/webp|application/pdf|text/plain data[].attachments[].size:int0 data[].attachments[].url:string data[].attachments[].expiresAt:date data[].attachments[].width:int1? data[].attachments[].height:int1? data[].createdAt:date nextCursor:string?'
 /** `Thread`: POST /support/v1/conversations/{id}/reply, POST /support/v1/conversations/{id}/notes. */
 export const THREAD_FIELDS =
-  'id:string conversationId:string type:customer|reply|note author:object author.type:customer|agent author.id:string? author.name:string? author.email:string? text:string createdAt:date'
+  'id:string conversationId:string type:customer|reply|note author:object author.type:customer|agent author.id:string? author.name:string? author.email:string? text:string attachments:array attachments[]:object attachments[].id:string attachments[].name:string attachments[].type:image/png|image/jpeg|image/gif|image/webp|application/pdf|text/plain attachments[].size:int0 attachments[].url:string attachments[].expiresAt:date attachments[].width:int1? attachments[].height:int1? createdAt:date'
 /** `CustomerProfile`: GET /support/v1/me. */
 export const CUSTOMER_PROFILE_FIELDS = 'id:string name:string? email:string? unreadCount:int0'
 /** `CustomerConversationPage`: GET /support/v1/me/conversations. */
@@ -63,10 +63,10 @@ export const CUSTOMER_CONVERSATION_FIELDS =
   'id:string subject:string status:active|pending|closed preview:string messageCount:int0 unreadCount:int0 createdAt:date modifiedAt:date closedAt:date?'
 /** `CustomerMessagePage`: GET /support/v1/me/conversations/{id}/messages. */
 export const CUSTOMER_MESSAGE_PAGE_FIELDS =
-  'data:array data[]:object data[].id:string data[].conversationId:string data[].author:object data[].author.type:customer|agent data[].author.name:string? data[].text:string data[].createdAt:date nextCursor:string?'
+  'data:array data[]:object data[].id:string data[].conversationId:string data[].author:object data[].author.type:customer|agent data[].author.name:string? data[].text:string data[].attachments:array data[].attachments[]:object data[].attachments[].id:string data[].attachments[].name:string data[].attachments[].type:image/png|image/jpeg|image/gif|image/webp|application/pdf|text/plain data[].attachments[].size:int0 data[].attachments[].url:string data[].attachments[].expiresAt:date data[].attachments[].width:int1? data[].attachments[].height:int1? data[].createdAt:date nextCursor:string?'
 /** `CustomerMessage`: POST /support/v1/me/conversations/{id}/messages. */
 export const CUSTOMER_MESSAGE_FIELDS =
-  'id:string conversationId:string author:object author.type:customer|agent author.name:string? text:string createdAt:date'
+  'id:string conversationId:string author:object author.type:customer|agent author.name:string? text:string attachments:array attachments[]:object attachments[].id:string attachments[].name:string attachments[].type:image/png|image/jpeg|image/gif|image/webp|application/pdf|text/plain attachments[].size:int0 attachments[].url:string attachments[].expiresAt:date attachments[].width:int1? attachments[].height:int1? createdAt:date'
 /** `DocCollectionPage`: GET /support/v1/docs/collections. */
 export const DOC_COLLECTION_PAGE_FIELDS =
   'data:array data[]:object data[].id:string data[].name:string data[].slug:string data[].description:string data[].articleCount:int0 nextCursor:string?'

@@ -375,6 +375,28 @@ export type paths = {
     patch?: never
     trace?: never
   }
+  '/support/v1/me/conversations/{id}/typing': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Say the customer is typing, or has stopped
+     * @description Agents see it on the resource-presence channel `support:conversations:presence`: the service enters a member for the customer (clientId `customer:<customerId>`, data `ResourcePresenceData` with the conversation in `typing`), drops the conversation on `typing: false` and on its own `CUSTOMER_TYPING_TTL_MS` (5 s) after the last `typing: true`. The customer’s rate limit applies.
+     */
+    post: operations['setMyTyping']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/support/v1/me/conversations/{id}/read': {
     parameters: {
       query?: never
@@ -386,8 +408,83 @@ export type paths = {
     }
     get?: never
     put?: never
-    /** Mark every message read */
+    /**
+     * Mark every message read
+     * @description Agents see where the customer has read up to in the conversation’s `customerRead`.
+     */
     post: operations['markMyConversationRead']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/support/v1/uploads': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Start an upload (tus creation)
+     * @description Agents and customers. `Upload-Length` is required (no deferred length), at most 10485760 bytes (413 `upload_too_large`); `Upload-Metadata` carries `filename` (at most 255 characters) and `filetype`, one of image/png, image/jpeg, image/gif, image/webp, application/pdf, text/plain (415 `upload_type_not_allowed`). A customer holds at most 52428800 bytes in uploads (413 `upload_quota_exceeded`). When the last byte arrives the service checks the bytes against `filetype` (415 `upload_type_mismatch`: the upload is deleted). `Location` is the upload’s URL; its last segment is the id a message’s `attachments` names.
+     */
+    post: operations['createUpload']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/support/v1/uploads/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Cancel an upload (tus termination)
+     * @description Frees its bytes from the customer’s quota. An upload on a message cannot be deleted (404).
+     */
+    delete: operations['deleteUpload']
+    options?: never
+    /**
+     * How many bytes the service holds (tus resume)
+     * @description Only its owner sees an upload: anyone else is answered 404, as for an unknown id.
+     */
+    head: operations['getUploadOffset']
+    /**
+     * Send bytes from the offset the service holds (tus)
+     * @description The body continues the file at `Upload-Offset`; a cut connection keeps what arrived. Another offset is 409; the owner only (404 otherwise).
+     */
+    patch: operations['sendUploadBytes']
+    trace?: never
+  }
+  '/support/v1/files/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    /**
+     * Download a file by its signed URL
+     * @description The URL comes from an `Attachment` (`url`): no token, signed by the service (HMAC-SHA256, base64url), good for 300 s. A bad or expired signature is 403 `forbidden`. Images are served `inline`, other files as `attachment`, with `X-Content-Type-Options: nosniff` and a sandboxing CSP.
+     */
+    get: operations['downloadFile']
+    put?: never
+    post?: never
     delete?: never
     options?: never
     head?: never
@@ -897,6 +994,13 @@ export type components = {
       modifiedAt: string
       /** Format: date-time */
       closedAt: string | null
+      /** @description Where the customer has read up to (`markMyConversationRead`); null until they do. Changing it changes neither `modifiedAt` nor the list order. */
+      customerRead: {
+        /** @description The latest message when the customer marked it read. */
+        threadId: string
+        /** Format: date-time */
+        at: string
+      } | null
     }
     /** @description Conversations, most recently modified first. */
     ConversationPage: {
@@ -926,6 +1030,35 @@ export type components = {
       assigneeId?: string | null
       tags?: string[]
     }
+    /** @description A file on a message. */
+    Attachment: {
+      /** @example upl_4fJ2kq8ZrT0aXw9bYc1d */
+      id: string
+      /** @description The name it was uploaded with (tus `filename`). */
+      name: string
+      /**
+       * @description Its media type, checked against its bytes.
+       * @enum {string}
+       */
+      type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'application/pdf' | 'text/plain'
+      /** @description Bytes. */
+      size: number
+      /**
+       * Format: uri
+       * @description Where to download it without a token: signed by the service, it works until `expiresAt` (read the message again for a fresh one).
+       * @example https://api.example/support/v1/files/upl_4fJ2kq8ZrT0aXw9bYc1d?expires=1767225600&signature=Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5
+       */
+      url: string
+      /**
+       * Format: date-time
+       * @description When `url` stops working.
+       */
+      expiresAt: string
+      /** @description An image’s width in pixels; null for other files. */
+      width: number | null
+      /** @description An image’s height in pixels; null for other files. */
+      height: number | null
+    }
     /** @enum {string} */
     ThreadType: 'customer' | 'reply' | 'note'
     Thread: {
@@ -940,7 +1073,10 @@ export type components = {
         /** Format: email */
         email: string | null
       }
+      /** @description May be empty when the thread carries files. */
       text: string
+      /** @description Its files, in the order they were attached. */
+      attachments: components['schemas']['Attachment'][]
       /** Format: date-time */
       createdAt: string
     }
@@ -951,11 +1087,17 @@ export type components = {
       nextCursor: string | null
     }
     ReplyCreate: {
+      /** @description At most the limit; not blank unless `attachments` holds at least one upload. */
       text: string
       status?: components['schemas']['ConversationStatus']
+      /** @description Upload ids (the last segment of each tus URL). All are attached or none: an id that is unknown, another caller’s or already on a message is 404 `upload_not_found`; one still uploading is 409 `upload_incomplete`; more than the limit is 400 `too_many_files`. */
+      attachments?: string[]
     }
     NoteCreate: {
+      /** @description At most the limit; not blank unless `attachments` holds at least one upload. */
       text: string
+      /** @description Upload ids (the last segment of each tus URL). All are attached or none: an id that is unknown, another caller’s or already on a message is 404 `upload_not_found`; one still uploading is 409 `upload_incomplete`; more than the limit is 400 `too_many_files`. */
+      attachments?: string[]
     }
     DocCollection: {
       id: string
@@ -1035,7 +1177,10 @@ export type components = {
         type: 'customer' | 'agent'
         name: string | null
       }
+      /** @description May be empty when the message carries files. */
       text: string
+      /** @description Its files, in the order they were attached. */
+      attachments: components['schemas']['Attachment'][]
       /** Format: date-time */
       createdAt: string
     }
@@ -1046,12 +1191,22 @@ export type components = {
       nextCursor: string | null
     }
     CustomerConversationStart: {
+      /** @description At most the limit; not blank unless `attachments` holds at least one upload. */
       text: string
-      /** @description The start of the text when absent. */
+      /** @description The start of the text when absent (the first file’s name when the text is empty). */
       subject?: string
+      /** @description Upload ids (the last segment of each tus URL). All are attached or none: an id that is unknown, another caller’s or already on a message is 404 `upload_not_found`; one still uploading is 409 `upload_incomplete`; more than the limit is 400 `too_many_files`. */
+      attachments?: string[]
     }
     CustomerMessageCreate: {
+      /** @description At most the limit; not blank unless `attachments` holds at least one upload. */
       text: string
+      /** @description Upload ids (the last segment of each tus URL). All are attached or none: an id that is unknown, another caller’s or already on a message is 404 `upload_not_found`; one still uploading is 409 `upload_incomplete`; more than the limit is 400 `too_many_files`. */
+      attachments?: string[]
+    }
+    /** @description `true` while the customer types (say it again within the TTL to keep it), `false` when they stop. */
+    CustomerTypingCreate: {
+      typing: boolean
     }
     CustomerProfile: {
       id: string
@@ -1253,6 +1408,12 @@ export type components = {
     'Tandem-RateLimit-Bucket': 'app' | 'customer'
     /** @description Seconds to wait before retrying. */
     'Retry-After': number
+    /** @description The tus version the service speaks: `1.0.0`. */
+    'Tus-Resumable': '1.0.0'
+    /** @description The bytes the service holds. */
+    'Upload-Offset': number
+    /** @description The file’s size in bytes. */
+    'Upload-Length': number
   }
   pathItems: never
 }
@@ -2164,6 +2325,37 @@ export interface operations {
       default: components['responses']['Error']
     }
   }
+  setMyTyping: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: components['parameters']['id']
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerTypingCreate']
+      }
+    }
+    responses: {
+      /** @description Done. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
   markMyConversationRead: {
     parameters: {
       query?: never
@@ -2192,6 +2384,183 @@ export interface operations {
           'application/json': components['schemas']['CustomerConversation']
         }
       }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  createUpload: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description The tus version: `1.0.0`. */
+        'Tus-Resumable': '1.0.0'
+        /** @description The file’s size in bytes. */
+        'Upload-Length': number
+        /** @description Comma-separated `key base64value` pairs: `filename` and `filetype` (required). */
+        'Upload-Metadata': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Created: send the bytes with PATCH to `Location`. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          'Tus-Resumable': components['headers']['Tus-Resumable']
+          /** @description The upload’s URL. */
+          Location?: string
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  deleteUpload: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description The tus version: `1.0.0`. */
+        'Tus-Resumable': '1.0.0'
+      }
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          'Tus-Resumable': components['headers']['Tus-Resumable']
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  getUploadOffset: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description The tus version: `1.0.0`. */
+        'Tus-Resumable': '1.0.0'
+      }
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Its offset and length. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          'Tus-Resumable': components['headers']['Tus-Resumable']
+          'Upload-Offset': components['headers']['Upload-Offset']
+          'Upload-Length': components['headers']['Upload-Length']
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  sendUploadBytes: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description The tus version: `1.0.0`. */
+        'Tus-Resumable': '1.0.0'
+        /** @description Where the body starts. */
+        'Upload-Offset': number
+      }
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/offset+octet-stream': string
+      }
+    }
+    responses: {
+      /** @description Stored. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          'Tus-Resumable': components['headers']['Tus-Resumable']
+          'Upload-Offset': components['headers']['Upload-Offset']
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      429: components['responses']['RateLimited']
+      default: components['responses']['Error']
+    }
+  }
+  downloadFile: {
+    parameters: {
+      query: {
+        /** @description Unix seconds when the URL stops working. */
+        expires: number
+        /** @description The service’s signature (43 base64url characters). */
+        signature: string
+      }
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The file’s bytes, with its stored type. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id']
+          'RateLimit-Limit': components['headers']['RateLimit-Limit']
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining']
+          'RateLimit-Reset': components['headers']['RateLimit-Reset']
+          'Tandem-RateLimit-Bucket': components['headers']['Tandem-RateLimit-Bucket']
+          [name: string]: unknown
+        }
+        content: {
+          'image/png': string
+          'image/jpeg': string
+          'image/gif': string
+          'image/webp': string
+          'application/pdf': string
+          'text/plain': string
+        }
+      }
+      403: components['responses']['Error']
       429: components['responses']['RateLimited']
       default: components['responses']['Error']
     }

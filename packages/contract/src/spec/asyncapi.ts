@@ -229,7 +229,9 @@ export const asyncapi: Schema = {
         'types in and holds a soft lock on. The service checks each member’s data against the payload below ' +
         '(`bad_request` naming the field), relays the agent’s verified `name` (never the one sent), stamps each ' +
         'new lock’s `acquiredAt`, and relays typing to the conversation’s customer channel (at most one `typing` ' +
-        'per conversation per second).',
+        'per conversation per second). The service also enters a member per typing customer (clientId ' +
+        '`customer:<customerId>`, `typing` holding their conversations, from `setMyTyping`); an agent may not ' +
+        'enter with a clientId starting `customer:`.',
       messages: events({ member: 'ResourcePresenceData' }),
     },
   },
@@ -280,6 +282,7 @@ export const asyncapi: Schema = {
       Member: realtime.Member,
       ConversationStatus: support.ConversationStatus,
       CustomerConversation: customer.CustomerConversation,
+      Attachment: support.Attachment,
       CustomerMessage: customer.CustomerMessage,
       ...customerSocket,
       ...client,

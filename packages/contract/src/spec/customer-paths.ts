@@ -40,9 +40,23 @@ export const customerPaths: Record<string, Schema> = {
       answers: { 201: 'CustomerMessage' },
     }),
   },
+  '/support/v1/me/conversations/{id}/typing': {
+    parameters: [p('id')],
+    post: op('setMyTyping', TAG, 'Say the customer is typing, or has stopped', {
+      description:
+        'Agents see it on the resource-presence channel `support:conversations:presence`: the service enters a ' +
+        'member for the customer (clientId `customer:<customerId>`, data `ResourcePresenceData` with the ' +
+        'conversation in `typing`), drops the conversation on `typing: false` and on its own ' +
+        '`CUSTOMER_TYPING_TTL_MS` (5 s) after the last `typing: true`. The customer’s rate limit applies.',
+      body: 'CustomerTypingCreate',
+      ephemeral: true,
+      answers: { 204: null },
+    }),
+  },
   '/support/v1/me/conversations/{id}/read': {
     parameters: [p('id')],
     post: op('markMyConversationRead', TAG, 'Mark every message read', {
+      description: 'Agents see where the customer has read up to in the conversation’s `customerRead`.',
       write: true,
       answers: { 200: 'CustomerConversation' },
     }),

@@ -4,6 +4,7 @@
 import { CUSTOMER_ID } from '../customer.js'
 import { LOCK_TTL_MAX, LOCK_TTL_MIN, MAX_PRESENCE_RESOURCES, PRESENCE_NAME } from '../resource-presence.js'
 import { LIMITS } from '../wire.js'
+import { attachmentIds, withTextOrFiles } from './attachment-schemas.js'
 import {
   array,
   boolean,
@@ -43,18 +44,24 @@ export const customer: Record<string, Schema> = {
     id: string({ pattern: '^thr_' }),
     conversationId,
     author: object({ type: string({ enum: ['customer', 'agent'] }), name: nullable(string()) }),
-    text: string(),
+    text: string({ description: 'May be empty when the message carries files.' }),
+    attachments: array(ref('Attachment'), { description: 'Its files, in the order they were attached.' }),
     createdAt: dateTime,
   }),
   CustomerMessagePage: page('CustomerMessage', 'Messages, oldest first. Internal notes are never among them.'),
-  CustomerConversationStart: object(
+  CustomerConversationStart: withTextOrFiles(
     {
-      text: text(LIMITS.text),
-      subject: text(LIMITS.subject, { description: 'The start of the text when absent.' }),
+      subject: text(LIMITS.subject, {
+        description: 'The start of the text when absent (the first file’s name when the text is empty).',
+      }),
+      attachments: attachmentIds,
     },
-    ['subject'],
+    ['subject', 'attachments'],
   ),
-  CustomerMessageCreate: object({ text: text(LIMITS.text) }),
+  CustomerMessageCreate: withTextOrFiles({ attachments: attachmentIds }, ['attachments']),
+  CustomerTypingCreate: object({ typing: boolean }, [], {
+    description: '`true` while the customer types (say it again within the TTL to keep it), `false` when they stop.',
+  }),
   CustomerProfile: object({
     id: string({ pattern: CUSTOMER_ID.source }),
     name: nullable(string()),

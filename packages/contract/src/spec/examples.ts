@@ -190,8 +190,12 @@ export const REQUEST_EXAMPLES: Record<string, RequestExample[]> = {
   ],
   getMyConversation: [ex('One of mine', customer, { params: mine })],
   listMyMessages: [ex('A page', customer, { params: mine, query: { limit: '5' } })],
-  sendMyMessage: [ex('Reply', customer, { params: mine, body: { text: 'Any news?' }, status: 201 })],
+  sendMyMessage: [ex('Reply', customer, { params: mine, body: { text: 'Any news?', attachments: [] }, status: 201 })],
   markMyConversationRead: [ex('Read it all', customer, { params: mine })],
+  setMyTyping: [
+    ex('Typing', customer, { params: mine, body: { typing: true }, status: 204 }),
+    ex('Stopped', customer, { params: mine, body: { typing: false }, status: 204 }),
+  ],
   publish: [
     ex('Publish', publisher, {
       params: { channel: room },

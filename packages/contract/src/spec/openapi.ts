@@ -18,6 +18,7 @@ import {
 import { customerPaths } from './customer-paths.js'
 import { mapsPaths } from './maps-paths.js'
 import { pushPaths, pushWebhooks } from './push-paths.js'
+import { uploadHeaders, uploadPaths } from './upload-paths.js'
 import { common, customer, epoch, integer, maps, push, ref, realtime, string, support, type Schema } from './schemas.js'
 
 export const openapi: Schema = {
@@ -156,6 +157,7 @@ export const openapi: Schema = {
       }),
     },
     ...customerPaths,
+    ...uploadPaths,
     '/support/v1/docs/collections': {
       get: op('listDocCollections', 'support', 'Help-centre collections', {
         parameters: PAGE,
@@ -224,7 +226,7 @@ export const openapi: Schema = {
           'checked; a wrong one is 401 `invalid_key`. The realtime socket takes tokens only, in its `connect` frame.',
       },
     },
-    headers: HEADERS,
+    headers: { ...HEADERS, ...uploadHeaders },
     parameters: {
       service: pathParam('service', ref('ServiceName')),
       id: pathParam('id'),

@@ -54,6 +54,11 @@ interface Operation {
   write?: boolean
   /** A POST that changes nothing (`x-tandem-query`; QUERY_POSTS lists them). */
   query?: boolean
+  /**
+   * A write worth nothing later (`x-tandem-ephemeral`: a customer's typing): a durable outbox never
+   * keeps it, so it is not in WRITE_PATHS; offline it fails as a read does.
+   */
+  ephemeral?: boolean
   description?: string
 }
 
@@ -61,7 +66,7 @@ export function op(
   operationId: string,
   tag: string,
   summary: string,
-  { answers, parameters = [], body, write = false, query = false, description }: Operation,
+  { answers, parameters = [], body, write = false, query = false, ephemeral = false, description }: Operation,
 ): Schema {
   const examples = examplesOf(operationId)
   const responses: Record<string, Schema> = {}
@@ -75,6 +80,7 @@ export function op(
     summary,
     ...(description ? { description } : {}),
     ...(query ? { 'x-tandem-query': true } : {}),
+    ...(ephemeral ? { 'x-tandem-ephemeral': true } : {}),
     parameters: [...parameters, ...(write ? [{ $ref: '#/components/parameters/idempotencyKey' }] : [])],
     ...(body ? { requestBody: { required: true, content: bodyContent(body, examples) } } : {}),
     responses: { ...responses, ...ERROR_RESPONSES },

@@ -1,6 +1,7 @@
 // The support service's shapes (docs/services/support.md). Limits come from wire.ts.
 import { CUSTOMER_ID } from '../customer.js'
 import { CONVERSATION_STATUSES, LIMITS } from '../wire.js'
+import { Attachment, attachmentIds, withTextOrFiles } from './attachment-schemas.js'
 import {
   array,
   boolean,
@@ -54,6 +55,20 @@ export const support: Record<string, Schema> = {
     createdAt: dateTime,
     modifiedAt: dateTime,
     closedAt: nullable(dateTime),
+    customerRead: nullable(
+      object(
+        {
+          threadId: string({ pattern: '^thr_', description: 'The latest message when the customer marked it read.' }),
+          at: dateTime,
+        },
+        [],
+        {
+          description:
+            'Where the customer has read up to (`markMyConversationRead`); null until they do. Changing it ' +
+            'changes neither `modifiedAt` nor the list order.',
+        },
+      ),
+    ),
   }),
   ConversationPage: page('Conversation', 'Conversations, most recently modified first.'),
   ConversationCreate: object(
@@ -83,6 +98,7 @@ export const support: Record<string, Schema> = {
     },
     ['status', 'assigneeId', 'tags'],
   ),
+  Attachment,
   ThreadType: string({ enum: ['customer', 'reply', 'note'] }),
   Thread: object({
     id: string({ pattern: '^thr_' }),
@@ -94,12 +110,13 @@ export const support: Record<string, Schema> = {
       name: nullable(string()),
       email: nullable(email()),
     }),
-    text: string(),
+    text: string({ description: 'May be empty when the thread carries files.' }),
+    attachments: array(ref('Attachment'), { description: 'Its files, in the order they were attached.' }),
     createdAt: dateTime,
   }),
   ThreadPage: page('Thread', 'Threads, oldest first.'),
-  ReplyCreate: object({ text: text(LIMITS.text), status }, ['status']),
-  NoteCreate: object({ text: text(LIMITS.text) }),
+  ReplyCreate: withTextOrFiles({ status, attachments: attachmentIds }, ['status', 'attachments']),
+  NoteCreate: withTextOrFiles({ attachments: attachmentIds }, ['attachments']),
   DocCollection: object({
     id: string({ pattern: '^col_' }),
     name: string(),

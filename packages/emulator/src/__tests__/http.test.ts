@@ -68,7 +68,7 @@ describe('headers', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
       expect(res.headers.get('access-control-allow-methods')).toContain('PATCH')
       expect(res.headers.get('access-control-allow-headers')).toBe(
-        'Authorization, Content-Type, Idempotency-Key, X-Request-Id',
+        'Authorization, Content-Type, Idempotency-Key, X-Request-Id, Tus-Resumable, Upload-Length, Upload-Metadata, Upload-Offset',
       )
     }
   })

@@ -47,6 +47,10 @@ const everyone = { A: 200, B: 200, readOnly: 200, agent: 200 }
 const each = (expected: Expected) => ({ A: expected, B: expected, readOnly: expected, agent: expected })
 const PUSH_404 = [404, 'push_subscription_not_found'] as const satisfies Expected
 const push = '/realtime/v1/push/subscriptions'
+const UPLOAD = 'upl_0000000000000000nope'
+const upload = `/support/v1/uploads/${UPLOAD}`
+const NO_TUS = [400, 'invalid_parameter'] as const satisfies Expected
+const FORBIDDEN = [403, 'forbidden'] as const satisfies Expected
 /** A browser's push subscription (a fresh P-256 key and auth secret), and a renewal of one nobody holds. */
 const { endpoint, keys } = browserSubscription('https://push.example/matrix')
 const pushSubscription = { endpoint, keys }
@@ -116,6 +120,13 @@ function table(): Record<string, Row> {
     listMyMessages: { method: 'GET', path: `${me}/messages`, expect: mine(200, true) },
     sendMyMessage: { method: 'POST', path: `${me}/messages`, body: { text: 'Any news?' }, expect: mine(201, true) },
     markMyConversationRead: { method: 'POST', path: `${me}/read`, expect: mine(200, true) },
+    setMyTyping: { method: 'POST', path: `${me}/typing`, body: { typing: true }, expect: mine(204, true) },
+    // Agents and customers upload (what is refused next: no Tus-Resumable header; uploads/ tests
+    // the rest); a download needs the service's signature, not a scope.
+    createUpload: { method: 'POST', path: '/support/v1/uploads', expect: { ...each(NO_TUS), readOnly: NO } },
+    sendUploadBytes: { method: 'PATCH', path: upload, expect: { ...each(NO_TUS), readOnly: NO } },
+    deleteUpload: { method: 'DELETE', path: upload, expect: { ...each(NO_TUS), readOnly: NO } },
+    downloadFile: { method: 'GET', path: `/support/v1/files/${UPLOAD}?expires=1&signature=x`, expect: each(FORBIDDEN) },
     listDocCollections: { method: 'GET', path: '/support/v1/docs/collections', expect: everyone },
     listArticles: { method: 'GET', path: '/support/v1/docs/articles', expect: everyone },
     getArticle: { method: 'GET', path: `/support/v1/docs/articles/${article}`, expect: everyone },

@@ -58,6 +58,7 @@ describe('support REST: reads', () => {
       'closedAt',
       'createdAt',
       'customer',
+      'customerRead',
       'id',
       'mailboxId',
       'modifiedAt',

@@ -29,6 +29,8 @@ export interface RealtimeModule extends ServiceModule {
   memberPolicy(channel: string, policy: MemberPolicy): () => void
   /** Whether `subject` has a handshaken socket of `app` open now (push's rule: docs/push.md). */
   hasOpenConnection(app: string, subject: string): boolean
+  /** A member the service holds on `channel` (no socket): enter or update with `data`, leave with null. */
+  servicePresence(app: string, channel: string, clientId: string, data: unknown): void
 }
 
 export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOptions = {}): RealtimeModule {
@@ -50,6 +52,10 @@ export function createRealtimeModule(ctx: ModuleContext, options: RealtimeOption
       for (const conn of hub.open.values())
         if (conn.state === 'open' && conn.identity?.app === app && conn.identity.subject === subject) return true
       return false
+    },
+    servicePresence(app, name, clientId, data) {
+      const channel = data === null ? hub.channel(app, name) : hub.ensureChannel(app, name)
+      if (channel) hub.presence.service(channel, clientId, data)
     },
     memberPolicy(channel, policy) {
       hub.policies.set(channel, policy)

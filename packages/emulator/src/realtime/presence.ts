@@ -35,6 +35,19 @@ export class Presence {
     this.announce(channel, action, member)
   }
 
+  /**
+   * A member the service holds itself, with no socket (support's typing customers): enters or
+   * updates it with `data`, or makes it leave with null. Its connectionId is `service:<clientId>`.
+   */
+  service(channel: Channel, clientId: string, data: unknown): void {
+    const connectionId = `service:${clientId}`
+    if (data === null) return this.leave(connectionId, channel)
+    const action: PresenceAction = channel.members.has(connectionId) ? 'update' : 'enter'
+    const member: Member = { clientId, connectionId, data }
+    channel.members.set(connectionId, member)
+    this.announce(channel, action, member)
+  }
+
   leave(connectionId: string, channel: Channel): void {
     const member = channel.members.get(connectionId)
     if (!member) return

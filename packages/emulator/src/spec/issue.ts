@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_KEY_RULE,
   PRESENCE_NAME,
   PRESENCE_NAME_RULE,
+  TEXT_OR_FILES_RULE,
 } from '@tandem/contract'
 import type { ErrorObject } from 'ajv/dist/2020.js'
 
@@ -83,6 +84,9 @@ function describe(e: ErrorObject): Issue {
       return issue(`must be ${FORMATS[String(p.format)] ?? `a ${String(p.format)}`}`)
     case 'enum':
       return issue(`must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}`)
+    case 'not':
+      // The contract's one `not`: a message of blank text and no file (attachment-schemas.ts).
+      return issue(TEXT_OR_FILES_RULE)
     case 'const':
       return issue(`must be ${JSON.stringify(p.allowedValue)}`)
     case 'type': {

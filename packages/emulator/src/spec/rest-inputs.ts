@@ -86,6 +86,11 @@ function compile(method: string, path: string): InputCheck {
     if (!body(input.body)) {
       const issue = pickIssue(body.errors)
       if (issue.field === '') throw new HttpError(400, 'invalid_body', `Request body ${issue.message}.`)
+      // Files per message has a code of its own (the SDK's check gives the same one).
+      if (issue.field === 'attachments' && issue.keyword === 'maxItems')
+        throw new HttpError(400, 'too_many_files', `Invalid attachments: ${issue.message}.`, [
+          { field: 'attachments', message: issue.message },
+        ])
       throw invalid(issue.field, issue.message, issue.channel)
     }
   }

@@ -5,6 +5,7 @@ import { HttpError } from '../http-errors.js'
 import type { RouteContext, RouteHandler, RouteResult } from '../resource-routes.js'
 import { parseLimit } from '../resource-store.js'
 import type { Route } from '../router.js'
+import type { UploadRegistry } from '../uploads/registry.js'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { ConversationFilter, ConversationStore, UpdateInput } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
@@ -17,6 +18,7 @@ export function conversationRoutes(
   store: ConversationStore,
   webhooks: WebhookModule,
   feed: CustomerFeed,
+  uploads: UploadRegistry,
 ): Route<RouteHandler>[] {
   const find = (id = ''): Conversation => store.get(id) ?? fail(notFound('conversation', id))
   const notify = (ctx: RouteContext, type: string, data: unknown) =>
@@ -110,6 +112,9 @@ export function conversationRoutes(
       // A note has no `status` (NoteCreate is closed): only a reply may change it.
       const b = ctx.body as ReplyCreate
       const body = b.text
+      // All the files or none: every id checked before anything is written.
+      const claimed = uploads.claim(ctx.principal, b.attachments)
+      const origin = ctx.origin ?? ''
       const next = type === 'reply' ? b.status : undefined
       const { subject } = ctx.principal
       const agent = store.data.agents.find((a) => a.id === subject)
@@ -120,7 +125,8 @@ export function conversationRoutes(
         email: agent?.email ?? null,
       }
       const { thread, conversation, changes } =
-        store.addThread(id, type, body, author, next) ?? fail(notFound('conversation', id))
+        store.addThread(id, type, body, author, next, (threadId) => uploads.attach(claimed, threadId, origin)) ??
+        fail(notFound('conversation', id))
       // The conversation changed too (threadCount, preview, modifiedAt, maybe status).
       ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
       notify(ctx, 'thread.created', { conversation, thread })
@@ -148,12 +154,11 @@ export function conversationRoutes(
       pattern: '/v1/conversations/:id/threads',
       handler: {
         write: false,
-        run: ({ params, query }) => {
+        run: ({ params, query, origin }) => {
           const threads = store.threads(params.id ?? '') ?? fail(notFound('conversation', params.id ?? ''))
-          return {
-            status: 200,
-            body: offsetPage(threads, parseLimit(query.get('limit')), query.get('cursor') || null, 'thr'),
-          }
+          const page = offsetPage(threads, parseLimit(query.get('limit')), query.get('cursor') || null, 'thr')
+          // Each answer mints its own download URLs.
+          return { status: 200, body: { ...page, data: page.data.map((t) => uploads.fresh(t, origin ?? '')) } }
         },
       },
     },

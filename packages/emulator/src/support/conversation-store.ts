@@ -7,6 +7,7 @@ import type { Page } from './cursor.js'
 import { createIds, newFaker, previewOf, seedSupport } from './seed.js'
 import { checkTransition } from './transitions.js'
 import type {
+  Attachment,
   Conversation,
   ConversationStatus,
   Customer,
@@ -37,7 +38,12 @@ export interface CreateInput {
   tags: string[]
   status: ConversationStatus
   assigneeId: string | null
+  /** The first message's files, given its thread id (claimed before: see uploads/registry.ts). */
+  attach?: (threadId: string) => Attachment[]
 }
+
+/** Files for a new thread, from its id (the uploads are marked as that thread's). */
+export type Attach = (threadId: string) => Attachment[]
 
 export interface UpdateInput {
   status?: ConversationStatus
@@ -115,11 +121,13 @@ export class ConversationStore {
   create(input: CreateInput, now = Date.now()): { conversation: Conversation; thread: Thread } {
     const id = this.s.newId('cnv')
     const at = new Date(now).toISOString()
+    const threadId = this.s.newId('thr')
     const thread: Thread = {
-      id: this.s.newId('thr'),
+      id: threadId,
       conversationId: id,
       type: 'customer',
       text: input.text,
+      attachments: input.attach?.(threadId) ?? [],
       createdAt: at,
       author: { type: 'customer', id: input.customer.id, name: input.customer.name, email: input.customer.email },
     }
@@ -137,6 +145,7 @@ export class ConversationStore {
       createdAt: at,
       modifiedAt: at,
       closedAt: input.status === 'closed' ? at : null,
+      customerRead: null,
     }
     const stamp = { rev: ++this.s.rev, at: now }
     const entry = { conversation, threads: [thread], history: [stamp], customerHistory: [stamp] }
@@ -180,18 +189,21 @@ export class ConversationStore {
     text: string,
     author: ThreadAuthor,
     status?: ConversationStatus,
+    attach?: Attach,
     now = Date.now(),
   ): { thread: Thread; conversation: Conversation; changes: Changes } | undefined {
     const entry = this.s.byId.get(id)
     if (!entry) return undefined
     const from = entry.conversation.status
     const to = type === 'note' ? from : (status ?? (from === 'closed' ? 'active' : from))
+    const threadId = this.s.newId('thr')
     const thread: Thread = {
-      id: this.s.newId('thr'),
+      id: threadId,
       conversationId: id,
       type,
       author,
       text,
+      attachments: attach?.(threadId) ?? [],
       createdAt: new Date(now).toISOString(),
     }
     entry.threads = [...entry.threads, thread]
@@ -203,6 +215,21 @@ export class ConversationStore {
       ...(type !== 'note' ? { preview: previewOf(entry.threads) } : {}),
     })
     return { thread, conversation: entry.conversation, changes: to === from ? {} : { status: { from, to } } }
+  }
+
+  /**
+   * Where the customer has read up to: the latest message they can see. Neither `modifiedAt` nor
+   * any list order moves (a read is not a change of the conversation). Undefined when unchanged.
+   */
+  markCustomerRead(id: string, now = Date.now()): Conversation | undefined {
+    const entry = this.s.byId.get(id)
+    const latest = entry && [...entry.threads].reverse().find((t) => t.type !== 'note')
+    if (!entry || !latest || entry.conversation.customerRead?.threadId === latest.id) return undefined
+    entry.conversation = {
+      ...entry.conversation,
+      customerRead: { threadId: latest.id, at: new Date(now).toISOString() },
+    }
+    return entry.conversation
   }
 
   /** Replaces (never mutates) the conversation, so bodies already sent or remembered stay as they were. */

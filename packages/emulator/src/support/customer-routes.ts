@@ -6,16 +6,19 @@ import {
   type CustomerConversationStart,
   type CustomerMessageCreate,
   type CustomerProfile,
+  type CustomerTypingCreate,
 } from '@tandem/contract'
 import type { Principal } from '../auth.js'
 import type { RouteContext, RouteHandler } from '../resource-routes.js'
 import { parseLimit } from '../resource-store.js'
 import type { Route } from '../router.js'
 import { fail, notFound } from '../validate.js'
+import type { UploadRegistry } from '../uploads/registry.js'
 import type { WebhookModule } from '../webhooks/module.js'
 import type { ConversationStore } from './conversation-store.js'
 import { offsetPage } from './cursor.js'
 import type { CustomerFeed } from './customer-feed.js'
+import type { CustomerTyping } from './customer-typing.js'
 import { toCustomerMessage, visible, type CustomerReads } from './customer-view.js'
 import { DEFAULTS } from './defaults.js'
 import type { Conversation, ThreadAuthor } from './types.js'
@@ -37,6 +40,8 @@ export function customerRoutes(
   reads: CustomerReads,
   feed: CustomerFeed,
   webhooks: WebhookModule,
+  uploads: UploadRegistry,
+  typing: CustomerTyping,
 ): Route<RouteHandler>[] {
   const notify = (ctx: RouteContext, type: string, data: unknown) =>
     webhooks.dispatch(ctx.principal.app, { type, data })
@@ -89,11 +94,12 @@ export function customerRoutes(
     run: (ctx) => {
       const { principal } = ctx
       const b = ctx.body as CustomerConversationStart
+      const claimed = uploads.claim(principal, b.attachments)
       const { mailboxes } = store.data
       const mailbox = mailboxes.find((m) => m.slug === DEFAULTS.customerMailbox) ?? mailboxes[0]
       const { conversation, thread } = store.create({
         mailboxId: mailbox?.id ?? '',
-        subject: b.subject ?? subjectOf(b.text),
+        subject: b.subject ?? (subjectOf(b.text) || subjectOf(claimed.map((r) => r.name).join(', '))),
         customer: {
           id: principal.subject,
           email: principal.profile?.email?.toLowerCase() ?? null,
@@ -103,6 +109,7 @@ export function customerRoutes(
         tags: [],
         status: 'active',
         assigneeId: null,
+        attach: (threadId) => uploads.attach(claimed, threadId, ctx.origin ?? ''),
       })
       reads.markRead(conversation.id, threadsOf(conversation.id))
       // To agents it is any new conversation: the live collection and the webhooks say so.
@@ -127,9 +134,11 @@ export function customerRoutes(
         name: principal.profile?.name ?? c.customer.name,
         email: principal.profile?.email?.toLowerCase() ?? c.customer.email,
       }
-      const text = (ctx.body as CustomerMessageCreate).text
+      const b = ctx.body as CustomerMessageCreate
+      const claimed = uploads.claim(principal, b.attachments)
+      const attach = (threadId: string) => uploads.attach(claimed, threadId, ctx.origin ?? '')
       const { thread, conversation, changes } =
-        store.addThread(id, 'customer', text, author) ?? fail(notFound('conversation', id))
+        store.addThread(id, 'customer', b.text, author, undefined, attach) ?? fail(notFound('conversation', id))
       reads.markRead(id, threadsOf(id))
       ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
       notify(ctx, 'thread.created', { conversation, thread })
@@ -143,12 +152,26 @@ export function customerRoutes(
 
   const read = customerOnly({
     write: true,
-    run: ({ principal, params }) => {
+    run: ({ principal, params, publishChange }) => {
       const id = params.id ?? ''
       mine(principal, id)
       reads.markRead(id, threadsOf(id))
+      // Agents see where the customer has read up to ("Seen"), live; the list order does not move.
+      const seen = store.markCustomerRead(id)
+      if (seen) publishChange?.('conversations', { event: 'updated', item: seen })
       feed.conversation(principal.app, id)
       return { status: 200, body: viewOf(id), applied: true }
+    },
+  })
+
+  // Shown to agents on the presence channel (customer-typing.ts); nothing is stored.
+  const typingRoute = customerOnly({
+    write: true,
+    run: ({ principal, params, body }) => {
+      const c = mine(principal, params.id)
+      const name = principal.profile?.name ?? c.customer.name
+      typing.set(principal.app, principal.subject, name, c.id, (body as CustomerTypingCreate).typing)
+      return { status: 204 }
     },
   })
 
@@ -169,9 +192,9 @@ export function customerRoutes(
       pattern: '/v1/me/conversations/:id/messages',
       handler: customerOnly({
         write: false,
-        run: ({ principal, params, query }) => {
+        run: ({ principal, params, query, origin }) => {
           const id = mine(principal, params.id).id
-          const messages = visible(threadsOf(id)).map(toCustomerMessage)
+          const messages = visible(threadsOf(id)).map((t) => toCustomerMessage(uploads.fresh(t, origin ?? '')))
           return {
             status: 200,
             body: offsetPage(messages, parseLimit(query.get('limit')), query.get('cursor') || null, 'msg'),
@@ -181,5 +204,6 @@ export function customerRoutes(
     },
     { method: 'POST', pattern: '/v1/me/conversations/:id/messages', handler: send },
     { method: 'POST', pattern: '/v1/me/conversations/:id/read', handler: read },
+    { method: 'POST', pattern: '/v1/me/conversations/:id/typing', handler: typingRoute },
   ]
 }

@@ -12,6 +12,7 @@ export function toCustomerMessage(thread: Thread): CustomerMessage {
     conversationId: thread.conversationId,
     author: { type: thread.author.type === 'customer' ? 'customer' : 'agent', name: thread.author.name },
     text: thread.text,
+    attachments: thread.attachments,
     createdAt: thread.createdAt,
   }
 }

@@ -3,7 +3,13 @@
 // the agent's verified one, never the member's; each new lock claim gets `acquiredAt` from the
 // service's clock, unique and increasing per channel, so the earliest claim is the service's order
 // and a back-dated claim wins nothing.
-import { LIMITS, resourcePresenceChannel, showableName, type ResourcePresenceData } from '@tandem/contract'
+import {
+  CUSTOMER_PRESENCE_PREFIX,
+  LIMITS,
+  resourcePresenceChannel,
+  showableName,
+  type ResourcePresenceData,
+} from '@tandem/contract'
 import { RtError } from '../realtime/frames.js'
 import type { MemberPolicy, MemberWriter } from '../realtime/member-policy.js'
 import type { Agent } from './types.js'
@@ -53,6 +59,9 @@ export function createPresencePolicy(agents: () => readonly Agent[]): PresencePo
 
   return {
     accept(data, who, now) {
+      // Those clientIds are the service's typing customers: an agent must not pass for one.
+      if (who.subject.startsWith(CUSTOMER_PRESENCE_PREFIX))
+        throw new RtError('forbidden', `A member's clientId may not start "${CUSTOMER_PRESENCE_PREFIX}" here.`)
       const d = data as ResourcePresenceData // the hub checked it against the schema
       const key = keyOf(who.app, who.connectionId)
       const held = members.get(key)?.claims

@@ -169,6 +169,7 @@ function seedConversation(
       type,
       author,
       text: fill(text),
+      attachments: [],
       createdAt: new Date(at).toISOString(),
     })
     at += faker.number.int({ min: 5, max: 1440 }) * MINUTE
@@ -190,6 +191,7 @@ function seedConversation(
     createdAt: new Date(start).toISOString(),
     modifiedAt,
     closedAt: status === 'closed' ? modifiedAt : null,
+    customerRead: null,
   }
   return { conversation, threads }
 }
@@ -210,7 +212,9 @@ function mailboxFor(faker: Faker, topic: Topic, mailboxes: Mailbox[]): Mailbox {
 export function previewOf(threads: readonly Thread[]): string {
   // ES2022 has no findLast.
   const latest = [...threads].reverse().find((t) => t.type !== 'note')
-  const text = (latest?.text ?? '').replace(/\s+/g, ' ').trim()
+  // A message of files alone reads as its files' names.
+  const said = latest?.text.trim() ? latest.text : (latest?.attachments.map((a) => a.name).join(', ') ?? '')
+  const text = said.replace(/\s+/g, ' ').trim()
   return text.length > DEFAULTS.previewLength ? `${text.slice(0, DEFAULTS.previewLength - 1)}…` : text
 }
 

@@ -13,6 +13,7 @@ import {
 
 export type {
   Agent,
+  Attachment,
   Article,
   ArticleSummary,
   Conversation,

@@ -3,7 +3,7 @@
 // customer through their channel (`typing`), with the agent's verified name (presence-policy.ts),
 // at most once per conversation per second (typing-throttle.ts). Registered on the hub's events by
 // the support module, so realtime code knows nothing of support.
-import type { CustomerTyping } from '@tandem/contract'
+import { CUSTOMER_PRESENCE_PREFIX, type CustomerTyping } from '@tandem/contract'
 import type { RealtimeEvent } from '../realtime/types.js'
 import { PRESENCE_CHANNEL } from './presence-policy.js'
 
@@ -52,6 +52,8 @@ export function createTypingRelay(
     listener(event) {
       if (event.type !== 'presence' || event.channel !== PRESENCE_CHANNEL) return
       const { app, member, action } = event
+      // The service's own members (typing customers) are for agents: never relayed back to a customer.
+      if (member.clientId.startsWith(CUSTOMER_PRESENCE_PREFIX)) return
       const key = `${app}\u0000${member.connectionId}`
       const before = typists.get(key) ?? { name: null, typing: new Set<string>() }
       const after: Typist =

@@ -9,6 +9,7 @@ const thread = (text: string): Thread => ({
   conversationId: 'cnv_a/b',
   type: 'reply',
   text,
+  attachments: [],
   author: { type: 'agent', id: 'agt_1', name: 'Bea', email: null },
   createdAt: '2026-01-02T03:04:05.000Z',
 })
