@@ -11,7 +11,10 @@ import type { LogTo } from './logger.js'
 import type { OutboxLink } from './outbox-link.js'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
-import { formatBaseUrl, joinPath, parseBaseUrl } from './url-rules.js'
+import { formatBaseUrl, joinPath, parseBaseUrl, splitBaseUrl } from './url-rules.js'
+import { UPLOAD_PATH } from '@tandem/contract'
+import { withFiles } from './files-seam.js'
+import type { UploadsSlot } from './uploads/types.js'
 import {
   SERVICES,
   type ClientEvents,
@@ -125,6 +128,8 @@ export interface Client {
    * client composed from this one (`withServices`, a spread) holds the same slot, so the same cache.
    */
   readonly cacheSlot: CacheSlot
+  /** Where this client's uploads store lives (`uploads(client)` of `@tandem/core/uploads`), shared the same way. */
+  readonly uploadsSlot: UploadsSlot
 }
 
 export interface CacheSlot {
@@ -207,8 +212,17 @@ export function createBaseClient(options: ClientOptions): Client {
     emitter,
   })
 
-  const request = options.outbox ? options.outbox.rest(http) : http
-  return { auth, request, baseUrls, on: emitter.on, cacheSlot: { options: options.cache } }
+  const uploadsSlot: UploadsSlot = {}
+  // Writes with files: the uploader is loaded on the first (files-seam.ts); below the outbox, which stores the files.
+  const files = withFiles(http, {
+    auth,
+    endpoint: splitBaseUrl(baseUrls.support).base + UPLOAD_PATH,
+    limiter: limiters.support,
+    slot: uploadsSlot,
+    idempotency: options.idempotency ?? true,
+  })
+  const request = options.outbox ? options.outbox.rest(files) : files
+  return { auth, request, baseUrls, on: emitter.on, cacheSlot: { options: options.cache }, uploadsSlot }
 }
 
 /** @deprecated Renamed `createBaseClient` (the modular client); this name goes in the next minor. */

@@ -1,6 +1,7 @@
 import { DEV } from '@tandem/contract/dev'
 import { ValidationError } from './errors.js'
 import type { Http } from './http.js'
+import type { UploadsSlot } from './uploads/types.js'
 
 // What the standalone functions (`geocode(client, …)`, `collection(client, …)`) need of a client:
 // its pipeline. The modular client and the full one both have it.
@@ -9,6 +10,8 @@ import type { Http } from './http.js'
 export interface RequestClient {
   /** The pipeline: auth, rate limit, retries, typed errors. */
   readonly request: Http
+  /** Where its uploads store lives (`uploads(client)`): every client `createClient` makes has it. */
+  readonly uploadsSlot?: UploadsSlot
 }
 
 /** The client's pipeline, or a `ValidationError` on `client` (a call given something else says so). */

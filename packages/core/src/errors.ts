@@ -102,6 +102,21 @@ export class OutboxFullError extends TandemError {
   override name = 'OutboxFullError' as const
 }
 
+/**
+ * A file a write was given (`files`) that the service would refuse, caught before a byte goes:
+ * `code` is the contract's (`too_many_files`, `upload_too_large`, `upload_type_not_allowed`),
+ * `details` names the file (`[{ field: 'files[2]', message }]`). No status: nothing was sent.
+ */
+export class FileError extends TandemError {
+  override name = 'FileError' as const
+  declare readonly field: string
+  constructor(code: string, field: string, sentence: string | false, evidence?: string) {
+    const message = sentence || (evidence === undefined ? code : `${code} (${evidence})`)
+    super(`${field}: ${message}`, { code, details: [{ field, message }] })
+    this.field = field
+  }
+}
+
 const NAMES = new Set([
   'TandemError',
   'ApiError',
@@ -113,6 +128,7 @@ const NAMES = new Set([
   'ValidationError',
   'RealtimeError',
   'OutboxFullError',
+  'FileError',
 ])
 
 function hasName(error: unknown, name?: string): boolean {
@@ -135,3 +151,4 @@ export const isAbortError = (e: unknown): e is AbortError => hasName(e, 'AbortEr
 export const isValidationError = (e: unknown): e is ValidationError => hasName(e, 'ValidationError')
 export const isRealtimeError = (e: unknown): e is RealtimeError => hasName(e, 'RealtimeError')
 export const isOutboxFullError = (e: unknown): e is OutboxFullError => hasName(e, 'OutboxFullError')
+export const isFileError = (e: unknown): e is FileError => hasName(e, 'FileError')

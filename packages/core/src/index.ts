@@ -35,6 +35,7 @@ export {
   AbortError,
   ApiError,
   AuthError,
+  FileError,
   NetworkError,
   OutboxFullError,
   RateLimitError,
@@ -45,6 +46,7 @@ export {
   isAbortError,
   isApiError,
   isAuthError,
+  isFileError,
   isNetworkError,
   isOutboxFullError,
   isRateLimitError,
@@ -72,6 +74,7 @@ export type * from './types.js'
 export { SERVICES } from './types.js'
 export type * from './services/maps.js'
 export type * from './services/support.js'
+export type { FileUpload, MessageUpload, Uploads, UploadsSlot, UploadsSnapshot } from './uploads/types.js'
 export type * from './services/realtime.js'
 // The contract: the registry of typed collections, the wire rules, the error codes.
 export type {

@@ -92,6 +92,20 @@ export interface RequestOptions extends WriteOptions {
    * `bad_response` carrying its status and request id, and is not retried.
    */
   shape?: AnswerShape
+  /**
+   * Files for a write that takes `attachments` (a reply, a note, a customer's message): each is
+   * checked against the contract's limits (a refusal is a `FileError`, before a byte goes), uploaded
+   * (tus, resumable; progress in `uploads(client)` of `@tandem/core/uploads`), then the write is
+   * sent once with `attachments: [their ids]`. A `File` gives its name and type; a Blob is named
+   * 'file'. The uploader is loaded on the first write with files: an app that sends none ships none.
+   */
+  files?: readonly Blob[]
+  /**
+   * With a durable outbox (`createClient({ outbox })`): `false` sends this write straight through,
+   * unstored, for a signal that means nothing later (a customer's typing).
+   * @default true
+   */
+  durable?: boolean
 }
 
 /** `RequestOptions.shape`: a contract line, or a check that names the wrong part of an answer. */

@@ -19,6 +19,7 @@ import type { StoreDeps } from './live-runner.js'
 import { createHelpSearch } from './help-search.js'
 import { createMessengerRest } from './rest.js'
 import { createThreadStore, type ThreadStore } from './thread-store.js'
+import { createTypingSender } from './typing.js'
 import type { Messenger, MessengerOptions } from './types.js'
 import { optional, requireNumber } from '../validate.js'
 
@@ -137,8 +138,10 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
     return c
   }
 
+  const typing = createTypingSender(http, { report, alive })
   const conversations: Messenger['conversations'] = {
     ...rest.conversations,
+    typing: typing.typing,
     start: async (input, o) => shown(await rest.conversations.start(input, o)),
     markRead: async (id, o) => shown(await rest.conversations.markRead(id, o)),
     async reply(id, input, o) {
@@ -149,6 +152,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
   }
 
   return {
+    client,
     me: rest.me,
     conversations,
     docs: rest.docs,
@@ -199,6 +203,7 @@ export function messenger(client: RequestClient, options: MessengerOptions = {})
       table.dispatch(close)
       threads.forEach((t) => t.dispatch(close))
       threads.clear()
+      typing.clear()
       customerId = undefined
     },
   }

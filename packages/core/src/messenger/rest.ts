@@ -21,12 +21,29 @@ import type { Messenger, MessengerPageParams } from './types.js'
 // before anything is sent: bad input rejects with a `ValidationError` and makes no request. Each
 // answer is checked against its line of the contract before anything reads it: `bad_response`.
 
-export type MessengerRest = Pick<Messenger, 'me' | 'conversations' | 'docs'>
+export type MessengerRest = Pick<Messenger, 'me' | 'docs'> & {
+  conversations: Omit<Messenger['conversations'], 'typing'>
+}
+
+/** A message's text (blank only beside files), its files (uploaded first) and upload ids given as they are. */
+function message(input: unknown): { text: string; files?: readonly Blob[]; attachments?: string[] } {
+  const given = requireObject(input, 'input')
+  const files = given.files as readonly Blob[] | undefined
+  const text =
+    Array.isArray(files) && files.length > 0 && given.text === '' ? '' : requireString(given.text, 'text', MAX_TEXT)
+  return { text, files, attachments: given.attachments as string[] | undefined }
+}
 
 /** `alive` throws once the messenger is shut down: every call checks it first. */
 export function createMessengerRest(http: Http, alive: () => void): MessengerRest {
-  const send = <T>(method: HttpMethod, path: string, shape: string, body: unknown, options: CallOptions | undefined) =>
-    http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body, shape })
+  const send = <T>(
+    method: HttpMethod,
+    path: string,
+    shape: string,
+    body: unknown,
+    options: CallOptions | undefined,
+    files?: readonly Blob[],
+  ) => http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body, shape, files })
   const mine = (id: string, sub = '') => `me/conversations/${validateId(id)}${sub}`
 
   /** The query is checked inside the promise, before the first request, and re-sent with each cursor. */
@@ -67,16 +84,16 @@ export function createMessengerRest(http: Http, alive: () => void): MessengerRes
         pageOf<CustomerMessage>(() => mine(id, '/messages'), CUSTOMER_MESSAGE_FIELDS)(params, options),
       async start(input, options) {
         alive()
-        const given = requireObject(input, 'input')
-        const text = requireString(given.text, 'text', MAX_TEXT)
-        const subject = optional(given.subject, (s) => requireString(s, 'subject', MAX_SUBJECT))
-        return send('POST', 'me/conversations', CUSTOMER_CONVERSATION_FIELDS, { text, subject }, options)
+        const { text, files, attachments } = message(input)
+        const subject = optional(input.subject, (s) => requireString(s, 'subject', MAX_SUBJECT))
+        const body = { text, subject, attachments }
+        return send('POST', 'me/conversations', CUSTOMER_CONVERSATION_FIELDS, body, options, files)
       },
       async reply(id, input, options) {
         alive()
         const path = mine(id, '/messages')
-        const text = requireString(requireObject(input, 'input').text, 'text', MAX_TEXT)
-        return send('POST', path, CUSTOMER_MESSAGE_FIELDS, { text }, options)
+        const { text, files, attachments } = message(input)
+        return send('POST', path, CUSTOMER_MESSAGE_FIELDS, { text, attachments }, options, files)
       },
       async markRead(id, options) {
         alive()

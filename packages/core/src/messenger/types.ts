@@ -12,6 +12,7 @@ import type {
   CustomerTyping,
 } from '@tandem/contract'
 import type { LiveSource } from '../cache/live.js'
+import type { RequestClient } from '../client-request.js'
 import type { PagePromise } from '../collection.js'
 import type { TandemError } from '../errors.js'
 import type { ReadableStore } from '../store.js'
@@ -107,16 +108,29 @@ export interface HelpSearch extends ReadableStore<HelpSearchSnapshot> {
 /** @deprecated Use `ReadableStore` (core's one store interface, the same two methods). */
 export type ReadStore<T> = ReadableStore<T>
 
+/** A customer's new message: the contract's body, and `files` to upload first (`text` may be blank beside them). */
+export type MessageInput = CustomerMessageCreate & { files?: readonly Blob[] }
+export type StartInput = CustomerConversationStart & { files?: readonly Blob[] }
+
 export interface Messenger {
+  /** The client this messenger was made with (for `uploads(messenger.client)` of `@tandem/core/uploads`). */
+  readonly client: RequestClient
   /** The customer the token says, with the unread total. */
   me(options?: CallOptions): Promise<CustomerProfile>
   conversations: {
     list(params?: MessengerPageParams, options?: CallOptions): PagePromise<CustomerConversation>
     get(id: string, options?: CallOptions): Promise<CustomerConversation>
     messages(id: string, params?: MessengerPageParams, options?: CallOptions): PagePromise<CustomerMessage>
-    start(input: CustomerConversationStart, options?: WriteOptions): Promise<CustomerConversation>
-    reply(id: string, input: CustomerMessageCreate, options?: WriteOptions): Promise<CustomerMessage>
+    start(input: StartInput, options?: WriteOptions): Promise<CustomerConversation>
+    reply(id: string, input: MessageInput, options?: WriteOptions): Promise<CustomerMessage>
     markRead(id: string, options?: WriteOptions): Promise<CustomerConversation>
+    /**
+     * The customer is typing in this conversation (`true`, again on each keystroke), or stopped
+     * (`false`: on send, blur, an emptied box, a pause). Sent at most every
+     * `CUSTOMER_TYPING_RENEW_MS` while typing, at once when it stops; the agents see it until
+     * `CUSTOMER_TYPING_TTL_MS` after the last. Never throws: a failure goes to `on('error')`.
+     */
+    typing(id: string, typing: boolean): void
   }
   docs: {
     search(

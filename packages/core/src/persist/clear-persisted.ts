@@ -5,11 +5,15 @@ import { openTabChannel } from './tab-channel.js'
 import type { BroadcastChannelConstructor } from '../cross-tab/platform.js'
 import type { PersistOptions } from './types.js'
 
-/** Where a key's session record, cache and outbox are stored (each held write: `<outbox>#<id>`). */
+/**
+ * Where a key's session record, cache and outbox are stored (each held write: `<outbox>#<id>`; the
+ * upload URLs of a held write with files: `<uploads>#<its idempotency key, encoded>`).
+ */
 export const storageKeys = (key: string) => ({
   session: `${key}:session`,
   cache: `${key}:cache`,
   outbox: `${key}:outbox`,
+  uploads: `${key}:uploads`,
 })
 
 /** The keys of the held writes of `outbox` among `all`: another key's names add a `:` (`<outbox>#x:session` is key `<outbox>#x`'s). */
@@ -22,7 +26,8 @@ export const recordKeys = (all: unknown[], outbox: string): string[] =>
  */
 export async function clearKeys(storage: SafeStorage, keys: ReturnType<typeof storageKeys>): Promise<void> {
   await storage.del(keys.session)
-  const records = recordKeys(await storage.keys(), keys.outbox)
+  const all = await storage.keys()
+  const records = [...recordKeys(all, keys.outbox), ...recordKeys(all, keys.uploads)]
   await Promise.all([keys.cache, keys.outbox, ...records].map((k) => storage.del(k)))
 }
 

@@ -23,6 +23,7 @@ import {
   type OutboxEvent,
 } from './outbox-machine.js'
 import { outboxStorage } from './outbox-storage.js'
+import { outboxUploads } from './outbox-uploads.js'
 import { watchOnline, watchPageShow } from './page.js'
 import { safeStorage } from './storage.js'
 import { openTabChannel, type TabMessage } from './tab-channel.js'
@@ -89,6 +90,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   const live = () => state.phase !== 'stopped' && state.phase !== 'loggedOut'
   const session = joinSession(storage, keys.session)
   const stored = outboxStorage(storage, session, keys.outbox, live)
+  const uploads = outboxUploads(storage, session, keys.uploads, live)
   const snapshot = createStore<OutboxSnapshot>(snapshotOf(state, storage.mode()))
   const channel = openTabChannel(key, receive, options.BroadcastChannel)
   // A page that slept may have missed a logout: the stored session says.
@@ -229,6 +231,14 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     return outcome
   }
 
+  /** Drops a held write; not now when it is being sent, being stored by another tab, or not held (the machine leaves it). */
+  function drop(id: string, error: TandemError): Promise<boolean> {
+    const event: OutboxEvent = { type: 'remove', id, error }
+    const removable = transition(state, event).state !== state
+    dispatch(event)
+    return Promise.resolve(removable)
+  }
+
   const senderOf: Senders = (kind, sender) => {
     senders.set(kind, sender)
     dispatch({ type: 'sender', kind })
@@ -245,14 +255,9 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     getSnapshot: snapshot.getSnapshot,
     subscribe: snapshot.subscribe,
     on: events.on,
-    remove(id) {
-      const event: OutboxEvent = { type: 'remove', id, error: removedError() }
-      // Being sent, being stored by another tab, or not held: not now (the machine leaves it as it is).
-      const removable = transition(state, event).state !== state
-      dispatch(event)
-      return Promise.resolve(removable)
-    },
-    rest: (http) => restLink(http, senderOf, submit),
+    remove: (id) => drop(id, removedError()),
+    // A cancel of a write with files that waits for its retry drops it the same way, `upload_cancelled` its outcome.
+    rest: (http) => restLink(http, senderOf, submit, { ...uploads, drop }),
     realtime: (send) => realtimeLink(send, senderOf, submit),
     async clearPersisted() {
       dispatch({ type: 'logout', by: 'this-tab' })

@@ -14,9 +14,11 @@ export function admit(
   { maxEntries, maxBytes }: { maxEntries: number; maxBytes: number },
   onFull: (error: TandemError) => void,
 ): OutboxEntry {
+  // Files are stored as they are (Blobs, structured-cloned by the storage), never as JSON, and not counted.
+  const files = fields.kind === 'rest' ? fields.files : undefined
   let json: string
   try {
-    json = JSON.stringify(fields)
+    json = JSON.stringify(files ? { ...fields, files: undefined } : fields)
   } catch {
     const field = fields.kind === 'rest' ? 'body' : 'data'
     throw new ValidationError(field, DEV && process.env.NODE_ENV !== 'production' && 'cannot be stored as JSON')
@@ -24,7 +26,7 @@ export function admit(
   const bytes = json.length
   // Stored as the JSON it was measured as (plain data, which any storage can clone: a function or a
   // class instance in a body would otherwise fail the write, not the storage), checked as it is read back.
-  const entry = toEntry(JSON.parse(json) as NewEntry, bytes, randomId())
+  const entry = toEntry({ ...(JSON.parse(json) as NewEntry), ...(files && { files }) }, bytes, randomId())
   const heldBytes = held.reduce((sum, e) => sum + e.bytes, 0)
   if (held.length >= maxEntries || heldBytes + bytes > maxBytes) {
     const error = new OutboxFullError(

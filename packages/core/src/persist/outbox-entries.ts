@@ -4,6 +4,8 @@ import { ValidationError } from '../errors.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
 import type { OutboxEntry, OutboxRequest } from './types.js'
+import { isStoredFiles } from '../uploads/check-files.js'
+import type { StoredFile } from '../uploads/types.js'
 import { isObject, isRecord } from '@tandem/contract'
 
 // The outbox's entries as data: how one is made from a write, which lane it takes, how the stored
@@ -30,7 +32,7 @@ export function restRequest(req: RequestOptions): OutboxRequest {
 
 /** A write as a client hands it over: its lane is worked out from it (`checkEntry`). */
 export type NewEntry =
-  | { kind: 'rest'; idempotencyKey: string; request: OutboxRequest }
+  | { kind: 'rest'; idempotencyKey: string; request: OutboxRequest; files?: StoredFile[] }
   | { kind: 'publish'; idempotencyKey: string; publish: OutboxPublish }
 
 const isAuthorization = (name: string) => name.toLowerCase() === 'authorization'
@@ -50,6 +52,8 @@ function isEntry(v: unknown): v is OutboxEntry {
   if (!base) return false
   if (kind === 'rest') {
     const r = v.request
+    // Files restored are Blobs with their name, type and size, within the contract's limits, or the entry is none.
+    if (v.files !== undefined && !isStoredFiles(v.files)) return false
     return isObject(r) && typeof r.service === 'string' && typeof r.method === 'string' && typeof r.path === 'string'
   }
   if (kind === 'publish') {

@@ -1,10 +1,16 @@
 import { QUERY_POSTS } from '@tandem/contract'
+import type { TandemError } from '../errors.js'
+import type { FileRequest } from '../uploads/types.js'
 import type { Http } from '../http.js'
 import { randomId } from '../random-id.js'
 import type { OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions } from '../types.js'
 import { WRITES, restRequest, type NewEntry } from './outbox-entries.js'
 import type { OutboxEntry } from './types.js'
+import { checkFiles } from '../uploads/check-files.js'
+import type { StoredFile } from '../uploads/types.js'
+import { isRetryable } from './outbox-classify.js'
+import type { OutboxUploads } from './outbox-uploads.js'
 
 // How each client's writes enter the outbox (the two sides of OutboxLink), and how stored ones
 // leave it through the same client again.
@@ -14,19 +20,56 @@ type Submit = (entry: NewEntry, signal?: AbortSignal) => Promise<unknown>
 /** Gives the outbox how stored writes of `kind` are sent. */
 export type Senders = (kind: OutboxEntry['kind'], send: (entry: OutboxEntry) => Promise<unknown>) => void
 
-/** `createClient({ outbox })`: its writes are stored, then sent through `http` (their key on each attempt). */
-export function restLink(http: Http, senders: Senders, submit: Submit): Http {
-  senders('rest', (e) =>
-    http({ ...(e as Extract<OutboxEntry, { kind: 'rest' }>).request, idempotencyKey: e.idempotencyKey }),
-  )
+/** A stored file as the client's `files` take it: a File keeps its name (a Blob alone would be 'file'). */
+const asBlob = ({ blob, name, type }: StoredFile): Blob =>
+  typeof File === 'function' ? new File([blob], name, { type }) : blob
+
+/** Files of a held write: what the uploader needs to resume them (their saved URLs) and to cancel it. */
+export interface RestUploads extends OutboxUploads {
+  /** Drops a held write that waits (not being sent) with `error` as its outcome. */
+  drop(id: string, error: TandemError): Promise<boolean>
+}
+
+/**
+ * `createClient({ outbox })`: its writes are stored, then sent through `http` (their key on each
+ * attempt); a write's files are stored with it, and their upload URLs as they are made (`uploads`).
+ */
+export function restLink(http: Http, senders: Senders, submit: Submit, uploads: RestUploads): Http {
+  senders('rest', async (e) => {
+    const { request, files, idempotencyKey, id } = e as Extract<OutboxEntry, { kind: 'rest' }>
+    if (!files?.length) return http({ ...request, idempotencyKey })
+    const req: FileRequest = {
+      ...request,
+      idempotencyKey,
+      files: files.map(asBlob),
+      resume: {
+        urls: await uploads.urls(idempotencyKey),
+        save: (index, url) => uploads.save(idempotencyKey, index, url),
+        forget: () => uploads.forget(idempotencyKey),
+        drop: (error) => uploads.drop(id, error),
+        retryable: isRetryable,
+      },
+    }
+    return http(req)
+  })
   return <T>(req: RequestOptions): Promise<T> => {
-    // Reads, and the POSTs that only ask (a geocode): not kept, they fail offline as reads do.
-    if (!WRITES.has(req?.method) || QUERY_POSTS.includes(`${req.service} ${req.path}`)) return http(req)
+    // Reads, the POSTs that only ask (a geocode) and the writes that mean nothing later (typing):
+    // not kept, they fail offline as reads do.
+    if (!WRITES.has(req?.method) || QUERY_POSTS.includes(`${req.service} ${req.path}`) || req.durable === false)
+      return http(req)
     const given = req.idempotencyKey ?? req.headers?.['idempotency-key'] ?? req.headers?.['Idempotency-Key']
+    let files: StoredFile[] | undefined
+    try {
+      // Refused before it is stored (FileError): a write the service would refuse is never held.
+      files = req.files === undefined ? undefined : checkFiles(req.files)
+    } catch (error) {
+      return Promise.reject(error)
+    }
     const entry: NewEntry = {
       kind: 'rest',
       idempotencyKey: given ?? randomId(),
       request: restRequest(req),
+      ...(files?.length && { files }),
     }
     return submit(entry, req.signal) as Promise<T>
   }

@@ -2,6 +2,7 @@ import type { BroadcastChannelConstructor, LockManagerLike } from '../cross-tab/
 import type { TandemError } from '../errors.js'
 import type { OutboxLink, OutboxPublish } from '../outbox-link.js'
 import type { RequestOptions, Unsubscribe } from '../types.js'
+import type { StoredFile } from '../uploads/types.js'
 
 /**
  * Where things are saved: the shape of `idb-keyval` (`import * as idb from 'idb-keyval'` is one).
@@ -209,7 +210,16 @@ interface EntryBase {
 }
 
 export type OutboxEntry =
-  (EntryBase & { kind: 'rest'; request: OutboxRequest }) | (EntryBase & { kind: 'publish'; publish: OutboxPublish })
+  | (EntryBase & {
+      kind: 'rest'
+      request: OutboxRequest
+      /**
+       * A write's files (`RequestOptions.files`), stored with it (structured-cloned: IndexedDB keeps
+       * Blobs), uploaded before it is sent; not counted in `bytes`.
+       */
+      files?: readonly StoredFile[]
+    })
+  | (EntryBase & { kind: 'publish'; publish: OutboxPublish })
 
 /**
  * `idle`: nothing held; `sending`: some are being sent; `waiting`: held until a backoff ends or

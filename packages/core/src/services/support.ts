@@ -56,6 +56,13 @@ export type {
   Thread,
 }
 
+/**
+ * What a reply or a note takes: the contract's body, and `files` to upload first (`RequestOptions.files`):
+ * `text` may be blank only when there are files.
+ */
+export type ReplyInput = ReplyCreate & { files?: readonly Blob[] }
+export type NoteInput = NoteCreate & { files?: readonly Blob[] }
+
 /** Page size (1–100, default 20) and the `nextCursor` of the previous page. */
 export interface SupportPageParams {
   limit?: number
@@ -86,9 +93,9 @@ export interface SupportService {
     update(id: string, patch: ConversationUpdate, options?: WriteOptions): Promise<Conversation>
     threads(id: string, params?: SupportPageParams, options?: CallOptions): PagePromise<Thread>
     /** Replying to a closed conversation reopens it (`active`), unless `status` says otherwise. */
-    reply(id: string, input: ReplyCreate, options?: WriteOptions): Promise<Thread>
-    /** An internal note; never changes the status. */
-    note(id: string, input: NoteCreate, options?: WriteOptions): Promise<Thread>
+    reply(id: string, input: ReplyInput, options?: WriteOptions): Promise<Thread>
+    /** An internal note; never changes the status. Its files never reach the customer. */
+    note(id: string, input: NoteInput, options?: WriteOptions): Promise<Thread>
   }
   docs: {
     /** By relevance: every word must occur in the title, keywords or text. */
@@ -106,6 +113,11 @@ const tags = (v: unknown) =>
   optional(v, (t) => requireArray(t, 'tags', MAX_TAGS, (x, f) => requireString(x, f, MAX_TAG)))
 /** Reply, note and create all carry the message as `text`. */
 const text = (input: unknown) => requireString(requireObject(input, 'input').text, 'text', MAX_TEXT)
+/** A reply's or a note's text: blank only beside files (their own check is the client's, `files`). */
+const textOrFiles = (input: unknown) => {
+  const { text: t, files } = requireObject(input, 'input')
+  return Array.isArray(files) && files.length > 0 && t === '' ? t : text(input)
+}
 const assignee = (v: unknown) => v === null || optId(v, 'assigneeId')
 const inCollection = (p: { collectionId?: string }) => ({ collectionId: optId(p.collectionId, 'collectionId') })
 
@@ -122,8 +134,19 @@ function isoDate(v: unknown): string {
 export function createSupportService(http: Http): SupportService {
   // Every method checks its input inside an async function: bad input rejects and sends nothing.
   // Every answer is checked against its line of the contract (`shape`): else `bad_response`.
-  const send = <T>(method: HttpMethod, path: string, shape: string, body?: unknown, options?: CallOptions) =>
-    http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body, shape })
+  const send = <T>(
+    method: HttpMethod,
+    path: string,
+    shape: string,
+    body?: unknown,
+    options?: CallOptions,
+    files?: readonly Blob[],
+  ) => http<T>({ ...options, service: 'support', method, path: `/v1/${path}`, body, shape, files })
+  /** A message's body without its files, which go as the request's `files` (uploaded first). */
+  const message = <T>(path: string, input: ReplyInput | NoteInput, options?: WriteOptions) => {
+    const { files, ...body } = input
+    return send<T>('POST', path, THREAD_FIELDS, body, options, files)
+  }
   const get =
     <T>(base: string, shape: string) =>
     async (id: string, options?: CallOptions) =>
@@ -195,11 +218,11 @@ export function createSupportService(http: Http): SupportService {
       threads: (id, params, options) => pageOf<Thread>(() => at(id, '/threads'), THREAD_FIELDS)(params, options),
       async reply(id, input, options) {
         const path = at(id, '/reply')
-        text(input)
+        textOrFiles(input)
         status(input.status)
-        return send('POST', path, THREAD_FIELDS, input, options)
+        return message(path, input, options)
       },
-      note: async (id, input, options) => send('POST', at(id, '/notes'), THREAD_FIELDS, (text(input), input), options),
+      note: async (id, input, options) => message(at(id, '/notes'), (textOrFiles(input), input), options),
     },
     docs: {
       search: pageOf<ArticleSummary, ArticleSearchParams>(
