@@ -6,6 +6,8 @@
 //                                 ofetch, nanoevents: what the page loads
 //   tandem-messenger-panel.js     the panel, imported on first open
 //   tandem-messenger-markdown.js  the article renderer and marked, imported when an article opens
+//   tandem-messenger-uploads.js   core's uploader and tus-js-client, imported with the first message
+//                                 that has files (a page whose customers send none never loads it)
 //
 // Bundled by esbuild from the packages' dist (what npm ships), minified, for production: the
 // `production` export condition and NODE_ENV fold every development sentence away, so errors are
@@ -23,15 +25,25 @@ export const BROWSER_FILES = {
   entry: 'tandem-messenger.js',
   panel: 'tandem-messenger-panel.js',
   markdown: 'tandem-messenger-markdown.js',
+  uploads: 'tandem-messenger-uploads.js',
 }
 
-/** The element's `import('./panel/index.js')` and the panel's `import('../markdown/index.js')`, pointed at the files beside. */
+/** Which file a dynamic import() of the packages' dist goes to, by the path it names. */
+const lazyFileOf = (path) =>
+  path.endsWith('/uploads/send-files.js') ? 'uploads' : path.includes('/panel/') ? 'panel' : 'markdown'
+
+/**
+ * The element's `import('./panel/index.js')`, the panel's `import('../markdown/index.js')` and the
+ * client's `import('./uploads/send-files.js')` (its uploader), pointed at the files beside. The
+ * uploader's file has its own copy of the few core modules it shares with the client; the uploads
+ * store is the client's (`client.uploadsSlot`), and core's error guards go by name, not class.
+ */
 const lazyFiles = {
   name: 'lazy-files',
   setup(b) {
-    b.onResolve({ filter: /\/(panel|markdown)\/index\.js$/ }, (args) =>
+    b.onResolve({ filter: /\/(panel|markdown)\/index\.js$|\/uploads\/send-files\.js$/ }, (args) =>
       args.kind === 'dynamic-import'
-        ? { path: `./${BROWSER_FILES[args.path.includes('/panel/') ? 'panel' : 'markdown']}`, external: true }
+        ? { path: `./${BROWSER_FILES[lazyFileOf(args.path)]}`, external: true }
         : undefined,
     )
   },
@@ -41,11 +53,16 @@ const lazyFiles = {
 export async function buildMessengerBrowser() {
   rmSync(BROWSER_DIR, { recursive: true, force: true })
   mkdirSync(BROWSER_DIR, { recursive: true })
-  const sources = { entry: 'standalone.js', panel: 'panel/index.js', markdown: 'markdown/index.js' }
+  const sources = {
+    entry: `${DIST}/standalone.js`,
+    panel: `${DIST}/panel/index.js`,
+    markdown: `${DIST}/markdown/index.js`,
+    uploads: 'packages/core/dist/uploads/send-files.js',
+  }
   await Promise.all(
     Object.entries(sources).map(([name, source]) =>
       build({
-        entryPoints: [`${DIST}/${source}`],
+        entryPoints: [source],
         outfile: `${BROWSER_DIR}/${BROWSER_FILES[name]}`,
         bundle: true,
         minify: true,

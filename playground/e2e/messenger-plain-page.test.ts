@@ -115,7 +115,9 @@ describe.skipIf(!hasChromium)('<tandem-messenger> on a plain page with one scrip
     )
 
     // A refused request: the composer says so and keeps the text; the call itself rejects with the typed error.
-    site.emu.faults.failNext(1, { service: 'support', status: 403, code: 'forbidden' })
+    // Every support request from here is refused: the customer's typing (told to the agents as it
+    // types, and stopped on send) must not take the send's refusal.
+    site.emu.faults.failNext(50, { service: 'support', status: 403, code: 'forbidden' })
     await page.keyboard.type('Thanks!')
     await page.keyboard.press('Enter')
     await untilInMessenger(page, (r) => r.querySelector('.error[role=alert]:not([hidden])') !== null, 'the alert')

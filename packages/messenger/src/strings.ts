@@ -49,6 +49,26 @@ export interface MessengerStrings {
   pushDenied: string
   /** Turning on failed; `reason` is the controller's (e.g. `permission_dismissed`), or null. */
   pushFailed: (reason: string | null) => string
+  /** The attach button's name (it opens the file picker; files may also be dropped or pasted). */
+  attach: string
+  /** A chosen file's remove button. */
+  removeFile: (name: string) => string
+  /** A file's size as shown beside its name (chips and sent files). */
+  fileSize: (bytes: number) => string
+  /** Said when files join the message. */
+  filesAdded: (count: number) => string
+  /** Refusals, shown and announced. `name` is null when the service refused without saying which file. */
+  fileTooBig: (name: string | null, max: string) => string
+  fileWrongType: (name: string | null) => string
+  tooManyFiles: (max: number) => string
+  fileQuota: string
+  fileFailed: string
+  /** The progress bar's name while a message's files go up. */
+  sendingFiles: string
+  /** The button that stops a message's files going up. */
+  cancelSending: string
+  /** Said once a sending was cancelled (the text and the files stay in the composer). */
+  sendCancelled: string
 }
 
 export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
@@ -86,4 +106,22 @@ export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
   pushDenied: 'Notifications are blocked in your browser settings.',
   pushFailed: (reason: string | null) =>
     `Notifications could not be turned on${reason ? ` (${reason.replace(/_/g, ' ')})` : ''}. Try again.`,
+  attach: 'Attach files',
+  removeFile: (name: string) => `Remove ${name}`,
+  fileSize: (bytes: number) =>
+    bytes < 1024
+      ? `${bytes} B`
+      : bytes < 1048576
+        ? `${Math.round(bytes / 1024)} KB`
+        : `${(bytes / 1048576).toFixed(1)} MB`,
+  filesAdded: (count: number) => (count === 1 ? '1 file attached' : `${count} files attached`),
+  fileTooBig: (name: string | null, max: string) => `${name ?? 'A file'} is too big to send: the limit is ${max}.`,
+  fileWrongType: (name: string | null) =>
+    `${name ?? 'A file'} cannot be sent: only images (PNG, JPEG, GIF, WebP), PDFs and text files can.`,
+  tooManyFiles: (max: number) => `Up to ${max} files can go in one message.`,
+  fileQuota: 'There is no room left for your files. Send fewer or smaller ones.',
+  fileFailed: 'The files could not be sent. Your message is kept: try again.',
+  sendingFiles: 'Sending files',
+  cancelSending: 'Cancel',
+  sendCancelled: 'Sending cancelled. Your message is kept.',
 })

@@ -1,49 +1,134 @@
 // The message box: Enter sends, Shift+Enter is a new line (and so is Enter while an input method
 // composes). The draft is kept as it is typed (drafts.ts) and cleared once the text is sent; a
-// failed send keeps the text and says so.
+// failed send keeps the text and the files and says why. Files come from the attach button (a
+// real button before a hidden file input), a paste of images, or a drop on the view (`add`); they
+// wait as chips (file-chips.ts) and go with the next message, whose progress and Cancel button
+// show while they go up (upload-progress.ts). The customer's typing is told to the agents.
+import { UPLOAD_MEDIA_TYPES } from '@tandem/contract'
+import type { Uploads } from '@tandem/core/uploads'
 import { h } from '@tandem/elements'
+import { createCustomerTyping } from './customer-typing.js'
+import { createFileChips } from './file-chips.js'
+import { refusalOf } from './file-checks.js'
+import { icon } from './thumbnail.js'
+import { createUploadProgress } from './upload-progress.js'
 import type { PanelContext } from './view.js'
 
 export interface Composer {
   readonly node: HTMLFormElement
   focus(): void
+  /** Files dropped on the view or pasted: checked, then chips (or refusals said). */
+  add(files: readonly File[]): void
   refresh(): void
+  destroy(): void
 }
 
-/** `send` resolves once the service has the text; `draftKey` names the draft (a conversation id or `new`). */
-export function createComposer(ctx: PanelContext, draftKey: string, send: (text: string) => Promise<void>): Composer {
+export interface ComposerInput {
+  text: string
+  /** Absent when the message has none (the SDK then loads nothing of uploads). */
+  files?: File[]
+}
+
+export interface ComposerOptions {
+  /** Names the draft: a conversation id, or `new`. */
+  draftKey: string
+  /** Resolves once the service has the message; `idempotencyKey` is the write's (its progress's key). */
+  send(input: ComposerInput, idempotencyKey: string): Promise<void>
+  /** The customer's typing (a conversation's composer only). */
+  typing?: (typing: boolean) => void
+  /** The client's uploads store (null: no progress shown). */
+  uploads: Uploads | null
+  /** Besides this composer's own, the writes whose progress it shows (a conversation's, after a reload). */
+  shows?: (path: string) => boolean
+}
+
+// The Material "attach file" paperclip.
+const CLIP =
+  'M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6h-1.5z'
+
+/** An Idempotency-Key of 32 hex digits: getRandomValues works outside secure contexts too. */
+const newKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
+
+export function createComposer(ctx: PanelContext, options: ComposerOptions): Composer {
+  const { draftKey } = options
   const label = h('label', { class: 'sr', for: 'tandem-text' })
   const text = h('textarea', { id: 'tandem-text', rows: '2' })
+  const attach = h('button', { type: 'button', class: 'icon attach' }, icon(CLIP))
+  const picker = h('input', { type: 'file', multiple: '', hidden: '', accept: UPLOAD_MEDIA_TYPES.join(',') })
   const submit = h('button', { type: 'submit', class: 'primary' })
   const error = h('p', { class: 'error', role: 'alert', hidden: '' })
-  const node = h('form', { class: 'composer' }, label, text, submit, error)
+  const chips = createFileChips(ctx, () => text.focus())
+  let sending: string | null = null
+  const progress = createUploadProgress(
+    ctx,
+    options.uploads,
+    (m) => m.key === sending || options.shows?.(m.path) === true,
+    () => text.focus(),
+  )
+  const node = h('form', { class: 'composer' }, label, text, attach, submit, picker, chips.node, progress.node, error)
+  const typing = createCustomerTyping((on) => {
+    try {
+      options.typing?.(on)
+    } catch {
+      // Typing is a courtesy: a messenger that cannot say it still sends the message.
+    }
+  })
   let busy = false
+  /** What the error line says (null: hidden); kept so new strings can say it again. */
+  let said: (() => string) | null = null
   text.value = ctx.drafts.get(draftKey)
+
+  const say = (sentence: (() => string) | null) => {
+    said = sentence
+    // Emptied first: the same refusal twice is still a change the alert announces.
+    error.textContent = ''
+    error.hidden = sentence === null
+    if (sentence) error.textContent = sentence()
+  }
 
   const refresh = () => {
     const s = ctx.strings()
     label.textContent = s.messageLabel
     text.placeholder = s.messagePlaceholder
+    attach.setAttribute('aria-label', s.attach)
     submit.textContent = s.send
-    error.textContent = s.sendFailed
+    if (said) error.textContent = said()
+    chips.refresh()
+    progress.refresh()
+  }
+
+  const add = (files: readonly File[]) => {
+    if (files.length === 0) return
+    const refusals = chips.add(files)
+    say(refusals.length > 0 ? () => refusals.join(' ') : null)
   }
 
   const go = async () => {
     const value = text.value
-    if (busy || value.trim() === '') return
+    const files = [...chips.files()]
+    if (busy || (value.trim() === '' && files.length === 0)) return
     busy = true
-    submit.disabled = true
-    error.hidden = true
+    // Not `disabled`: a disabled button drops the focus it has.
+    submit.setAttribute('aria-disabled', 'true')
+    say(null)
+    typing.stop()
+    const key = (sending = newKey())
+    progress.refresh()
     try {
-      await send(value)
-      // Only what was sent is cleared: text typed while it was on its way stays.
+      await options.send(files.length > 0 ? { text: value, files } : { text: value }, key)
+      // Only what was sent is cleared: text typed and files added while it was on its way stay.
       if (text.value === value) text.value = ''
       ctx.drafts.set(draftKey, text.value)
-    } catch {
-      error.hidden = false
+      chips.remove(files)
+    } catch (failure) {
+      const s = ctx.strings()
+      say(() => refusalOf(failure, files, s))
     } finally {
       busy = false
-      submit.disabled = false
+      sending = null
+      submit.removeAttribute('aria-disabled')
+      progress.refresh()
     }
   }
 
@@ -56,8 +141,35 @@ export function createComposer(ctx: PanelContext, draftKey: string, send: (text:
     event.preventDefault()
     void go()
   })
-  text.addEventListener('input', () => ctx.drafts.set(draftKey, text.value))
+  text.addEventListener('input', () => {
+    ctx.drafts.set(draftKey, text.value)
+    typing.input(text.value)
+  })
+  text.addEventListener('blur', () => typing.stop())
+  text.addEventListener('paste', (event) => {
+    const data = event.clipboardData
+    const files = data ? [...data.files] : []
+    if (files.length === 0) return
+    // A screenshot pastes as a file alone; text copied with an image keeps its text.
+    if (!data?.types.includes('text/plain')) event.preventDefault()
+    add(files)
+  })
+  attach.addEventListener('click', () => picker.click())
+  picker.addEventListener('change', () => {
+    add([...(picker.files ?? [])])
+    // The same file chosen again is a change too.
+    picker.value = ''
+  })
   refresh()
 
-  return { node, focus: () => text.focus(), refresh }
+  return {
+    node,
+    focus: () => text.focus(),
+    add,
+    refresh,
+    destroy() {
+      typing.stop()
+      progress.destroy()
+    },
+  }
 }

@@ -35,6 +35,22 @@ ul,ol{margin:0;padding:0;list-style:none}
 .who{display:block;font-size:12px;font-weight:600}
 .typing{min-height:1.4em;margin:0;padding:0 12px;color:#4a5261;font-size:14px}
 .composer{display:flex;flex-wrap:wrap;gap:8px;padding:10px;border-block-start:1px solid #d0d5dd}
+.attach svg{width:24px;fill:currentColor}
+.primary[aria-disabled=true]{background:#5b6473}
+.dropping{outline:3px dashed #1f4fd1;outline-offset:-3px}
+.chips{display:flex;flex-wrap:wrap;flex-basis:100%;min-width:0;gap:6px}
+.chip{display:flex;align-items:center;gap:6px;box-sizing:border-box;max-width:100%;min-width:0;padding-inline-start:6px;border:1px solid #d0d5dd;border-radius:8px;font-size:14px}
+.chip canvas{width:40px;height:40px;border-radius:4px}
+.chip .name{min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.size{margin-inline-start:6px;color:#4a5261;font-size:12px;white-space:nowrap}
+.mine .size{color:inherit}
+.sending{flex-basis:100%}
+.upload{display:flex;align-items:center;gap:8px}
+.upload progress{flex:1;min-width:0}
+.files li{margin-block-start:6px}
+.files a{color:inherit}
+.thumb{display:inline-block;max-width:100%}
+.thumb canvas{display:block;max-width:100%;height:auto;border-radius:6px;background:#d0d5dd}
 textarea,input{flex:1;min-width:0;min-height:44px;box-sizing:border-box;padding:8px;border:1px solid #6b7385;border-radius:8px;font:inherit;resize:none}
 .search label{display:block;margin-block-end:6px;font-weight:600}
 .row{display:flex;gap:8px}

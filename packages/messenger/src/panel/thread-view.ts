@@ -4,21 +4,50 @@
 // An agent's new message is announced through the panel's live region.
 import type { CustomerMessage } from '@tandem/core/messenger'
 import { h } from '@tandem/elements'
+import { attachmentsOf } from './attachments.js'
 import { createComposer } from './composer.js'
+import { uploadsOf } from './upload-progress.js'
 import type { PanelContext, View } from './view.js'
 
 export function createThreadView(ctx: PanelContext, id: string | null): View {
   const list = h('ol', { class: 'messages' })
   const typing = h('p', { class: 'typing' })
   const note = h('p', { class: 'note', hidden: '' })
-  const composer = createComposer(ctx, id ?? 'new', async (text) => {
-    if (id !== null) return void (await ctx.messenger.conversations.reply(id, { text }))
-    const started = await ctx.messenger.conversations.start({ text })
-    // The new conversation's own view takes over; the empty draft of `new` goes with this one.
-    ctx.drafts.set('new', '')
-    ctx.showThread(started.id)
+  const conversations = ctx.messenger.conversations
+  const composer = createComposer(ctx, {
+    draftKey: id ?? 'new',
+    uploads: uploadsOf(ctx),
+    async send(input, idempotencyKey) {
+      if (id !== null) return void (await conversations.reply(id, input, { idempotencyKey }))
+      const started = await conversations.start(input, { idempotencyKey })
+      // The new conversation's own view takes over; the empty draft of `new` goes with this one.
+      ctx.drafts.set('new', '')
+      ctx.showThread(started.id)
+    },
+    ...(id !== null && {
+      typing: (on: boolean) => conversations.typing(id, on),
+      // A write of this conversation whose files are still going up (sent before a reload, say).
+      shows: (path: string) => path.split('/').includes(id),
+    }),
   })
   const node = h('div', { class: 'view thread' }, note, list, typing, composer.node)
+  // Files dropped anywhere on the view join the message.
+  node.addEventListener('dragover', (event) => {
+    if (!event.dataTransfer?.types.includes('Files')) return
+    event.preventDefault()
+    event.dataTransfer.dropEffect = 'copy'
+    node.classList.add('dropping')
+  })
+  node.addEventListener('dragleave', (event) => {
+    if (!node.contains(event.relatedTarget as Node | null)) node.classList.remove('dropping')
+  })
+  node.addEventListener('drop', (event) => {
+    node.classList.remove('dropping')
+    const files = [...(event.dataTransfer?.files ?? [])]
+    if (files.length === 0) return
+    event.preventDefault()
+    composer.add(files)
+  })
   const shown = new Map<string, HTMLLIElement>()
   let subject = ''
   let off = () => {}
@@ -36,6 +65,7 @@ export function createThreadView(ctx: PanelContext, id: string | null): View {
       { class: m.author.type === 'customer' ? 'msg mine' : 'msg' },
       h('span', { class: 'who' }, author(m)),
       h('span', {}, m.text),
+      ...[attachmentsOf(ctx, m.attachments)].filter((n) => n !== null),
     )
 
   if (id !== null) {
@@ -59,7 +89,8 @@ export function createThreadView(ctx: PanelContext, id: string | null): View {
         if (live && m.author.type === 'agent') arrived = m
       }
       if (arrived) {
-        ctx.announce(s.newMessage(author(arrived), arrived.text))
+        const files = (arrived.attachments ?? []).map((a) => a.name).join(', ')
+        ctx.announce(s.newMessage(author(arrived), arrived.text || files))
         if (ctx.visible()) markRead()
         list.lastElementChild?.scrollIntoView({ block: 'end' })
       }
@@ -91,6 +122,9 @@ export function createThreadView(ctx: PanelContext, id: string | null): View {
       live = was
       composer.refresh()
     },
-    destroy: () => off(),
+    destroy: () => {
+      off()
+      composer.destroy()
+    },
   }
 }
