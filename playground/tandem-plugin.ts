@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createEmulator, DEV_APP, type EmulatorCore, type EmulatorOptions } from '@tandem/emulator'
 import { CUSTOMER_SCOPE } from '@tandem/contract'
@@ -164,6 +165,8 @@ function flood(emulator: EmulatorCore, count: number, rate: number): void {
  * `POST /api/dev/flood?user=&count=1000&rate=0` publishes `count` chat messages (`rate` a second, 0: at once).
  * `?customer=` instead of `?user=` names a customer (customer.html): its own sockets and tokens only.
  * `GET /api/dev/push` lists the emulator's recorded push deliveries (the inbox's dev list).
+ * `GET /api/dev/uploads?id=upl_…` tells what the service holds of an upload (the browser tests count
+ * the bytes a resume sent again, and hash what was stored).
  */
 function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const url = new URL(req.url ?? '/', 'http://localhost')
@@ -177,6 +180,13 @@ function devControls(emulator: EmulatorCore, req: IncomingMessage, res: ServerRe
   if (url.pathname === '/push') {
     if (req.method !== 'GET') return send(405, { error: { code: 'method_not_allowed', message: 'Use GET.' } })
     return send(200, { deliveries: pushDeliveries(emulator) })
+  }
+  if (url.pathname === '/uploads') {
+    if (req.method !== 'GET') return send(405, { error: { code: 'method_not_allowed', message: 'Use GET.' } })
+    return void uploadState(emulator, url.searchParams.get('id') ?? '').then(
+      (body) => send(200, body),
+      () => send(500, { error: { code: 'internal_error', message: 'The upload could not be read.' } }),
+    )
   }
   if (!['/drop', '/expire', '/rate-limit', '/flood'].includes(url.pathname)) return next()
   if (req.method !== 'POST') return send(405, { error: { code: 'method_not_allowed', message: 'Use POST.' } })
@@ -237,4 +247,17 @@ function pushDeliveries(emulator: EmulatorCore) {
         service,
       }
     })
+}
+
+/**
+ * One upload as the service holds it: its record (owner, offset, complete, attachedTo), the PATCH
+ * bytes it has read in all (`received`: more than `size` by what resumes sent again) and the stored
+ * bytes' SHA-256. Ids only (an id is no secret here: a dev server, the tests' own uploads).
+ */
+async function uploadState(emulator: EmulatorCore, id: string) {
+  const upload = emulator.uploads.get(id)
+  if (!upload) return { upload: null, received: 0, sha256: null }
+  const bytes = await emulator.uploads.bytes(id)
+  const sha256 = bytes ? createHash('sha256').update(bytes).digest('hex') : null
+  return { upload, received: emulator.uploads.received(id), sha256 }
 }

@@ -2,6 +2,7 @@
 // `?customer=`), its own realtime connection shared by its tabs, and the drop-in messenger.
 import { createClient } from '@tandem/core'
 import { messenger } from '@tandem/core/messenger'
+import { durableOutbox } from '@tandem/core/persist'
 import { defineMessenger } from '@tandem/messenger'
 import { createRealtime } from '@tandem/realtime'
 import { sessionPositions } from '@tandem/realtime/positions'
@@ -14,9 +15,14 @@ import { tabUser } from '../lib/session.js'
 const { user: customer, rejected } = tabUser('customer')
 showUserNotice(rejected, customer, undefined, undefined, 'customer')
 
+// The customer's messages (with their files) are stored before they are sent: a reload or a dropped
+// network mid-upload resumes the files from where the service holds them and sends the message once.
+// Keyed by customer, as everything saved here: two customers on one browser never share a message.
+const outbox = durableOutbox({ key: `customer:${customer}`, retry: { baseMs: 500, maxMs: 5_000 } })
 const client = createClient({
   baseUrl: location.origin,
   auth: { url: `/api/tandem-token?customer=${encodeURIComponent(customer)}` },
+  outbox,
 })
 // The customer's tabs share one socket; a reload resumes the channel where this tab left it, so
 // a reply that came meanwhile arrives once.
@@ -54,9 +60,11 @@ element.messenger = messenger(client, { realtime })
 element.push = push
 
 $('log-out').addEventListener('click', () => {
-  // Logging out forgets the customer: the messenger's state, its drafts, the socket.
+  // Logging out forgets the customer: the messenger's state, its drafts, held messages, the socket.
   element.shutdown()
   realtime.close()
+  // Messages not sent yet (and their files) are this customer's: they do not wait for the next one.
+  void outbox.clearPersisted()
   $('status').textContent = 'Logged out: the messenger holds nothing of this customer any more.'
   $<HTMLButtonElement>('log-out').disabled = true
 })

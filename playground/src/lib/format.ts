@@ -98,3 +98,12 @@ export function humanError(error: unknown, service = 'maps'): string {
   if (error.name === 'AuthError') return 'Your session could not be confirmed. Reload the page.'
   return 'Something went wrong on our side. The details below help support find it.'
 }
+
+/** A file's size as a person reads it: 812 B, 14 KB, 3.2 MB (1 KB = 1,024 bytes, as the limits count). */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  const kb = bytes / 1024
+  if (kb < 1024) return `${kb < 10 ? kb.toFixed(1) : Math.round(kb)} KB`
+  const mb = kb / 1024
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`
+}

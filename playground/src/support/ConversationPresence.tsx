@@ -1,3 +1,4 @@
+import { CUSTOMER_PRESENCE_PREFIX } from '@tandem/contract'
 import type { PresenceMember } from '@tandem/realtime/resource-presence'
 import type { ResourcePresenceResult } from '@tandem/react/resource-presence'
 import { useState } from 'react'
@@ -6,6 +7,8 @@ import type { SupportStrings } from './strings.js'
 /** Who other agents see: the name they gave, else their id. */
 export const agentName = (m: PresenceMember): string => m.data.name ?? m.clientId
 const names = (ms: readonly PresenceMember[]) => [...new Set(ms.map(agentName))].join(', ')
+/** The member the service enters for a customer who types (`setMyTyping`): never an agent's connection. */
+const isCustomer = (m: PresenceMember) => m.clientId.startsWith(CUSTOMER_PRESENCE_PREFIX)
 /** hh:mm, the lock's end by the holder's clock. */
 export const hhmm = (at: number): string =>
   new Date(at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false })
@@ -37,12 +40,22 @@ function useLockNews(here: ResourcePresenceResult, strings: SupportStrings): str
   return news
 }
 
+interface Props {
+  here: ResourcePresenceResult
+  strings: SupportStrings
+  /** The conversation's customer as the inbox names them, when their member carries no name. */
+  customer: string
+}
+
 /**
  * The other agents on the open conversation: who views it, who types (said politely to a screen
- * reader), who holds the advisory lock, and this agent's place when its claim waits for it.
+ * reader), who holds the advisory lock, and this agent's place when its claim waits for it; and
+ * whether the customer types (the service's member for them on the same channel).
  */
-export function ConversationPresence({ here, strings }: { here: ResourcePresenceResult; strings: SupportStrings }) {
-  const { viewers, typing, lock } = here
+export function ConversationPresence({ here, strings, customer }: Props) {
+  const { viewers, lock } = here
+  const typing = here.typing.filter((m) => !isCustomer(m))
+  const customerTyping = here.typing.find(isCustomer)
   const news = useLockNews(here, strings)
   return (
     <div className="presence-bar small" data-testid="presence">
@@ -54,6 +67,9 @@ export function ConversationPresence({ here, strings }: { here: ResourcePresence
       {/* Always rendered, so a screen reader hears what comes into it. */}
       <span className="presence-typing muted" aria-live="polite" data-testid="agent-typing">
         {typing.length > 0 ? strings.typing(names(typing), typing.length > 1) : ''}
+      </span>
+      <span className="presence-typing muted" aria-live="polite" data-testid="customer-typing">
+        {customerTyping ? strings.customerTyping(customerTyping.data.name ?? customer) : ''}
       </span>
       <span className="grow" />
       {lock && (

@@ -2,14 +2,17 @@ import { CONVERSATION_STATUSES } from '@tandem/contract'
 import type { ConversationStatus } from '@tandem/core'
 import { useMutation, useResource, useResources } from '@tandem/react'
 import { useResourcePresence } from '@tandem/react/resource-presence'
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { ErrorDetails } from '../lib/ErrorDetails.js'
 import { errorField } from '../lib/format.js'
 import { useSession } from '../lib/session-context.js'
 import { ConversationPresence, LockButton, agentName } from './ConversationPresence.js'
 import type { SupportStrings } from './strings.js'
+import { ReplyFiles } from './ReplyFiles.js'
+import { seenReplyId } from './seen.js'
 import { HeldRow, ThreadRow } from './ThreadRows.js'
 import { THREAD_PARAMS, useHeldReplies } from './use-held-replies.js'
+import { useReplyFiles } from './use-reply-files.js'
 
 interface Props {
   id: string
@@ -37,8 +40,18 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   // Not while replies of ours wait: each raises the count as it is applied, and lands in the list
   // then (useHeldReplies); a refetch per reply was 100 lists for 100 replies sent after a reload.
   const held = useHeldReplies(id)
+  // "Seen" under the last reply the customer has read (its read position comes live with the conversation).
+  const seen = seenReplyId(threads.items, c?.customerRead ?? null)
+  // Stable: the memoised rows keep their props; an expired file URL fetches the threads again.
+  const refreshUrls = useCallback(() => void refetch(), [refetch])
   // The rows change when the list does, not on each render an outbox change causes.
-  const rows = useMemo(() => threads.items.map((t) => <ThreadRow key={t.id} thread={t} />), [threads.items])
+  const rows = useMemo(
+    () =>
+      threads.items.map((t) => (
+        <ThreadRow key={t.id} thread={t} strings={strings} seen={t.id === seen} onExpired={refreshUrls} />
+      )),
+    [threads.items, strings, seen, refreshUrls],
+  )
   const waiting = held.length > 0
   useEffect(() => {
     if (count !== undefined && threads.status === 'success' && !isFetching && !waiting && count > loaded) void refetch()
@@ -52,15 +65,19 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   }, [shown])
 
   const replyBox = useRef<HTMLTextAreaElement>(null)
+  const focusReply = useCallback(() => replyBox.current?.focus(), [])
   const [text, setText] = useState('')
   const [replyStatus, setReplyStatus] = useState<'' | ConversationStatus>('')
+  const chosen = useReplyFiles(strings)
 
   // No optimistic write into the cache: the reply waits in the durable outbox (offline too, across a
   // reload) and shows from there as "sending…" (useHeldReplies); the mutation settles when it is
   // applied or refused, and the next reply can be written meanwhile. The applied reply goes into the
   // threads list without a refetch (useHeldReplies); the conversation's status may have changed with it.
+  // Files go with the reply as one durable write: uploaded (resumably) by the outbox, then the reply is sent once.
   const reply = useMutation(
-    (v: { text: string; status?: ConversationStatus }, client) => client.support.conversations.reply(id, v),
+    (v: { text: string; status?: ConversationStatus; files?: File[] }, client) =>
+      client.support.conversations.reply(id, v),
     { invalidate: { service: 'support', collection: 'conversations', id } },
   )
   const update = useMutation(
@@ -71,9 +88,11 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   const send = (e: FormEvent) => {
     e.preventDefault()
     const body = text.trim()
-    if (!body) return
-    reply.mutate(replyStatus ? { text: body, status: replyStatus } : { text: body })
+    const files = [...chosen.files]
+    if (!body && !files.length) return
+    reply.mutate({ text: body, ...(replyStatus ? { status: replyStatus } : {}), ...(files.length ? { files } : {}) })
     setText('')
+    chosen.clear()
     here.setTyping(false)
     // The Send button is disabled once the box is empty: focus goes back to the box (else the body).
     replyBox.current?.focus()
@@ -84,6 +103,8 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
   const othersLock = here.lock && !here.lock.mine ? here.lock : null
   // A refusal about the text is the reply box's: it says so to a screen reader too.
   const replyRefused = reply.status === 'error' && errorField(reply.error) === 'text'
+  // A reply the agent cancelled (its upload) failed as asked: nothing to report.
+  const replyFailed = reply.status === 'error' && reply.error?.code !== 'upload_cancelled'
 
   if (conversation.status === 'error' && !c)
     return <ErrorDetails error={conversation.error} service="support" data-testid="conversation-error" />
@@ -140,18 +161,32 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
         {update.status === 'error' && (
           <ErrorDetails error={update.error} service="support" data-testid="status-error" />
         )}
-        <ConversationPresence here={here} strings={strings} />
+        <ConversationPresence
+          here={here}
+          strings={strings}
+          customer={c.customer.name ?? c.customer.email ?? strings.theCustomer}
+        />
       </header>
 
       <ol className="threads" data-testid="threads">
         {rows}
         {held.map((h) => (
-          <HeldRow key={h.id} id={h.id} user={user} text={h.text} lastError={h.lastError} strings={strings} />
+          <HeldRow
+            key={h.id}
+            id={h.id}
+            writeKey={h.key}
+            user={user}
+            text={h.text}
+            files={h.files}
+            lastError={h.lastError}
+            strings={strings}
+            onCancelled={focusReply}
+          />
         ))}
         {threads.status === 'pending' && <li className="muted">Loading threads…</li>}
       </ol>
 
-      <form className="reply" onSubmit={send}>
+      <form className="reply" onSubmit={send} {...chosen.drop} data-testid="reply-form">
         <label className="sr-only" htmlFor="reply-text">
           Reply
         </label>
@@ -175,6 +210,7 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
           aria-invalid={replyRefused || undefined}
           aria-describedby={replyRefused ? 'reply-error' : othersLock ? 'reply-locked' : undefined}
         />
+        <ReplyFiles chosen={chosen} strings={strings} />
         {othersLock && (
           <p className="reply-locked small" id="reply-locked" data-testid="reply-locked">
             {strings.lockedWarning(agentName(othersLock.holder))}
@@ -190,11 +226,11 @@ export function ConversationView({ id, agentNames, mailboxNames, strings, onClos
             </select>
           </label>
           <span className="grow" />
-          {reply.status === 'error' && (
+          {replyFailed && (
             <ErrorDetails error={reply.error} service="support" id="reply-error" data-testid="reply-error" />
           )}
           <LockButton here={here} strings={strings} />
-          <button type="submit" className="primary" disabled={!text.trim()}>
+          <button type="submit" className="primary" disabled={!text.trim() && !chosen.files.length}>
             Send reply
           </button>
         </div>

@@ -1,4 +1,6 @@
+import { UPLOADS } from '@tandem/contract'
 import { CONNECTIVITY_STRINGS } from '../lib/connectivity.js'
+import { fileSize } from '../lib/format.js'
 
 /**
  * The support panel's words, in one place so an app can replace any of them (another language,
@@ -38,6 +40,28 @@ export const SUPPORT_STRINGS = {
   /** A reply waiting in the outbox (offline, or not applied yet): it goes when the service answers. */
   sending: 'sending…',
   heldBecause: (code: string) => `Waiting to be sent (last attempt: ${code}); it goes again by itself`,
+  /** The customer types in this conversation (the service's member for them on the presence channel). */
+  customerTyping: (name: string) => `${name} is typing…`,
+  /** The customer when the service knows neither a name nor an email. */
+  theCustomer: 'The customer',
+  /** Under the last reply the customer has read (`customerRead`). */
+  seen: 'Seen',
+  /** Files: a message's attachments, the reply's chosen files, their upload. */
+  attachmentsLabel: (n: number) => (n === 1 ? '1 file' : `${n} files`),
+  imageAlt: (name: string) => `Image: ${name}`,
+  attach: 'Attach files',
+  attachHint: `Or drop files on the reply box. Images, PDF or text, up to ${fileSize(UPLOADS.maxFileBytes)} each.`,
+  chosenLabel: 'Files to send',
+  removeFile: (name: string) => `Remove ${name}`,
+  tooBig: (name: string) => `${name} is larger than ${fileSize(UPLOADS.maxFileBytes)}: it was not added.`,
+  wrongType: (name: string) => `${name} is not an image, a PDF or a text file: it was not added.`,
+  tooMany: `A reply takes at most ${UPLOADS.filesPerMessage} files: the others were not added.`,
+  uploadLabel: (n: number) => (n === 1 ? 'Uploading 1 file' : `Uploading ${n} files`),
+  uploadBytes: (sent: string, total: string) => `${sent} of ${total}`,
+  cancelUpload: 'Cancel',
+  cancelUploadLabel: 'Cancel this reply and its upload',
+  fileStatus: { waiting: 'waiting', uploading: 'uploading', done: 'uploaded' } as const,
+  uploadFailed: (why: string) => `The upload stopped (${why}); it goes again by itself.`,
   /** The list row's badge. */
   viewers: (n: number) => `👁 ${n}`,
   viewersLabel: (names: string) => `Viewed by ${names}`,

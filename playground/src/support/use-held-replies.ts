@@ -12,10 +12,36 @@ export const THREAD_PARAMS = { limit: PAGE_MAX }
 export interface HeldReply {
   /** The outbox entry's id. */
   id: string
+  /** Its idempotency key: the key of its uploads' progress (`useUploads`). */
+  key: string
   text: string
+  /** The files it sends (stored with the entry: they survive a reload too). */
+  files: HeldFile[]
   createdAt: number
   /** Why its last attempt failed (it goes again), when one did. */
   lastError?: string
+}
+
+/** A held reply's file, as the outbox stored it. */
+export interface HeldFile {
+  name: string
+  size: number
+}
+
+const NO_FILES: HeldFile[] = []
+
+/** The names and sizes of an entry's stored files (read as anything restored is: checked, not trusted). */
+function heldFiles(entry: OutboxEntry): HeldFile[] {
+  const files: unknown = 'files' in entry ? entry.files : undefined
+  // One empty list for every reply without files: the memoised rows keep their props.
+  if (!Array.isArray(files) || !files.length) return NO_FILES
+  return files.flatMap((f: unknown) =>
+    typeof f === 'object' && f !== null && 'name' in f && 'size' in f
+      ? typeof f.name === 'string' && typeof f.size === 'number'
+        ? [{ name: f.name, size: f.size }]
+        : []
+      : [],
+  )
 }
 
 const replyPath = (id: string) => `/v1/conversations/${id}/reply`
@@ -60,7 +86,9 @@ export function useHeldReplies(id: string): HeldReply[] {
           const body = e.request.body as { text?: unknown } | undefined
           const held: HeldReply = {
             id: e.id,
+            key: e.idempotencyKey,
             text: typeof body?.text === 'string' ? body.text : '',
+            files: heldFiles(e),
             createdAt: e.createdAt,
           }
           if (e.lastError) held.lastError = e.lastError.code
