@@ -2,6 +2,8 @@
 // channel per collection, so a list shows every row's viewers through a single subscription.
 // Each member's data is a `ResourcePresenceData` (asyncapi.json).
 
+import { UNSHOWABLE } from './unshowable.js'
+
 /** The collections that have resource presence. */
 export const PRESENCE_COLLECTIONS = ['support/conversations'] as const
 export type PresenceCollection = (typeof PRESENCE_COLLECTIONS)[number]
@@ -21,8 +23,6 @@ export const LOCK_TTL_MIN = 1_000
 export const LOCK_TTL_MAX = 600_000
 export const LOCK_TTL_DEFAULT = 60_000
 
-/** Controls, and the bidirectional embeddings, overrides and isolates that reorder the text around them (U+202E). */
-const UNSHOWABLE = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069'
 /**
  * A member's `name` (a hint: the service replaces it with the agent's verified name) holds none of
  * the characters that could disguise a name: no controls, no bidirectional overrides.

@@ -3,7 +3,15 @@
 // (short-lived signed URLs: no token is ever in a URL). The service, the emulator, the SDK and
 // the messenger read these rules from here.
 
-/** The tus endpoint under the support service's base URL (POST creates; HEAD, PATCH, DELETE at `<endpoint>/<id>`). */
+import { UNSHOWABLE } from './unshowable.js'
+
+/**
+ * The tus endpoint under the support service's base URL (POST creates; HEAD, PATCH, DELETE at
+ * `<endpoint>/<id>`). Rate limits: the creation POST and a DELETE count against the caller's
+ * per-request limit like any request; an upload's HEAD and PATCH requests do not (a file of
+ * UPLOADS.maxFileBytes is 20 PATCHes of UPLOADS.chunkBytes, a message up to 5 files), so a client
+ * takes no rate-limit slot for them either. Only the upload's owner may HEAD, PATCH or DELETE it.
+ */
 export const UPLOAD_PATH = '/v1/uploads'
 
 /** Files' limits and numbers. */
@@ -51,6 +59,15 @@ export const IMAGE_MEDIA_TYPES: readonly UploadMediaType[] = ['image/png', 'imag
  * one upload (else 400 `invalid_body` with this sentence).
  */
 export const TEXT_OR_FILES_RULE = 'needs text that is not blank, or at least one file in attachments'
+
+/**
+ * A file's name (tus metadata `filename`): 1 to UPLOADS.nameChars characters, with no control or
+ * bidirectional-override characters (U+202E would show `gpj.exe` as `exe.jpg`) and no `/` or `\\`
+ * (a name, never a path). Else the creation is refused 400 `invalid_parameter` with UPLOAD_NAME_RULE.
+ */
+export const UPLOAD_NAME = new RegExp(`^[^${UNSHOWABLE}/\\\\]{1,${UPLOADS.nameChars}}$`, 'u')
+export const UPLOAD_NAME_RULE = `must be 1 to ${UPLOADS.nameChars} characters, with no control or bidirectional-override characters and no / or \\`
+export const isUploadName = (value: unknown): value is string => typeof value === 'string' && UPLOAD_NAME.test(value)
 
 /** An upload's id (the last segment of its tus URL). */
 export const UPLOAD_ID = /^upl_[A-Za-z0-9]{16,40}$/

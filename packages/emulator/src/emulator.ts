@@ -84,6 +84,7 @@ export function createEmulatorWithState(options: EmulatorOptions): { core: Emula
   const core: EmulatorCore = {
     handle,
     attach(server: Server): void {
+      state.publicUrl.listen(server)
       for (const service of SERVICES) state.modules[service].attach?.(server)
     },
     realtime: state.modules.realtime.controls,

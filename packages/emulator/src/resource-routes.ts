@@ -58,6 +58,11 @@ export interface RouteHandler {
    * checked as on any route (a bad one is refused); the capability is never asked.
    */
   public?: boolean
+  /**
+   * False: not counted against the per-request rate limit (an upload's HEAD and PATCH, which a
+   * file needs one of per chunk: its creation and DELETE are counted). Auth still runs.
+   */
+  metered?: boolean
   /** Synchronous on purpose: an idempotent write is checked, applied and recorded in one step. */
   run(ctx: RouteContext): RouteResult
   /**

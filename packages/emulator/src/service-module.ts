@@ -35,6 +35,8 @@ export interface ModuleContext {
    * channels) or follows presence (the typing relay). Optional: a module built alone has none.
    */
   realtime?: ServiceChannels
+  /** The emulator's own origin (download links in frames and webhooks). Optional: a module built alone has none. */
+  publicUrl?: () => string
   /** Web Push, told of each new message (support's). Optional: a module built alone has none. */
   push?: PushNotifier
 }

@@ -91,7 +91,9 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     r.app = principal.app
     // A customer draws on its own bucket first, then on the app's (docs/services/support.md, "Quotas").
     const customer = isCustomer(principal) ? { customer: principal.subject } : {}
-    const decision = state.limiter.take({ app: principal.app, ...customer }, service)
+    // An unmetered route (a chunk of an upload) spends nothing; its headers show the bucket as it is.
+    const decision =
+      handler.metered === false ? undefined : state.limiter.take({ app: principal.app, ...customer }, service)
     setHeaders(res, decision?.headers)
     if (decision && !decision.allowed) {
       state.stats.rateLimited++
@@ -104,7 +106,7 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
     if (scopeError) throw scopeError
   }
 
-  const origin = originOf(req)
+  const origin = originOf(req, state.publicUrl.get())
   const check = state.inputChecks[service].get(match.route)
   if (handler.stream) {
     // Its path, query and headers (tus's) against the contract; its body is not JSON, and is its own.
@@ -163,8 +165,9 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
       },
     })
   } catch (err) {
-    // A deterministic refusal of a keyed write is remembered too, so a retry sees the same answer.
-    if (!(err instanceof HttpError) || !idempotencyKey) throw err
+    // A deterministic refusal of a keyed write is remembered too, so a retry sees the same answer;
+    // a temporary one (an upload still arriving, a rate limit, a failure of ours) is not: a retry may pass.
+    if (!(err instanceof HttpError) || !idempotencyKey || !isRemembered(err)) throw err
     result = { status: err.status, body: errorBody(r.requestId, err.status, err.code, err.message, err.details) }
   }
   if (result.applied) state.stats.writesApplied++
@@ -175,6 +178,11 @@ export async function handleServiceRequest(state: EmulatorState, r: ServiceReque
   sendJson(res, result.status, result.body)
 }
 
+/** Refusals a retry of the same keyed write would see again (so its replay may answer them). */
+const TEMPORARY_CODES: ReadonlySet<string> = new Set(['upload_incomplete'])
+const isRemembered = (err: HttpError): boolean =>
+  err.status !== 429 && err.status < 500 && !TEMPORARY_CODES.has(err.code)
+
 function rateLimited(retryAfterSeconds: number, bucket: RateLimitBucket): HttpError {
   const whose = bucket === 'customer' ? "this customer's own quota" : "the app's plan"
   const message = `Rate limit exceeded (${whose}); retry after ${retryAfterSeconds} s.`
@@ -184,13 +192,21 @@ function rateLimited(retryAfterSeconds: number, bucket: RateLimitBucket): HttpEr
   })
 }
 
-/** How the caller reached us (`Host`, as a browser or proxy sent it): a well-formed one, else our own address. */
-function originOf(req: IncomingMessage): string {
+/** A host name or an IP literal (v4, or v6 in brackets), and maybe a port: nothing else is a Host. */
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/
+
+/**
+ * The origin a REST answer's links are minted under: how the caller reached us (`Host`, as a
+ * browser or a proxy in front sent it) when it is a valid host[:port], else the emulator's own
+ * (`publicUrl`). Only the answer to that caller carries it: nothing stored, no frame, no webhook.
+ * The scheme is the connection's (X-Forwarded-Proto is not read).
+ */
+function originOf(req: IncomingMessage, own: string): string {
   const host = req.headers.host
+  if (!host || host.length > 255 || !HOST.test(host)) return own
   const secure = (req.socket as { encrypted?: boolean }).encrypted === true
-  const address = req.socket.localAddress ?? '127.0.0.1'
-  const fallback = `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`
-  return `${secure ? 'https' : 'http'}://${host && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host) ? host : fallback}`
+  return `${secure ? 'https' : 'http'}://${host}`
 }
 
 function setHeaders(res: ServerResponse, headers: Record<string, string> | undefined): void {

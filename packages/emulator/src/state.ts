@@ -1,6 +1,7 @@
 // Everything one emulator instance holds, resolved from its options once.
 import { DEFAULTS, DEV_APP } from './defaults.js'
 import { Faults } from './faults.js'
+import { createPublicUrl, type PublicUrl } from './public-url.js'
 import { IdempotencyStore } from './idempotency.js'
 import { RateLimiter } from './rate-limiter.js'
 import { ResourceStore } from './resource-store.js'
@@ -37,6 +38,8 @@ export interface EmulatorState {
   routers: Record<Service, Router<RouteHandler>>
   /** Per service and route: the contract's check of its inputs (compiled once per process). */
   inputChecks: Record<Service, Map<Route<RouteHandler>, InputCheck>>
+  /** The emulator's own origin (links in frames and webhooks; REST answers' fallback). */
+  publicUrl: PublicUrl
 }
 
 export function createState(o: EmulatorOptions = {}): EmulatorState {
@@ -48,7 +51,8 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     throw new RangeError('maxBodyBytes must be a positive integer')
   const webhooks = createWebhookModule(o.webhooks, { appIds: apps.map((a) => a.appId) })
   const appsById = new Map(apps.map((a) => [a.appId, a]))
-  const ctx = { seed, webhooks, apps: appsById }
+  const publicUrl = createPublicUrl(o.publicUrl)
+  const ctx = { seed, webhooks, apps: appsById, publicUrl: () => publicUrl.get() }
   // Realtime first: support publishes on it and follows its presence.
   const realtime = createRealtimeModule(ctx, o.realtime)
   const channels: ServiceChannels = {
@@ -74,6 +78,7 @@ export function createState(o: EmulatorOptions = {}): EmulatorState {
     inputChecks[service] = new Map(routes.map((route) => [route, inputCheck(route.method, specPath(service, route))]))
   }
   return {
+    publicUrl,
     inputChecks,
     webhooks,
     modules,

@@ -51,6 +51,13 @@ export interface EmulatorOptions {
    */
   maxBodyBytes?: number
   /**
+   * The emulator's own public origin (`http://localhost:5173`): download links in live frames and
+   * webhooks are minted under it (a REST answer uses its request's Host when that is a valid
+   * host[:port]). Set it when the emulator is embedded behind another origin (a dev server).
+   * @default the address of the server it listens on (`emulator.url`, or the server given to `attach`)
+   */
+  publicUrl?: string
+  /**
    * Serve `POST /dev/token`, a token endpoint for the local dev app.
    * @default true
    */

@@ -430,7 +430,7 @@ export type paths = {
     put?: never
     /**
      * Start an upload (tus creation)
-     * @description Agents and customers. `Upload-Length` is required (no deferred length), at most 10485760 bytes (413 `upload_too_large`); `Upload-Metadata` carries `filename` (at most 255 characters) and `filetype`, one of image/png, image/jpeg, image/gif, image/webp, application/pdf, text/plain (415 `upload_type_not_allowed`). A customer holds at most 52428800 bytes in uploads (413 `upload_quota_exceeded`). When the last byte arrives the service checks the bytes against `filetype` (415 `upload_type_mismatch`: the upload is deleted). `Location` is the upload’s URL; its last segment is the id a message’s `attachments` names.
+     * @description Agents and customers. `Upload-Length` is required (no deferred length), at most 10485760 bytes (413 `upload_too_large`); `Upload-Metadata` carries `filename` (it must be 1 to 255 characters, with no control or bidirectional-override characters and no / or \: else 400 `invalid_parameter`) and `filetype`, one of image/png, image/jpeg, image/gif, image/webp, application/pdf, text/plain (415 `upload_type_not_allowed`). A customer holds at most 52428800 bytes in uploads (413 `upload_quota_exceeded`). When the last byte arrives the service checks the bytes against `filetype` (415 `upload_type_mismatch`: the upload is deleted). `Location` is the upload’s URL; its last segment is the id a message’s `attachments` names. This creation counts against the rate limit; the upload’s HEAD and PATCH requests do not (its DELETE does).
      */
     post: operations['createUpload']
     delete?: never

@@ -2,7 +2,7 @@
 // downloads. Neither is a JSON operation: they are marked `x-tandem-raw` (no examples, no JSON
 // body), so the outbox's WRITE_PATHS and the JSON conformance cases leave them out; the
 // emulator's uploads tests hold it to them.
-import { UPLOAD_ID, UPLOAD_MEDIA_TYPES, UPLOADS } from '../uploads.js'
+import { UPLOAD_ID, UPLOAD_MEDIA_TYPES, UPLOAD_NAME_RULE, UPLOADS } from '../uploads.js'
 import { integer, string, type Schema } from './helpers.js'
 import { ERROR_RESPONSES, headerRefs, pathParam, query, STANDARD_HEADERS } from './operations.js'
 
@@ -36,12 +36,13 @@ export const uploadPaths: Record<string, Schema> = {
       summary: 'Start an upload (tus creation)',
       description:
         `Agents and customers. \`Upload-Length\` is required (no deferred length), at most ${UPLOADS.maxFileBytes} ` +
-        'bytes (413 `upload_too_large`); `Upload-Metadata` carries `filename` (at most ' +
-        `${UPLOADS.nameChars} characters) and \`filetype\`, one of ${UPLOAD_MEDIA_TYPES.join(', ')} (415 ` +
+        'bytes (413 `upload_too_large`); `Upload-Metadata` carries `filename` (it ' +
+        `${UPLOAD_NAME_RULE}: else 400 \`invalid_parameter\`) and \`filetype\`, one of ${UPLOAD_MEDIA_TYPES.join(', ')} (415 ` +
         '`upload_type_not_allowed`). A customer holds at most ' +
         `${UPLOADS.customerQuotaBytes} bytes in uploads (413 \`upload_quota_exceeded\`). When the last byte ` +
         'arrives the service checks the bytes against `filetype` (415 `upload_type_mismatch`: the upload is ' +
-        'deleted). `Location` is the upload’s URL; its last segment is the id a message’s `attachments` names.',
+        'deleted). `Location` is the upload’s URL; its last segment is the id a message’s `attachments` names. ' +
+        'This creation counts against the rate limit; the upload’s HEAD and PATCH requests do not (its DELETE does).',
       ...raw,
       parameters: [
         TUS_RESUMABLE,

@@ -26,11 +26,7 @@ interface Row {
 
 const tokens = {} as Record<Who, string>
 /** A's seeded conversation, a published and a draft article, A's and B's channels. */
-let aConversation = ''
-let article = ''
-let draft = ''
-let aChannel = ''
-let bChannel = ''
+let [aConversation, article, draft, aChannel, bChannel] = ['', '', '', '', '']
 
 const NO = [403, 'insufficient_scope'] as const satisfies Expected
 const nobody = { A: NO, B: NO, readOnly: NO, agent: NO }
@@ -50,7 +46,7 @@ const push = '/realtime/v1/push/subscriptions'
 const UPLOAD = 'upl_0000000000000000nope'
 const upload = `/support/v1/uploads/${UPLOAD}`
 const NO_TUS = [400, 'invalid_parameter'] as const satisfies Expected
-const FORBIDDEN = [403, 'forbidden'] as const satisfies Expected
+const BAD = [403, 'forbidden'] as const satisfies Expected
 /** A browser's push subscription (a fresh P-256 key and auth secret), and a renewal of one nobody holds. */
 const { endpoint, keys } = browserSubscription('https://push.example/matrix')
 const pushSubscription = { endpoint, keys }
@@ -121,12 +117,11 @@ function table(): Record<string, Row> {
     sendMyMessage: { method: 'POST', path: `${me}/messages`, body: { text: 'Any news?' }, expect: mine(201, true) },
     markMyConversationRead: { method: 'POST', path: `${me}/read`, expect: mine(200, true) },
     setMyTyping: { method: 'POST', path: `${me}/typing`, body: { typing: true }, expect: mine(204, true) },
-    // Agents and customers upload (what is refused next: no Tus-Resumable header; uploads/ tests
-    // the rest); a download needs the service's signature, not a scope.
+    // Agents and customers upload (refused next: no Tus-Resumable); a download needs a signature, not a scope.
     createUpload: { method: 'POST', path: '/support/v1/uploads', expect: { ...each(NO_TUS), readOnly: NO } },
     sendUploadBytes: { method: 'PATCH', path: upload, expect: { ...each(NO_TUS), readOnly: NO } },
     deleteUpload: { method: 'DELETE', path: upload, expect: { ...each(NO_TUS), readOnly: NO } },
-    downloadFile: { method: 'GET', path: `/support/v1/files/${UPLOAD}?expires=1&signature=x`, expect: each(FORBIDDEN) },
+    downloadFile: { method: 'GET', path: `/support/v1/files/${UPLOAD}?expires=1&signature=x`, expect: each(BAD) },
     listDocCollections: { method: 'GET', path: '/support/v1/docs/collections', expect: everyone },
     listArticles: { method: 'GET', path: '/support/v1/docs/articles', expect: everyone },
     getArticle: { method: 'GET', path: `/support/v1/docs/articles/${article}`, expect: everyone },

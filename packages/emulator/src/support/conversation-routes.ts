@@ -114,7 +114,6 @@ export function conversationRoutes(
       const body = b.text
       // All the files or none: every id checked before anything is written.
       const claimed = uploads.claim(ctx.principal, b.attachments)
-      const origin = ctx.origin ?? ''
       const next = type === 'reply' ? b.status : undefined
       const { subject } = ctx.principal
       const agent = store.data.agents.find((a) => a.id === subject)
@@ -125,18 +124,19 @@ export function conversationRoutes(
         email: agent?.email ?? null,
       }
       const { thread, conversation, changes } =
-        store.addThread(id, type, body, author, next, (threadId) => uploads.attach(claimed, threadId, origin)) ??
+        store.addThread(id, type, body, author, next, (threadId) => uploads.attach(claimed, threadId)) ??
         fail(notFound('conversation', id))
       // The conversation changed too (threadCount, preview, modifiedAt, maybe status).
       ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
-      notify(ctx, 'thread.created', { conversation, thread })
+      // Each carries links minted for it: the webhook under the emulator's own URL, the answer its request's.
+      notify(ctx, 'thread.created', { conversation, thread: uploads.fresh(thread) })
       if (changes.status) notify(ctx, 'conversation.updated', { conversation, changes })
       // A reply reaches the customer (message, then the conversation with its unread count); a note never does.
       if (type === 'reply') {
         feed.message(ctx.principal.app, thread)
         feed.conversation(ctx.principal.app, id)
       }
-      return { status: 201, body: thread, applied: true }
+      return { status: 201, body: uploads.fresh(thread, ctx.origin), applied: true }
     },
   })
 
@@ -158,7 +158,7 @@ export function conversationRoutes(
           const threads = store.threads(params.id ?? '') ?? fail(notFound('conversation', params.id ?? ''))
           const page = offsetPage(threads, parseLimit(query.get('limit')), query.get('cursor') || null, 'thr')
           // Each answer mints its own download URLs.
-          return { status: 200, body: { ...page, data: page.data.map((t) => uploads.fresh(t, origin ?? '')) } }
+          return { status: 200, body: { ...page, data: page.data.map((t) => uploads.fresh(t, origin)) } }
         },
       },
     },

@@ -2,6 +2,7 @@
 // Each conversation keeps two modification times: its own (agents see it) and the last change its
 // customer can see, which an internal note, a tag or an assignee never moves. Lists are read from
 // those stamps by conversation-list.ts.
+import { visible } from './customer-view.js'
 import { listConversations, type ConversationFilter, type Entry, type Viewer } from './conversation-list.js'
 import type { Page } from './cursor.js'
 import { createIds, newFaker, previewOf, seedSupport } from './seed.js'
@@ -218,12 +219,13 @@ export class ConversationStore {
   }
 
   /**
-   * Where the customer has read up to: the latest message they can see. Neither `modifiedAt` nor
-   * any list order moves (a read is not a change of the conversation). Undefined when unchanged.
+   * Where the customer has read up to: the latest message they can see, when they mark it read or
+   * write one (they read what came before it). Neither `modifiedAt` nor any list order moves (a
+   * read is not a change of the conversation). Undefined when unchanged.
    */
   markCustomerRead(id: string, now = Date.now()): Conversation | undefined {
     const entry = this.s.byId.get(id)
-    const latest = entry && [...entry.threads].reverse().find((t) => t.type !== 'note')
+    const latest = entry && visible(entry.threads).at(-1)
     if (!entry || !latest || entry.conversation.customerRead?.threadId === latest.id) return undefined
     entry.conversation = {
       ...entry.conversation,

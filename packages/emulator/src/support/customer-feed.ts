@@ -2,6 +2,7 @@
 // service alone publishes there (docs/protocol.md). Nothing is said about an internal note.
 import { CUSTOMER_EVENTS, customerChannelName, type CustomerTyping } from '@tandem/contract'
 import type { PushNotifier, ServiceChannels } from '../service-module.js'
+import type { UploadRegistry } from '../uploads/registry.js'
 import type { ConversationStore } from './conversation-store.js'
 import { toCustomerMessage, type CustomerReads } from './customer-view.js'
 import type { Thread } from './types.js'
@@ -19,6 +20,7 @@ export function createCustomerFeed(
   reads: CustomerReads,
   realtime: ServiceChannels | undefined,
   push?: PushNotifier,
+  uploads?: Pick<UploadRegistry, 'fresh'>,
 ): CustomerFeed {
   /** The customer channel of the conversation's customer; undefined when it has none. */
   const channelOf = (conversationId: string): string | undefined => {
@@ -39,7 +41,9 @@ export function createCustomerFeed(
     },
     message(app, thread) {
       if (thread.type === 'note') return
-      say(app, thread.conversationId, CUSTOMER_EVENTS.message, toCustomerMessage(thread))
+      // Links minted for this frame, under the emulator's own URL (never a request's Host).
+      const message = toCustomerMessage(uploads ? uploads.fresh(thread) : thread)
+      say(app, thread.conversationId, CUSTOMER_EVENTS.message, message)
       // After the channel: the rule asks who has a tab open, and an open one just heard it.
       const conversation = store.get(thread.conversationId)
       if (conversation) push?.message(app, conversation, thread)

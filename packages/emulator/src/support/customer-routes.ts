@@ -97,7 +97,7 @@ export function customerRoutes(
       const claimed = uploads.claim(principal, b.attachments)
       const { mailboxes } = store.data
       const mailbox = mailboxes.find((m) => m.slug === DEFAULTS.customerMailbox) ?? mailboxes[0]
-      const { conversation, thread } = store.create({
+      const { conversation: created, thread } = store.create({
         mailboxId: mailbox?.id ?? '',
         subject: b.subject ?? (subjectOf(b.text) || subjectOf(claimed.map((r) => r.name).join(', '))),
         customer: {
@@ -109,13 +109,15 @@ export function customerRoutes(
         tags: [],
         status: 'active',
         assigneeId: null,
-        attach: (threadId) => uploads.attach(claimed, threadId, ctx.origin ?? ''),
+        attach: (threadId) => uploads.attach(claimed, threadId),
       })
+      // The customer has read what they wrote: agents' "Seen" starts there.
+      const conversation = store.markCustomerRead(created.id) ?? created
       reads.markRead(conversation.id, threadsOf(conversation.id))
       // To agents it is any new conversation: the live collection and the webhooks say so.
       ctx.publishChange?.('conversations', { event: 'created', item: conversation })
       notify(ctx, 'conversation.created', { conversation })
-      notify(ctx, 'thread.created', { conversation, thread })
+      notify(ctx, 'thread.created', { conversation, thread: uploads.fresh(thread) })
       feed.conversation(principal.app, conversation.id)
       feed.message(principal.app, thread)
       return { status: 201, body: viewOf(conversation.id), applied: true }
@@ -136,17 +138,22 @@ export function customerRoutes(
       }
       const b = ctx.body as CustomerMessageCreate
       const claimed = uploads.claim(principal, b.attachments)
-      const attach = (threadId: string) => uploads.attach(claimed, threadId, ctx.origin ?? '')
-      const { thread, conversation, changes } =
-        store.addThread(id, 'customer', b.text, author, undefined, attach) ?? fail(notFound('conversation', id))
+      const attach = (threadId: string) => uploads.attach(claimed, threadId)
+      const {
+        thread,
+        conversation: added,
+        changes,
+      } = store.addThread(id, 'customer', b.text, author, undefined, attach) ?? fail(notFound('conversation', id))
+      // Writing is reading everything before it: "Seen" moves to the customer's own message.
+      const conversation = store.markCustomerRead(id) ?? added
       reads.markRead(id, threadsOf(id))
       ctx.publishChange?.('conversations', { event: 'updated', item: conversation })
-      notify(ctx, 'thread.created', { conversation, thread })
+      notify(ctx, 'thread.created', { conversation, thread: uploads.fresh(thread) })
       if (changes.status) notify(ctx, 'conversation.updated', { conversation, changes })
       // The customer's other tabs hear their own message too.
       feed.message(principal.app, thread)
       feed.conversation(principal.app, id)
-      return { status: 201, body: toCustomerMessage(thread), applied: true }
+      return { status: 201, body: toCustomerMessage(uploads.fresh(thread, ctx.origin)), applied: true }
     },
   })
 
@@ -194,11 +201,10 @@ export function customerRoutes(
         write: false,
         run: ({ principal, params, query, origin }) => {
           const id = mine(principal, params.id).id
-          const messages = visible(threadsOf(id)).map((t) => toCustomerMessage(uploads.fresh(t, origin ?? '')))
-          return {
-            status: 200,
-            body: offsetPage(messages, parseLimit(query.get('limit')), query.get('cursor') || null, 'msg'),
-          }
+          const messages = visible(threadsOf(id)).map(toCustomerMessage)
+          const page = offsetPage(messages, parseLimit(query.get('limit')), query.get('cursor') || null, 'msg')
+          // Links for the page's messages only, minted for this answer.
+          return { status: 200, body: { ...page, data: page.data.map((m) => uploads.fresh(m, origin)) } }
         },
       }),
     },

@@ -6,6 +6,7 @@
 import {
   CUSTOMER_TYPING_TTL_MS,
   LIMITS,
+  MAX_PRESENCE_RESOURCES,
   customerPresenceClientId,
   showableName,
   type CustomerTyping as TypingChange,
@@ -38,6 +39,14 @@ export function createCustomerTyping(
   /** By app and customer: the conversations the member shows. */
   const shown = new Map<string, Set<string>>()
 
+  /** A conversation no longer shown: a later `typing: true` there starts it again. */
+  const forget = (convKey: string) => {
+    const lapse = lapses.get(convKey)
+    if (lapse) clearTimeout(lapse.timer)
+    lapses.delete(convKey)
+    owners.delete(convKey)
+  }
+
   const apply = (app: string, change: TypingChange) => {
     const convKey = `${app}\u0000${change.conversationId}`
     const customerId = lapses.get(convKey)?.customerId ?? owners.get(convKey)
@@ -50,6 +59,12 @@ export function createCustomerTyping(
       return
     }
     if (change.typing) {
+      // A member's lists hold at most MAX_PRESENCE_RESOURCES: the conversation typed in longest ago goes.
+      for (const oldest of typing) {
+        if (typing.size < MAX_PRESENCE_RESOURCES) break
+        typing.delete(oldest)
+        forget(`${app}\u0000${oldest}`)
+      }
       typing.add(change.conversationId)
       owners.set(convKey, customerId)
     } else {

@@ -30,8 +30,8 @@ export interface SupportModule extends ServiceModule {
 export function createSupportModule(ctx: ModuleContext, options: SupportOptions = {}): SupportModule {
   const store = new ConversationStore(ctx.seed)
   const reads = new CustomerReads()
-  const feed = createCustomerFeed(store, reads, ctx.realtime, ctx.push)
-  const uploads = createUploads()
+  const uploads = createUploads(ctx.publicUrl)
+  const feed = createCustomerFeed(store, reads, ctx.realtime, ctx.push, uploads.registry)
   // Resource presence: verified names and stamped locks (the hub runs the policy on each write).
   const policy = createPresencePolicy(() => store.data.agents)
   const throttle = createTypingThrottle((app, data) => feed.typing(app, data))
@@ -74,7 +74,7 @@ export function createSupportModule(ctx: ModuleContext, options: SupportOptions 
       for (const stop of stops) stop()
       throttle.reset()
       customerTyping.reset()
-      uploads.clear()
+      uploads.close()
     },
   }
 }

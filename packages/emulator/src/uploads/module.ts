@@ -22,6 +22,8 @@ export interface UploadInfo {
   complete: boolean
   /** The thread (message) that holds it, or null. */
   attachedTo: string | null
+  /** Times the service read the whole file to check its type (1 once complete). */
+  checks: number
 }
 
 export interface UploadControls {
@@ -36,13 +38,16 @@ export interface Uploads {
   registry: UploadRegistry
   routes: Route<RouteHandler>[]
   controls: UploadControls
-  /** Forgets every upload and deletes its bytes (reset and close). */
+  /** Forgets every upload and deletes its bytes (reset). */
   clear(): void
+  /** As clear, for good (close): no later request stores anything. */
+  close(): void
 }
 
-export function createUploads(): Uploads {
+/** `publicUrl`: the emulator's own origin, for links that go out in frames and webhooks. */
+export function createUploads(publicUrl: () => string = () => 'http://127.0.0.1'): Uploads {
   const signer = createSigner()
-  const registry = createUploadRegistry(signer)
+  const registry = createUploadRegistry(signer, publicUrl)
   const tus = createTusEndpoint(registry)
   return {
     registry,
@@ -51,8 +56,8 @@ export function createUploads(): Uploads {
       get(id) {
         const r = registry.get(id)
         if (!r) return undefined
-        const { name, type, size, complete, attachedTo } = r
-        return { id, owner: r.subject, name, type, size, offset: tus.offset(id), complete, attachedTo }
+        const { name, type, size, complete, attachedTo, checks } = r
+        return { id, owner: r.subject, name, type, size, offset: tus.offset(id), complete, attachedTo, checks }
       },
       bytes: (id) => (registry.get(id) ? tus.bytes(id) : Promise.resolve(undefined)),
       received: (id) => registry.get(id)?.received ?? 0,
@@ -60,6 +65,10 @@ export function createUploads(): Uploads {
     clear() {
       registry.reset()
       tus.clear()
+    },
+    close() {
+      registry.reset()
+      tus.close()
     },
   }
 }

@@ -28,6 +28,8 @@ export interface UploadRecord {
   height: number | null
   /** PATCH body bytes the service has read for it (resends included). */
   received: number
+  /** Times the service read the whole file to check its type (once, when the last byte lands). */
+  checks: number
   createdAt: number
 }
 
@@ -44,12 +46,17 @@ export interface UploadRegistry {
   held(app: string, subject: string): number
   /** Checks every id before anything changes: the caller's, complete, on no message. Throws else. */
   claim(principal: Principal, ids: readonly string[] | undefined): UploadRecord[]
-  /** Marks claimed uploads as the thread's, and returns them as the thread's attachments. */
-  attach(records: readonly UploadRecord[], threadId: string, origin: string, now?: number): Attachment[]
-  /** Fresh URLs for attachments a message already holds (each answer mints its own). */
-  resign(attachments: readonly Attachment[], origin: string, now?: number): Attachment[]
-  /** A thread or message with fresh URLs (itself when it holds no file). */
-  fresh<T extends { attachments: Attachment[] }>(item: T, origin: string, now?: number): T
+  /**
+   * Marks claimed uploads as the thread's, and returns them as the thread stores them: with no
+   * URL (`url` and `expiresAt` empty). A URL is never stored: every answer, frame and webhook
+   * mints its own with `fresh`, under the origin it goes to.
+   */
+  attach(records: readonly UploadRecord[], threadId: string): Attachment[]
+  /**
+   * A thread or message with fresh URLs (itself when it holds no file), under `origin`: a REST
+   * answer's (its request's Host); omitted, the emulator's own public URL (frames, webhooks).
+   */
+  fresh<T extends { attachments: Attachment[] }>(item: T, origin?: string, now?: number): T
   /** Uploads no message took within UPLOADS.unattachedTtlMs of their creation. */
   expired(now: number): UploadRecord[]
   all(): IterableIterator<UploadRecord>
@@ -61,7 +68,7 @@ const notFound = (id: string) =>
     { field: 'attachments', message: 'is not an upload of yours, or is on a message already' },
   ])
 
-export function createUploadRegistry(signer: Signer): UploadRegistry {
+export function createUploadRegistry(signer: Signer, publicUrl: () => string): UploadRegistry {
   const records = new Map<string, UploadRecord>()
   const attachment = (
     r: Pick<Attachment, 'id' | 'name' | 'type' | 'size' | 'width' | 'height'>,
@@ -101,13 +108,23 @@ export function createUploadRegistry(signer: Signer): UploadRegistry {
         ])
       return claimed
     },
-    attach(claimed, threadId, origin, now = Date.now()) {
+    attach(claimed, threadId) {
       for (const r of claimed) r.attachedTo = threadId
-      return claimed.map((r) => attachment(r, origin, now))
+      return claimed.map((r) => ({
+        id: r.id,
+        name: r.name,
+        type: r.type,
+        size: r.size,
+        url: '',
+        expiresAt: '',
+        width: r.width,
+        height: r.height,
+      }))
     },
-    resign: (attachments, origin, now = Date.now()) => attachments.map((a) => attachment(a, origin, now)),
-    fresh: (item, origin, now = Date.now()) =>
-      item.attachments.length === 0 ? item : { ...item, attachments: registry.resign(item.attachments, origin, now) },
+    fresh: (item, origin = publicUrl(), now = Date.now()) =>
+      item.attachments.length === 0
+        ? item
+        : { ...item, attachments: item.attachments.map((a) => attachment(a, origin, now)) },
     expired(now) {
       return [...records.values()].filter((r) => r.attachedTo === null && now - r.createdAt > UPLOADS.unattachedTtlMs)
     },

@@ -1,7 +1,7 @@
 // The upload and download routes of the support service (docs/uploads.md). They run the service
 // pipeline like any route (faults, auth with agent or customer tokens, rate limits, request id),
 // then take the raw request: tus for uploads, the file's bytes for a signed download.
-import { IMAGE_MEDIA_TYPES, UPLOAD_PATH } from '@tandem/contract'
+import { IMAGE_MEDIA_TYPES, UPLOAD_PATH, type UploadMediaType } from '@tandem/contract'
 // tus's own header rules, run here first so that a refusal comes in the service's JSON shape.
 import { validateHeader } from '@tus/server/dist/validators/HeaderValidator.js'
 import type { IncomingMessage } from 'node:http'
@@ -20,6 +20,22 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
   const ascii = [...name].map((c) => (c < ' ' || c > '~' || '"\\%'.includes(c) ? '_' : c)).join('')
   const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`
+}
+
+/** The extension a download of each stored type ends with (a browser or OS opens it by that). */
+const EXTENSIONS: Record<UploadMediaType, readonly string[]> = {
+  'image/png': ['.png'],
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/gif': ['.gif'],
+  'image/webp': ['.webp'],
+  'application/pdf': ['.pdf'],
+  'text/plain': ['.txt'],
+}
+
+/** The name a file downloads as: its own, with the stored type's extension added unless it has it (`a.html` → `a.html.txt`). */
+export function downloadName(name: string, type: UploadMediaType): string {
+  const ends = EXTENSIONS[type]
+  return ends.some((e) => name.toLowerCase().endsWith(e)) ? name : `${name}${ends[0]}`
 }
 
 /** What @tus/server would refuse in plain text before any hook runs (a header it cannot read), as JSON. */
@@ -43,20 +59,24 @@ function headerProblem(req: IncomingMessage): HttpError | undefined {
 
 export function uploadRoutes(registry: UploadRegistry, tus: TusEndpoint, signer: Signer): Route<RouteHandler>[] {
   // Agents (`support:write`) and customers (their own role) both upload.
-  const tusRoute = (own: boolean): RouteHandler => ({
+  // HEAD and PATCH (`metered: false`) are not counted against the rate limit: a file of
+  // UPLOADS.maxFileBytes takes 20 PATCHes, and a message 5 files (UPLOAD_RATE_RULE).
+  const tusRoute = (own: boolean, metered = true): RouteHandler => ({
     write: false,
+    metered,
     customers: true,
     capability: () => 'support:write',
     run: streamOnly,
     stream: async ({ req, res, principal, requestId, params }: StreamContext) => {
-      if (own) {
+      const id = own ? (params.id ?? '') : undefined
+      if (id !== undefined) {
         // Anyone's but the caller's reads as unknown; one on a message is the message's now.
-        const record = registry.mine(principal, params.id ?? '')
+        const record = registry.mine(principal, id)
         if (!record || (req.method === 'DELETE' && record.attachedTo !== null)) throw notFound()
       }
       const problem = headerProblem(req)
       if (problem) throw problem
-      await tus.handle(req, res, { principal, requestId })
+      await tus.handle(req, res, { principal, requestId, ...(id === undefined ? {} : { id }) })
     },
   })
 
@@ -80,7 +100,10 @@ export function uploadRoutes(registry: UploadRegistry, tus: TusEndpoint, signer:
       res.writeHead(200, {
         'Content-Type': record.type === 'text/plain' ? 'text/plain; charset=utf-8' : record.type,
         'Content-Length': String(tus.offset(id)),
-        'Content-Disposition': contentDisposition(image ? 'inline' : 'attachment', record.name),
+        'Content-Disposition': contentDisposition(
+          image ? 'inline' : 'attachment',
+          downloadName(record.name, record.type),
+        ),
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "default-src 'none'; sandbox",
         'Cross-Origin-Resource-Policy': 'cross-origin',
@@ -101,8 +124,8 @@ export function uploadRoutes(registry: UploadRegistry, tus: TusEndpoint, signer:
 
   return [
     { method: 'POST', pattern: UPLOAD_PATH, handler: tusRoute(false) },
-    { method: 'HEAD', pattern: `${UPLOAD_PATH}/:id`, handler: tusRoute(true) },
-    { method: 'PATCH', pattern: `${UPLOAD_PATH}/:id`, handler: tusRoute(true) },
+    { method: 'HEAD', pattern: `${UPLOAD_PATH}/:id`, handler: tusRoute(true, false) },
+    { method: 'PATCH', pattern: `${UPLOAD_PATH}/:id`, handler: tusRoute(true, false) },
     { method: 'DELETE', pattern: `${UPLOAD_PATH}/:id`, handler: tusRoute(true) },
     { method: 'GET', pattern: '/v1/files/:id', handler: download },
   ]

@@ -12,10 +12,10 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { FileStore } from '@tus/file-store'
 import { EVENTS, Server } from '@tus/server'
-import { UPLOAD_PATH, UPLOADS, isUploadId, isUploadMediaType } from '@tandem/contract'
+import { UPLOAD_NAME_RULE, UPLOAD_PATH, UPLOADS, isUploadId, isUploadMediaType, isUploadName } from '@tandem/contract'
 import { isCustomer } from '../access.js'
 import type { Principal } from '../auth.js'
-import { codeForStatus } from '../http-errors.js'
+import { codeForStatus, HttpError } from '../http-errors.js'
 import { errorBody, EXPOSED_HEADERS, JSON_TYPE } from '../http-utils.js'
 import { checkFile } from './file-check.js'
 import { ownerOf, type UploadRegistry } from './registry.js'
@@ -37,6 +37,8 @@ const TUS_CODES: Record<number, string> = {
 interface Caller {
   principal: Principal
   requestId: string
+  /** The upload the route authorised (HEAD, PATCH, DELETE); tus works on this one alone. */
+  id?: string
 }
 
 /** A refusal thrown from a tus hook: @tus/server answers `status_code` with `body` (its error convention). */
@@ -58,8 +60,10 @@ export interface TusEndpoint {
   /** A stream of a complete upload's bytes (downloads). */
   file(id: string): Readable
   remove(id: string): Promise<void>
-  /** Deletes every file (reset, close): the next upload starts a new directory. */
+  /** Deletes every file (reset): the next upload starts a new directory. */
   clear(): void
+  /** Deletes every file for good (the emulator closed): no request makes a directory again. */
+  close(): void
 }
 
 /** Counts what each PATCH wrote (a cut connection keeps what arrived: tus ends the write gracefully). */
@@ -79,7 +83,15 @@ class CountingStore extends FileStore {
 
 export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
   const callers = new Map<IncomingMessage, Caller>()
-  let live: { dir: string; store: CountingStore; server: Server; cleanup: () => void } | undefined
+  let live: { dir: string; store: CountingStore; server: Server } | undefined
+  let closed = false
+  const cleanup = () => {
+    if (live) rmSync(live.dir, { recursive: true, force: true })
+    live = undefined
+  }
+  // An emulator nobody closes (createEmulator in a dev server) still leaves no files behind: one
+  // listener for the endpoint's life, whatever directory it holds then.
+  let exitHook = false
 
   const refuse = (req: IncomingMessage, status: number, code: string, message: string): TusRefusal =>
     new TusRefusal(status, JSON.stringify(errorBody(callers.get(req)?.requestId ?? '', status, code, message)))
@@ -90,7 +102,8 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
     // `/support/v1/uploads/<id>`: a proxy or another host in front resolves it against what the client asked.
     relativeLocation: true,
     namingFunction: () => `upl_${randomBytes(12).toString('hex')}`,
-    getFileIdFromRequest: (_req, last) => (isUploadId(last) ? last : undefined),
+    // Never the URL's: the id the route checked the caller owns (tus would take the URL's last segment, query included).
+    getFileIdFromRequest: (req) => callers.get(req)?.id,
     onIncomingRequest: (_req, res) => {
       // @tus/server sets its own list; ours (request id, rate limits) must stay readable too.
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
@@ -114,8 +127,7 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
           `Files may be ${TYPES_TEXT}; not "${String(type).slice(0, 100)}".`,
         )
       const name = upload.metadata?.filename ?? 'file'
-      if (name === '' || [...name].length > UPLOADS.nameChars)
-        throw refuse(req, 400, 'invalid_parameter', `A filename must be 1 to ${UPLOADS.nameChars} characters.`)
+      if (!isUploadName(name)) throw refuse(req, 400, 'invalid_parameter', `A filename ${UPLOAD_NAME_RULE}.`)
       const customer = isCustomer(principal)
       const now = Date.now()
       for (const old of registry.expired(now)) void endpoint.remove(old.id)
@@ -140,23 +152,26 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
         width: null,
         height: null,
         received: 0,
+        checks: 0,
         createdAt: now,
       })
       return Promise.resolve(res)
     },
     onUploadFinish: async (req, res, upload) => {
       const record = registry.get(upload.id)
+      // A 0-byte PATCH on a finished upload finishes it "again": its bytes were checked once.
+      if (record?.complete) return res
+      if (!record) {
+        await endpoint.remove(upload.id)
+        throw refuse(req, 404, 'upload_not_found', 'No such upload.')
+      }
+      record.checks++
       const bytes = await endpoint.bytes(upload.id)
-      const facts = record && bytes && (await checkFile(bytes, record.type))
-      if (!record || !facts) {
+      const facts = bytes && (await checkFile(bytes, record.type))
+      if (!facts) {
         // Nothing of it is kept: the bytes go, and so does the record (its quota with it).
         await endpoint.remove(upload.id)
-        throw refuse(
-          req,
-          415,
-          'upload_type_mismatch',
-          `The file's bytes are not ${record?.type ?? 'its declared type'}.`,
-        )
+        throw refuse(req, 415, 'upload_type_mismatch', `The file's bytes are not ${record.type}.`)
       }
       Object.assign(record, { complete: true, ...facts })
       return res
@@ -179,10 +194,10 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
 
   const open = () => {
     if (live) return live
+    if (closed) throw new HttpError(503, 'service_unavailable', 'The emulator is closed.')
     const dir = mkdtempSync(join(tmpdir(), 'tandem-uploads-'))
-    // An emulator nobody closes (createEmulator in a dev server) still leaves no files behind.
-    const cleanup = () => rmSync(dir, { recursive: true, force: true })
-    process.once('exit', cleanup)
+    if (!exitHook) process.once('exit', cleanup)
+    exitHook = true
     const store = new CountingStore(dir, (id, n) => {
       const record = registry.get(id)
       if (record) record.received += n
@@ -190,7 +205,7 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
     const server = new Server(options(store))
     // A termination (tus DELETE) frees the record, and a customer's quota with it.
     server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => registry.remove(id))
-    live = { dir, store, server, cleanup }
+    live = { dir, store, server }
     return live
   }
 
@@ -198,6 +213,8 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
     async handle(req, res, caller) {
       // tus would take a POST with `X-HTTP-Method-Override: DELETE` as a DELETE: the route decided the method.
       delete req.headers['x-http-method-override']
+      // tus reads the id from `req.url` (query included, percent-decoded): it sees only the path the route authorised.
+      req.url = caller.id === undefined ? TUS_PATH : `${TUS_PATH}/${caller.id}`
       callers.set(req, caller)
       try {
         await open().server.handle(req, res)
@@ -221,12 +238,12 @@ export function createTusEndpoint(registry: UploadRegistry): TusEndpoint {
       registry.remove(id)
       await live?.store.remove(id).catch(() => undefined)
     },
-    clear() {
-      if (live) {
-        process.off('exit', live.cleanup)
-        live.cleanup()
-      }
-      live = undefined
+    clear: cleanup,
+    close() {
+      closed = true
+      cleanup()
+      process.off('exit', cleanup)
+      exitHook = false
     },
   }
   return endpoint

@@ -31,7 +31,8 @@ describe("the customer's read position", () => {
     const get = async () =>
       (await (await call(emu(), `/support/v1/conversations/${id}`, { token: agent })).json()) as Conversation
     const before = await get()
-    expect(before.customerRead).toBeNull()
+    // The customer's own first message is read; the reply is not yet.
+    expect(before.customerRead?.threadId).not.toBe(replied.id)
     const list = async () =>
       (
         (await (await call(emu(), '/support/v1/conversations?limit=5', { token: agent })).json()) as {
@@ -56,5 +57,30 @@ describe("the customer's read position", () => {
     // Read again with nothing new: nothing to tell.
     await call(emu(), `/support/v1/me/conversations/${id}/read`, { method: 'POST', token })
     expect((await get()).customerRead).toEqual(after.customerRead)
+  })
+
+  it('moves to the customer’s own message when they write (they read all before it), not to a note', async () => {
+    const agent = await agentToken(emu())
+    const token = await customerToken(emu(), 'cus_writes')
+    const started = await call(emu(), '/support/v1/me/conversations', { method: 'POST', token, json: { text: 'Hi' } })
+    const { id } = (await started.json()) as { id: string }
+    const get = async () =>
+      (await (await call(emu(), `/support/v1/conversations/${id}`, { token: agent })).json()) as Conversation
+    const first = (
+      (await (await call(emu(), `/support/v1/me/conversations/${id}/messages`, { token })).json()) as {
+        data: { id: string }[]
+      }
+    ).data[0]?.id
+    expect((await get()).customerRead?.threadId).toBe(first)
+    await call(emu(), `/support/v1/conversations/${id}/reply`, { method: 'POST', token: agent, json: { text: 'Yes?' } })
+    const mine = await call(emu(), `/support/v1/me/conversations/${id}/messages`, {
+      method: 'POST',
+      token,
+      json: { text: 'It is broken' },
+    })
+    const written = (await mine.json()) as { id: string }
+    expect((await get()).customerRead?.threadId).toBe(written.id)
+    await call(emu(), `/support/v1/conversations/${id}/notes`, { method: 'POST', token: agent, json: { text: 'vip' } })
+    expect((await get()).customerRead?.threadId).toBe(written.id)
   })
 })

@@ -1,9 +1,12 @@
 // A customer's typing reaches agents (setMyTyping): the service enters a member of its own on
 // the resource-presence channel (`customer:<id>`), which leaves on `typing: false` and by itself
-// after the TTL (short here: an emulator option); it changes at most once per conversation per
-// interval; an agent may not pose as such a member; the customer never hears their own typing.
+// after the TTL (an emulator option: far longer than any wait here, so only a stop can make it
+// leave, but for the lapse test's own emulator); it changes at most once per conversation per
+// interval; its list is capped; an agent may not pose as such a member; the customer never hears
+// their own typing.
 import {
   CUSTOMER_TYPING_INTERVAL_MS,
+  MAX_PRESENCE_RESOURCES,
   customerChannelName,
   customerPresenceClientId,
   resourcePresenceChannel,
@@ -14,34 +17,35 @@ import { call, expectError, useEmulator } from '../helpers.js'
 import { TestSocket, type Frame } from '../realtime-helpers.js'
 import { agentToken, customerToken } from './helpers.js'
 
-const TTL = 600
-const emu = useEmulator({
-  plans: { support: false, realtime: false },
-  customerPlan: false,
-  support: { customerTypingTtlMs: TTL },
-})
+const plans = { plans: { support: false, realtime: false }, customerPlan: false } as const
+const emu = useEmulator({ ...plans, support: { customerTypingTtlMs: 600_000 } })
+// Long enough that two renewals a tenth of it apart come in time on a loaded machine.
+const TTL = 3000
+const lapsing = useEmulator({ ...plans, support: { customerTypingTtlMs: TTL } })
 const PRESENCE = resourcePresenceChannel('support/conversations')
 const sockets: TestSocket[] = []
 afterEach(() => {
   for (const s of sockets.splice(0)) s.close()
 })
 
-async function listen(token: string, channel: string): Promise<TestSocket> {
-  const { socket } = await TestSocket.connect(emu(), token)
+async function listen(token: string, channel: string, on = emu()): Promise<TestSocket> {
+  const { socket } = await TestSocket.connect(on, token)
   sockets.push(socket)
   await socket.request({ type: 'subscribe', channels: [{ channel }] })
   return socket
 }
-const presenceEvent = (socket: TestSocket, action: string) =>
-  socket.take((f) => f.type === 'presence.event' && f.action === action, slack(3000))
+const presenceEvent = (socket: TestSocket, action: string) => socketTake(socket, action, 0)
+/** The next presence event with `action`, waiting up to `after` ms plus the usual slack. */
+const socketTake = (socket: TestSocket, action: string, after: number) =>
+  socket.take((f) => f.type === 'presence.event' && f.action === action, after + slack(3000))
 
-async function customerWithConversation(id: string, name = 'Ada Lovelace') {
-  const token = await customerToken(emu(), id, name)
-  const res = await call(emu(), '/support/v1/me/conversations', { method: 'POST', token, json: { text: 'Hello' } })
+async function customerWithConversation(id: string, name = 'Ada Lovelace', on = emu()) {
+  const token = await customerToken(on, id, name)
+  const res = await call(on, '/support/v1/me/conversations', { method: 'POST', token, json: { text: 'Hello' } })
   return { token, conversation: ((await res.json()) as { id: string }).id }
 }
-const typing = (token: string, conversation: string, on: boolean) =>
-  call(emu(), `/support/v1/me/conversations/${conversation}/typing`, { method: 'POST', token, json: { typing: on } })
+const typing = (token: string, conversation: string, typing: boolean, on = emu()) =>
+  call(on, `/support/v1/me/conversations/${conversation}/typing`, { method: 'POST', token, json: { typing } })
 
 describe('a customer typing', () => {
   it('shows to agents on the presence channel as the service’s member, and leaves on stop', async () => {
@@ -66,21 +70,22 @@ describe('a customer typing', () => {
   })
 
   it('lapses by itself after the TTL unless renewed', async () => {
-    const { token, conversation } = await customerWithConversation('cus_lapse')
-    const desk = await listen(await agentToken(emu()), PRESENCE)
-    await typing(token, conversation, true)
+    const { token, conversation } = await customerWithConversation('cus_lapse', 'Ada Lovelace', lapsing())
+    const desk = await listen(await agentToken(lapsing()), PRESENCE, lapsing())
+    await typing(token, conversation, true, lapsing())
     await presenceEvent(desk, 'enter')
-    const entered = Date.now()
-    // Renewals within the TTL change nothing anyone sees.
+    // Renewals change nothing anyone sees.
+    let renewed = 0
     for (let i = 0; i < 2; i++) {
-      await during(TTL / 3)
-      await typing(token, conversation, true)
+      await during(TTL / 10)
+      renewed = Date.now()
+      await typing(token, conversation, true, lapsing())
     }
-    expect(desk.drain('presence.event')).toEqual([])
-    const left = await presenceEvent(desk, 'leave')
+    const left = await socketTake(desk, 'leave', TTL)
     expect(left.member).toMatchObject({ clientId: 'customer:cus_lapse' })
-    // It lapsed after the last renewal, not after the first `true`.
-    expect(Date.now() - entered).toBeGreaterThanOrEqual(TTL + (2 * TTL) / 3)
+    expect(desk.drain('presence.event')).toEqual([])
+    // It lapsed a TTL after the last renewal (sent at `renewed` or later), not after the first `true`.
+    expect(Date.now() - renewed).toBeGreaterThanOrEqual(TTL)
   })
 
   it('changes the member at most once per conversation per interval; the latest state wins', async () => {
@@ -127,6 +132,24 @@ describe('a customer typing', () => {
     await presenceEvent(desk, 'enter')
     await during(CUSTOMER_TYPING_INTERVAL_MS / 2)
     expect(tab.inbox.filter((f) => f.type === 'message' && f.event === 'typing')).toEqual([])
+  })
+
+  it(`shows at most MAX_PRESENCE_RESOURCES (${MAX_PRESENCE_RESOURCES}) conversations: the oldest goes`, async () => {
+    const token = await customerToken(emu(), 'cus_many')
+    const ids: string[] = []
+    for (let i = 0; i <= MAX_PRESENCE_RESOURCES; i++) {
+      const res = await call(emu(), '/support/v1/me/conversations', { method: 'POST', token, json: { text: `#${i}` } })
+      ids.push(((await res.json()) as { id: string }).id)
+    }
+    const desk = await listen(await agentToken(emu()), PRESENCE)
+    for (const id of ids) expect((await typing(token, id, true)).status).toBe(204)
+    // Each conversation's first change goes at once (the interval is per conversation).
+    const last = ids.at(-1)!
+    const shown = await desk.take(
+      (f) => f.type === 'presence.event' && ((f.member as Frame).data as { typing: string[] }).typing.includes(last),
+      slack(5000),
+    )
+    expect(((shown.member as Frame).data as { typing: string[] }).typing).toEqual(ids.slice(1))
   })
 
   it('refuses an agent whose clientId poses as a customer member', async () => {

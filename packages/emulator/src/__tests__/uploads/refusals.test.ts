@@ -112,7 +112,7 @@ describe('upload refusals', () => {
       headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '3', 'Upload-Metadata': 'filename not*base64!' },
     })
     await expectError(garbled, 400, 'invalid_parameter')
-    // A POST passed off as a DELETE (X-HTTP-Method-Override) is still a POST: tus is not told otherwise.
+    // A PATCH passed off as a DELETE (X-HTTP-Method-Override) is still a PATCH: tus is not told otherwise.
     const disguised = await call(emu(), `${UPLOADS_URL}/${id}`, {
       method: 'PATCH',
       token: ada,

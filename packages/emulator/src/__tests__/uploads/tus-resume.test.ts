@@ -1,13 +1,13 @@
 // A file of a few MB through tus-js-client and a proxy that cuts the connection at 30 %, 60 % and
 // 90 % of it (a train through tunnels): each time the client asks the service's offset (HEAD)
 // and goes on from there; the bytes the service stores hash equal to the file's, and it read
-// about each byte once (resumed, not restarted).
+// about each byte once (resumed, not restarted: one creation, and under 3 chunks re-read).
 import { UPLOADS } from '@tandem/contract'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startCuttingProxy, type CuttingProxy } from '../../../../../test/utils/cutting-proxy.js'
 import { slack } from '../../../../../test/utils/wait.js'
 import { useEmulator } from '../helpers.js'
-import { customerToken, png, sha256, tusUpload } from './helpers.js'
+import { customerToken, png, sha256, tusUpload, UPLOADS_URL } from './helpers.js'
 
 const emu = useEmulator({ plans: { support: false }, customerPlan: false })
 let proxy: CuttingProxy | undefined
@@ -44,7 +44,11 @@ describe('a tus upload through a connection cut at 30, 60 and 90 %', () => {
         complete: true,
         attachedTo: null,
       })
-      // Resumed, not restarted: a cut loses only what was in flight, never what the service kept.
+      // Resumed, not restarted: one upload was ever created (a restart would create another)...
+      const creations = emu().log.filter((l) => l.method === 'POST' && l.path === UPLOADS_URL)
+      expect(creations.map((l) => l.status)).toEqual([201])
+      // ...and a cut loses only what was in flight, never what the service kept (this one upload
+      // is every byte the service read).
       const received = emu().uploads.received(id)
       expect(received).toBeGreaterThanOrEqual(size)
       expect(received).toBeLessThan(size + 3 * UPLOADS.chunkBytes)
