@@ -99,13 +99,16 @@ describe.skipIf(!hasChromium)('the inbox: customer typing, "Seen", the attach fl
     await agent.getByTestId('conversation').first().click()
     await agent.getByTestId('conversation-view').waitFor(WAIT)
 
-    // Two files chosen, one refused (no such type): chips with remove buttons, the refusal said.
+    // Three files chosen, two refused by core's check (no such type; a name longer than the service
+    // keeps): a chip with its remove button, the refusals said at once, not after a send.
     await agent.getByTestId('reply-file-input').setInputFiles([
       { name: 'screen.png', mimeType: 'image/png', buffer: png(64, 48) },
       { name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') },
+      { name: `${'n'.repeat(296)}.txt`, mimeType: 'text/plain', buffer: Buffer.from('hi') },
     ])
     await agent.getByTestId('chosen-files').filter({ hasText: 'screen.png' }).waitFor(WAIT)
     await agent.getByTestId('file-notice').filter({ hasText: 'setup.exe' }).waitFor(WAIT)
+    await agent.getByTestId('file-notice').filter({ hasText: 'longer than 255 characters' }).waitFor(WAIT)
     expect(await agent.getByTestId('chosen-files').locator('li').count()).toBe(1)
     expect(await agent.getByTestId('file-notice').getAttribute('role')).toBe('status')
     await cleanAt(agent, [DESKTOP, PHONE_360])

@@ -61,12 +61,16 @@ export interface MessengerStrings {
   fileTooBig: (name: string | null, max: string) => string
   fileWrongType: (name: string | null) => string
   tooManyFiles: (max: number) => string
+  /** A chosen file whose name is longer than the service keeps. */
+  fileNameTooLong: (max: number) => string
   fileQuota: string
   fileFailed: string
   /** The progress bar's name while a message's files go up. */
   sendingFiles: string
   /** The button that stops a message's files going up. */
   cancelSending: string
+  /** Beside a message's progress when its send failed and waits to be tried again (Cancel stays). */
+  filesWillRetry: string
   /** Said once a sending was cancelled (the text and the files stay in the composer). */
   sendCancelled: string
 }
@@ -119,9 +123,11 @@ export const DEFAULT_STRINGS: Readonly<MessengerStrings> = Object.freeze({
   fileWrongType: (name: string | null) =>
     `${name ?? 'A file'} cannot be sent: only images (PNG, JPEG, GIF, WebP), PDFs and text files can.`,
   tooManyFiles: (max: number) => `Up to ${max} files can go in one message.`,
+  fileNameTooLong: (max: number) => `A file's name is too long: rename it to at most ${max} characters.`,
   fileQuota: 'There is no room left for your files. Send fewer or smaller ones.',
   fileFailed: 'The files could not be sent. Your message is kept: try again.',
   sendingFiles: 'Sending files',
   cancelSending: 'Cancel',
+  filesWillRetry: 'Sending failed; trying again.',
   sendCancelled: 'Sending cancelled. Your message is kept.',
 })

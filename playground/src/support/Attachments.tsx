@@ -1,5 +1,6 @@
 import { IMAGE_MEDIA_TYPES } from '@tandem/contract'
 import type { Thread } from '@tandem/core'
+import type { MouseEvent } from 'react'
 import { fileSize } from '../lib/format.js'
 import type { SupportStrings } from './strings.js'
 import './files.css'
@@ -17,8 +18,24 @@ interface Props {
 }
 
 /** Whether the URL has run out, asked when it is used (a load failed, a click): never while rendering. */
-const isExpired = (a: Attachment) => Date.parse(a.expiresAt) <= Date.now()
-const isImage = (a: Attachment) => (IMAGE_MEDIA_TYPES as readonly string[]).includes(a.type)
+const isExpired = (a: Attachment) => !(Date.parse(a.expiresAt) > Date.now())
+/** Images over this many pixels (the service's width × height) are not drawn: decoding one takes that memory. */
+const MAX_PIXELS = 40_000_000
+/** An image the page may draw: its size is known and under the cap. */
+const isDrawable = (a: Attachment) =>
+  (IMAGE_MEDIA_TYPES as readonly string[]).includes(a.type) &&
+  a.width !== null &&
+  a.height !== null &&
+  a.width * a.height <= MAX_PIXELS
+/** The URL when it is http(s) (a received `javascript:` or `data:` URL is never a link), else undefined. */
+function linkable(url: string): string | undefined {
+  try {
+    const { protocol } = new URL(url, location.href)
+    return protocol === 'https:' || protocol === 'http:' ? url : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * A message's files: images as thumbnails that open the full picture, the rest as download links
@@ -29,12 +46,22 @@ export function Attachments({ attachments, strings, onExpired }: Props) {
   const expired = (a: Attachment) => {
     if (isExpired(a)) onExpired?.()
   }
+  // A link kept past its URL's life would answer 403: fetch fresh ones, then click again.
+  const click = (a: Attachment) => (e: MouseEvent<HTMLAnchorElement>) => {
+    if (!isExpired(a)) return
+    e.preventDefault()
+    onExpired?.()
+  }
   return (
     <ul className="attachments" aria-label={strings.attachmentsLabel(attachments.length)} data-testid="attachments">
       {attachments.map((a) =>
-        isImage(a) ? (
+        !linkable(a.url) ? (
+          <li key={a.id} className="attachment-file">
+            <span dir="auto">{a.name}</span> <span className="muted">({fileSize(a.size)})</span>
+          </li>
+        ) : isDrawable(a) ? (
           <li key={a.id} className="attachment-image">
-            <a href={a.url} target="_blank" rel="noopener noreferrer" data-testid="attachment-image">
+            <a href={a.url} target="_blank" rel="noopener noreferrer" onClick={click(a)} data-testid="attachment-image">
               <img
                 src={a.url}
                 alt={strings.imageAlt(a.name)}
@@ -47,17 +74,7 @@ export function Attachments({ attachments, strings, onExpired }: Props) {
           </li>
         ) : (
           <li key={a.id} className="attachment-file">
-            <a
-              href={a.url}
-              download={a.name}
-              data-testid="attachment-file"
-              // A link kept past its URL's life would answer 403: fetch fresh ones, then click again.
-              onClick={(e) => {
-                if (!isExpired(a)) return
-                e.preventDefault()
-                onExpired?.()
-              }}
-            >
+            <a href={a.url} download={a.name} data-testid="attachment-file" onClick={click(a)}>
               <span dir="auto">{a.name}</span> <span className="muted">({fileSize(a.size)})</span>
             </a>
           </li>

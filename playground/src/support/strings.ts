@@ -55,6 +55,7 @@ export const SUPPORT_STRINGS = {
   removeFile: (name: string) => `Remove ${name}`,
   tooBig: (name: string) => `${name} is larger than ${fileSize(UPLOADS.maxFileBytes)}: it was not added.`,
   wrongType: (name: string) => `${name} is not an image, a PDF or a text file: it was not added.`,
+  nameTooLong: `A file's name is longer than ${UPLOADS.nameChars} characters: it was not added.`,
   tooMany: `A reply takes at most ${UPLOADS.filesPerMessage} files: the others were not added.`,
   uploadLabel: (n: number) => (n === 1 ? 'Uploading 1 file' : `Uploading ${n} files`),
   uploadBytes: (sent: string, total: string) => `${sent} of ${total}`,

@@ -1,4 +1,4 @@
-import { UPLOADS, isUploadMediaType } from '@tandem/contract'
+import { checkFiles } from '@tandem/core/uploads'
 import { useCallback, useState, type DragEvent } from 'react'
 import type { SupportStrings } from './strings.js'
 
@@ -14,10 +14,33 @@ export interface ReplyFiles {
   drop: { onDragOver(e: DragEvent): void; onDrop(e: DragEvent): void }
 }
 
+/** Why core's check refuses `file` alone (size, type, name length), or null when it may go. */
+function refusalOf(file: File, strings: SupportStrings): string | null {
+  try {
+    checkFiles([file])
+    return null
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (code === 'upload_too_large') return strings.tooBig(file.name)
+    if (code === 'upload_type_not_allowed') return strings.wrongType(file.name)
+    return strings.nameTooLong
+  }
+}
+
+/** Whether the files of a reply pass core's check together (the count; each one passed alone). */
+function fits(files: File[]): boolean {
+  try {
+    checkFiles(files)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
- * The files chosen for the next reply. Each is checked against the contract's limits as it is
- * added (the SDK checks again, and the service too): a person hears at once what will not go,
- * not after the reply was queued.
+ * The files chosen for the next reply. Each is checked as it is added by the client's own check
+ * (`checkFiles` of @tandem/core/uploads: the rules a send applies; the service checks again): a
+ * person hears at once what will not go, not after the reply was queued.
  */
 export function useReplyFiles(strings: SupportStrings): ReplyFiles {
   const [files, setFiles] = useState<readonly File[]>([])
@@ -27,14 +50,15 @@ export function useReplyFiles(strings: SupportStrings): ReplyFiles {
     (list: Iterable<File>) => {
       const refused: string[] = []
       const kept: File[] = []
+      let tooMany = false
       for (const f of list) {
-        if (!isUploadMediaType(f.type)) refused.push(strings.wrongType(f.name))
-        else if (f.size > UPLOADS.maxFileBytes) refused.push(strings.tooBig(f.name))
-        else kept.push(f)
+        const refusal = refusalOf(f, strings)
+        if (refusal !== null) refused.push(refusal)
+        else if (fits([...files, ...kept, f])) kept.push(f)
+        else tooMany = true
       }
-      const room = Math.max(0, UPLOADS.filesPerMessage - files.length)
-      if (kept.length > room) refused.push(strings.tooMany)
-      if (kept.length && room) setFiles([...files, ...kept.slice(0, room)])
+      if (tooMany) refused.push(strings.tooMany)
+      if (kept.length) setFiles([...files, ...kept])
       setNotice(refused.join(' '))
     },
     [strings, files],

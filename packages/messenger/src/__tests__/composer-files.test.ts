@@ -4,41 +4,22 @@
 // Cancel while the files go up; the customer's typing told as it types, stopped on send and blur.
 import { describe, expect, it } from 'vitest'
 import { poll } from '../../../../test/utils/wait.js'
-import type { TandemMessengerElement } from '../element.js'
-import { customer, key, launcherOf, mount, shown } from './helpers.js'
+import {
+  alertOf,
+  choose,
+  chipNames,
+  customer,
+  key,
+  launcherOf,
+  live,
+  mount,
+  newConversation,
+  shown,
+  type,
+} from './helpers.js'
 
 const file = (name: string, type: string, size = 5, fill = 0x61) =>
   new File([new Uint8Array(size).fill(fill)], name, { type })
-
-const button = (root: ShadowRoot, text: string) =>
-  [...root.querySelectorAll('button')].find((b) => b.textContent === text)
-
-/** Opens the panel and its "New conversation" composer; returns the shadow root. */
-async function newConversation(el: TandemMessengerElement): Promise<ShadowRoot> {
-  launcherOf(el).click()
-  await shown(el)
-  const root = el.shadowRoot!
-  await poll(() => button(root, 'New conversation') !== undefined, 'the list view')
-  button(root, 'New conversation')!.click()
-  await poll(() => root.querySelector('textarea') !== null, 'the composer')
-  return root
-}
-
-/** What the file picker hands over when the customer chooses `files`. */
-function choose(root: ShadowRoot, files: File[]): void {
-  const picker = root.querySelector<HTMLInputElement>('input[type=file]')!
-  Object.defineProperty(picker, 'files', { value: files, configurable: true })
-  picker.dispatchEvent(new Event('change', { bubbles: true }))
-}
-
-const chipNames = (root: ShadowRoot) => [...root.querySelectorAll('.chip .name')].map((n) => n.textContent)
-const alertOf = (root: ShadowRoot) => root.querySelector<HTMLElement>('.error[role=alert]')!
-const live = (root: ShadowRoot) => root.querySelector('[aria-live=polite]')!.textContent
-
-const type = (text: HTMLTextAreaElement, value: string) => {
-  text.value = value
-  text.dispatchEvent(new Event('input', { bubbles: true }))
-}
 
 describe('<tandem-messenger> composer: files', () => {
   it('the attach button opens the picker; refusals are said in an alert, the rest become chips, announced', async () => {
@@ -87,6 +68,16 @@ describe('<tandem-messenger> composer: files', () => {
     }
     expect(chipNames(root)).toEqual([])
     expect(root.activeElement).toBe(root.querySelector('textarea'))
+  })
+
+  it('a file whose name is too long for the service is refused as it is chosen, said, never a chip', async () => {
+    const { emu, desk } = await customer()
+    const el = mount(desk)
+    const root = await newConversation(el)
+    choose(root, [file(`${'x'.repeat(296)}.txt`, 'text/plain'), file('ok.txt', 'text/plain')])
+    expect(chipNames(root)).toEqual(['ok.txt'])
+    expect(alertOf(root).textContent).toBe(el.strings.fileNameTooLong(255))
+    expect(emu.log.some((l) => l.path.startsWith('/support/v1/uploads'))).toBe(false)
   })
 
   it('a conversation started with a file and no text: the file is on the service, shown as a download link', async () => {

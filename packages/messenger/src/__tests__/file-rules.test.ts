@@ -41,6 +41,17 @@ describe('checkFiles', () => {
     expect(accepted.map((f) => f.name)).toEqual(['max.pdf'])
     expect(refusals).toEqual([s.fileWrongType('mystery')])
   })
+
+  it('is core’s check: a name longer than the contract’s is refused, a type with `;charset=` is its type', () => {
+    const long = `${'n'.repeat(UPLOADS.nameChars)}.txt`
+    const { accepted, refusals } = checkFiles(
+      [],
+      [file(long, 'text/plain'), file('notes.txt', 'text/plain;charset=UTF-8')],
+      s,
+    )
+    expect(accepted.map((f) => f.name)).toEqual(['notes.txt'])
+    expect(refusals).toEqual([s.fileNameTooLong(UPLOADS.nameChars)])
+  })
 })
 
 describe('refusalOf', () => {

@@ -64,3 +64,33 @@ export async function shown(el: TandemMessengerElement): Promise<HTMLElement> {
 /** A key pressed on `el`, as the keyboard sends it (bubbling out of the shadow root). */
 export const key = (el: Element, k: string): boolean =>
   el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }))
+
+export const button = (root: ShadowRoot, text: string) =>
+  [...root.querySelectorAll('button')].find((b) => b.textContent === text)
+
+/** Opens the panel and its "New conversation" composer; returns the shadow root. */
+export async function newConversation(el: TandemMessengerElement): Promise<ShadowRoot> {
+  launcherOf(el).click()
+  await shown(el)
+  const root = el.shadowRoot!
+  await poll(() => button(root, 'New conversation') !== undefined, 'the list view')
+  button(root, 'New conversation')!.click()
+  await poll(() => root.querySelector('textarea') !== null, 'the composer')
+  return root
+}
+
+/** What the file picker hands over when the customer chooses `files`. */
+export function choose(root: ShadowRoot, files: File[]): void {
+  const picker = root.querySelector<HTMLInputElement>('input[type=file]')!
+  Object.defineProperty(picker, 'files', { value: files, configurable: true })
+  picker.dispatchEvent(new Event('change', { bubbles: true }))
+}
+
+export const chipNames = (root: ShadowRoot) => [...root.querySelectorAll('.chip .name')].map((n) => n.textContent)
+export const alertOf = (root: ShadowRoot) => root.querySelector<HTMLElement>('.error[role=alert]')!
+export const live = (root: ShadowRoot) => root.querySelector('[aria-live=polite]')!.textContent
+
+export const type = (text: HTMLTextAreaElement, value: string) => {
+  text.value = value
+  text.dispatchEvent(new Event('input', { bubbles: true }))
+}

@@ -9,7 +9,7 @@ import type { Uploads } from '@tandem/core/uploads'
 import { h } from '@tandem/elements'
 import { createCustomerTyping } from './customer-typing.js'
 import { createFileChips } from './file-chips.js'
-import { refusalOf } from './file-checks.js'
+import { codeOf, refusalOf } from './file-checks.js'
 import { icon } from './thumbnail.js'
 import { createUploadProgress } from './upload-progress.js'
 import type { PanelContext } from './view.js'
@@ -50,6 +50,8 @@ const CLIP =
 const newKey = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
 
+const sameFiles = (a: readonly File[], b: readonly File[]) => a.length === b.length && a.every((f, i) => f === b[i])
+
 export function createComposer(ctx: PanelContext, options: ComposerOptions): Composer {
   const { draftKey } = options
   const label = h('label', { class: 'sr', for: 'tandem-text' })
@@ -77,14 +79,25 @@ export function createComposer(ctx: PanelContext, options: ComposerOptions): Com
   let busy = false
   /** What the error line says (null: hidden); kept so new strings can say it again. */
   let said: (() => string) | null = null
+  let frame = 0
+  /**
+   * The draft of the last send that failed, with its Idempotency-Key: the same draft sent again
+   * goes with the same key (its uploads resume, the service makes one message of it).
+   */
+  let failed: { key: string; text: string; files: readonly File[] } | null = null
   text.value = ctx.drafts.get(draftKey)
 
   const say = (sentence: (() => string) | null) => {
     said = sentence
-    // Emptied first: the same refusal twice is still a change the alert announces.
+    cancelAnimationFrame(frame)
+    // A sentence shown is emptied first and the new one set in the next frame: the same refusal
+    // twice is still a change the alert announces (a change within one task is none).
+    const showing = error.textContent !== ''
     error.textContent = ''
     error.hidden = sentence === null
-    if (sentence) error.textContent = sentence()
+    if (!sentence) return
+    if (showing) frame = requestAnimationFrame(() => (error.textContent = said?.() ?? ''))
+    else error.textContent = sentence()
   }
 
   const refresh = () => {
@@ -113,7 +126,8 @@ export function createComposer(ctx: PanelContext, options: ComposerOptions): Com
     submit.setAttribute('aria-disabled', 'true')
     say(null)
     typing.stop()
-    const key = (sending = newKey())
+    const again = failed?.text === value && sameFiles(failed.files, files)
+    const key = (sending = again && failed ? failed.key : newKey())
     progress.refresh()
     try {
       await options.send(files.length > 0 ? { text: value, files } : { text: value }, key)
@@ -121,7 +135,10 @@ export function createComposer(ctx: PanelContext, options: ComposerOptions): Com
       if (text.value === value) text.value = ''
       ctx.drafts.set(draftKey, text.value)
       chips.remove(files)
+      failed = null
     } catch (failure) {
+      // A cancelled send's uploads are gone: what is sent next is a new write.
+      failed = codeOf(failure) === 'upload_cancelled' ? null : { key, text: value, files }
       const s = ctx.strings()
       say(() => refusalOf(failure, files, s))
     } finally {
@@ -168,6 +185,7 @@ export function createComposer(ctx: PanelContext, options: ComposerOptions): Com
     add,
     refresh,
     destroy() {
+      cancelAnimationFrame(frame)
       typing.stop()
       progress.destroy()
     },

@@ -1,7 +1,9 @@
-// The contract's file rules as the composer applies them when files are chosen (so a refusal is
-// said at once, before a byte goes), and the sentence for a send the SDK or the service refused.
-// The limits are @tandem/contract's; the words are the strings table's.
-import { isUploadMediaType, UPLOADS } from '@tandem/contract'
+// Chosen files checked by the client's own check (`checkFiles` of @tandem/core/uploads: count,
+// size, type, name length), so a refusal is said at once, before a byte goes, by the same rules
+// the send applies; and the sentence for a send the SDK or the service refused. The rules are
+// core's (the contract's); only the words are the messenger's (the strings table).
+import { UPLOADS } from '@tandem/contract'
+import { checkFiles as check } from '@tandem/core/uploads'
 import type { MessengerStrings } from '../strings.js'
 
 export interface Checked {
@@ -17,10 +19,14 @@ export function checkFiles(held: readonly File[], added: readonly File[], s: Mes
   const refusals: string[] = []
   let tooMany = false
   for (const file of added) {
-    if (file.size > UPLOADS.maxFileBytes) refusals.push(s.fileTooBig(file.name, s.fileSize(UPLOADS.maxFileBytes)))
-    else if (!isUploadMediaType(file.type)) refusals.push(s.fileWrongType(file.name))
-    else if (held.length + accepted.length >= UPLOADS.filesPerMessage) tooMany = true
-    else accepted.push(file)
+    try {
+      check([file]) // the file itself first: a wrong one is said as such, even when the message is full
+      check([...held, ...accepted, file])
+      accepted.push(file)
+    } catch (error) {
+      if (codeOf(error) === 'too_many_files') tooMany = true
+      else refusals.push(refusalOf(error, [file], s))
+    }
   }
   if (tooMany) refusals.push(s.tooManyFiles(UPLOADS.filesPerMessage))
   return { accepted, refusals }
@@ -33,8 +39,9 @@ export const codeOf = (error: unknown): string | null => {
 }
 
 /**
- * The sentence for a send that failed with `files` on it: a refusal the contract names (the
- * SDK's `FileError` says which file in `details[0].field`, `files[i]`), else "not sent".
+ * The sentence for a check or a send that failed with `files` on it: a refusal the contract names
+ * (core's `FileError`, or its `ValidationError` for a name too long, says which file in
+ * `details[0].field`, `files[i]`), else "not sent".
  */
 export function refusalOf(error: unknown, files: readonly File[], s: MessengerStrings): string {
   const field = (error as { details?: { field?: unknown }[] } | null)?.details?.[0]?.field
@@ -52,6 +59,10 @@ export function refusalOf(error: unknown, files: readonly File[], s: MessengerSt
       return s.fileQuota
     case 'upload_cancelled':
       return s.sendCancelled
+    case 'validation_error':
+      // Of a file the only rule left is its name's length (a File is always a Blob).
+      if (index !== undefined) return s.fileNameTooLong(UPLOADS.nameChars)
+    // falls through
     default:
       return files.length > 0 ? s.fileFailed : s.sendFailed
   }

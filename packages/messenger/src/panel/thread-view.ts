@@ -2,9 +2,10 @@
 // yet, the composer that starts a conversation. Shown means read: the conversation is marked
 // read when it opens and whenever an agent's message arrives while the customer can see it.
 // An agent's new message is announced through the panel's live region.
+import { PAGE_MAX } from '@tandem/contract'
 import type { CustomerMessage } from '@tandem/core/messenger'
 import { h } from '@tandem/elements'
-import { attachmentsOf } from './attachments.js'
+import { createAttachments, type Attachments } from './attachments.js'
 import { createComposer } from './composer.js'
 import { uploadsOf } from './upload-progress.js'
 import type { PanelContext, View } from './view.js'
@@ -49,6 +50,17 @@ export function createThreadView(ctx: PanelContext, id: string | null): View {
     composer.add(files)
   })
   const shown = new Map<string, HTMLLIElement>()
+  const files = new Map<string, Attachments>()
+  /** The messages read again for fresh signed URLs (the store keeps the first copy of each); one read at a time. */
+  let reading: Promise<void> | null = null
+  const reread = async () => {
+    if (id === null) return
+    reading ??= (async () => {
+      const pages = conversations.messages(id, { limit: PAGE_MAX }).pages({ maxPages: 10 })
+      for await (const page of pages) for (const m of page.data) files.get(m.id)?.update(m.attachments)
+    })().finally(() => (reading = null))
+    return reading
+  }
   let subject = ''
   let off = () => {}
   let render = () => {}
@@ -59,14 +71,21 @@ export function createThreadView(ctx: PanelContext, id: string | null): View {
   const author = (m: CustomerMessage) =>
     m.author.type === 'customer' ? ctx.strings().you : (m.author.name ?? ctx.strings().agent)
 
-  const item = (m: CustomerMessage) =>
-    h(
+  const item = (m: CustomerMessage) => {
+    const attached = createAttachments(ctx, m.attachments, reread)
+    if (attached) files.set(m.id, attached)
+    return h(
       'li',
       { class: m.author.type === 'customer' ? 'msg mine' : 'msg' },
       h('span', { class: 'who' }, author(m)),
       h('span', {}, m.text),
-      ...[attachmentsOf(ctx, m.attachments)].filter((n) => n !== null),
+      ...(attached ? [attached.node] : []),
     )
+  }
+  const dropFiles = () => {
+    for (const f of files.values()) f.destroy()
+    files.clear()
+  }
 
   if (id !== null) {
     const store = ctx.messenger.thread(id)
@@ -118,12 +137,14 @@ export function createThreadView(ctx: PanelContext, id: string | null): View {
       live = false
       list.replaceChildren()
       shown.clear()
+      dropFiles()
       render()
       live = was
       composer.refresh()
     },
     destroy: () => {
       off()
+      dropFiles()
       composer.destroy()
     },
   }

@@ -6,15 +6,24 @@ const SVG = 'http://www.w3.org/2000/svg'
 
 /**
  * Draws `blob` on `canvas` (its width and height set by the caller), filling it (`cover`, cropped)
- * or inside it (`contain`); false when it cannot be drawn here.
+ * or inside it (`contain`); false when it cannot be drawn here. `sized`: the caller knows the
+ * image's proportions (the canvas has them), so it is decoded straight to the canvas's size
+ * (`resizeWidth`/`resizeHeight`): no full-size bitmap of a large picture is ever held.
  */
-export async function drawThumbnail(blob: Blob, canvas: HTMLCanvasElement, fit: 'cover' | 'contain'): Promise<boolean> {
+export async function drawThumbnail(
+  blob: Blob,
+  canvas: HTMLCanvasElement,
+  fit: 'cover' | 'contain',
+  sized = false,
+): Promise<boolean> {
   if (typeof createImageBitmap !== 'function') return false
   try {
-    const bitmap = await createImageBitmap(blob)
+    const { width: w, height: h } = canvas
+    const bitmap = await (sized
+      ? createImageBitmap(blob, { resizeWidth: w, resizeHeight: h, resizeQuality: 'medium' })
+      : createImageBitmap(blob))
     const context = canvas.getContext('2d')
     if (!context) return (bitmap.close(), false)
-    const { width: w, height: h } = canvas
     const scale = (fit === 'cover' ? Math.max : Math.min)(w / bitmap.width, h / bitmap.height)
     const dw = bitmap.width * scale
     const dh = bitmap.height * scale
@@ -24,6 +33,24 @@ export async function drawThumbnail(blob: Blob, canvas: HTMLCanvasElement, fit: 
   } catch {
     return false
   }
+}
+
+/**
+ * Runs `load` once `node` is on screen (an IntersectionObserver), or at once where there is none;
+ * returns what stops waiting (the row went).
+ */
+export function whenVisible(node: Element, load: () => void): () => void {
+  if (typeof IntersectionObserver !== 'function') {
+    load()
+    return () => {}
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return
+    observer.disconnect()
+    load()
+  })
+  observer.observe(node)
+  return () => observer.disconnect()
 }
 
 /** An icon of one path in a 24×24 box, hidden from screen readers (its button has a name). */

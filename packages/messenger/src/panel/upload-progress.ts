@@ -2,7 +2,8 @@
 // uploads store (`uploads(client)` from @tandem/core/uploads, in the panel's module only: the
 // closed messenger carries none of it). Rows are kept by the write's key and updated in place, so
 // focus stays on a Cancel button while its bar moves; a row that goes (sent, refused, cancelled)
-// with focus in it hands focus to the composer's box.
+// with focus in it hands focus to the composer's box. A send that failed and waits for the outbox
+// to try again keeps its row, says so, and can still be cancelled.
 import { uploads, type MessageUpload, type Uploads } from '@tandem/core/uploads'
 import { h } from '@tandem/elements'
 import type { PanelContext } from './view.js'
@@ -17,6 +18,9 @@ interface Row {
   node: HTMLElement
   bar: HTMLProgressElement
   cancel: HTMLButtonElement
+  /** Says a failed send waits to be tried again (the outbox's backoff). */
+  note: HTMLElement
+  status: MessageUpload['status'] | null
 }
 
 /** The client's store, or null when its client has none (a hand-made client: no progress shown). */
@@ -45,7 +49,8 @@ export function createUploadProgress(
       const cancel = h('button', { type: 'button', class: 'link' })
       // The promise says whether there was anything to cancel; the send's own failure says the rest.
       cancel.addEventListener('click', () => void store?.cancel(key).catch(() => false))
-      r = { node: h('div', { class: 'upload' }, bar, cancel), bar, cancel }
+      const note = h('span', { class: 'note', hidden: '' })
+      r = { node: h('div', { class: 'upload' }, bar, note, cancel), bar, cancel, note, status: null }
       rows.set(key, r)
       node.append(r.node)
     }
@@ -71,8 +76,14 @@ export function createUploadProgress(
       r.bar.value = m.bytesSent
       r.bar.setAttribute('aria-label', s.sendingFiles)
       r.cancel.textContent = s.cancelSending
+      // A failed send waiting for its retry is said (once, and beside its bar), never silent; Cancel drops it.
+      const failed = m.status === 'failed'
+      r.note.textContent = s.filesWillRetry
+      r.note.hidden = !failed
+      if (failed && r.status !== 'failed') ctx.announce(s.filesWillRetry)
+      r.status = m.status
       // Once every file is up the write itself is on its way: nothing is left to cancel.
-      const hide = m.status !== 'uploading'
+      const hide = m.status === 'sending'
       if (hide && !r.cancel.hidden && focused(r.cancel)) fallback()
       r.cancel.hidden = hide
     }
