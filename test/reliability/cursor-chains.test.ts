@@ -34,6 +34,7 @@ const message = (n: number) => ({
   conversationId: 'cnv_1',
   author: { type: 'agent', name: 'Ada' },
   text: `message ${n}`,
+  attachments: [],
   createdAt: new Date(Date.parse(AT) + n * 1_000).toISOString(),
 })
 
