@@ -13,7 +13,7 @@ import { createRateLimiter, type RateLimiter } from './rate-limiter.js'
 import { createTokenProvider, type AuthOptions, type TokenProvider } from './token-provider.js'
 import { formatBaseUrl, joinPath, parseBaseUrl, splitBaseUrl } from './url-rules.js'
 import { UPLOAD_PATH } from '@tandem/contract'
-import { withFiles } from './files-seam.js'
+import { discardFiles, withFiles } from './files-seam.js'
 import type { UploadsSlot } from './uploads/types.js'
 import {
   SERVICES,
@@ -214,14 +214,16 @@ export function createBaseClient(options: ClientOptions): Client {
 
   const uploadsSlot: UploadsSlot = {}
   // Writes with files: the uploader is loaded on the first (files-seam.ts); below the outbox, which stores the files.
-  const files = withFiles(http, {
+  const filesContext = {
     auth,
+    fetch: fetchImpl,
     endpoint: splitBaseUrl(baseUrls.support).base + UPLOAD_PATH,
     limiter: limiters.support,
     slot: uploadsSlot,
     idempotency: options.idempotency ?? true,
-  })
-  const request = options.outbox ? options.outbox.rest(files) : files
+  }
+  const files = withFiles(http, filesContext)
+  const request = options.outbox ? options.outbox.rest(files, discardFiles(filesContext)) : files
   return { auth, request, baseUrls, on: emitter.on, cacheSlot: { options: options.cache }, uploadsSlot }
 }
 

@@ -1,4 +1,5 @@
 import type { Http } from './http.js'
+import type { DiscardFiles } from './outbox-link.js'
 import type { RequestOptions } from './types.js'
 import type { FilesContext } from './uploads/types.js'
 
@@ -12,3 +13,9 @@ export function withFiles(http: Http, context: FilesContext): Http {
       ? http<T>(req)
       : import('./uploads/send-files.js').then((uploader) => uploader.sendWithFiles<T>(http, req, context))
 }
+
+/** How a durable outbox ends the uploads of a held write it dropped (loaded only then). */
+export const discardFiles =
+  (context: FilesContext): DiscardFiles =>
+  (key, urls) =>
+    import('./uploads/discard.js').then((d) => d.discardUploads(context, key, urls))

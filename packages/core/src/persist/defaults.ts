@@ -8,6 +8,8 @@ export const PERSIST_DEFAULTS = {
   /** The outbox holds at most this many writes, and this many bytes of them (their JSON). */
   maxEntries: 1_000,
   maxBytes: 5_000_000,
+  /** ...and this many bytes of the files held with them (a storage quota must not flip it to memory). */
+  maxFileBytes: 100 * 1024 * 1024,
   /** A stored write that failed for now goes again after a backoff (full jitter, up to the step) from this... */
   retryBaseMs: 1_000,
   /** ...to this (and at once when the page comes back online). */

@@ -4,6 +4,7 @@ import { createElection, type Election } from '../cross-tab/election.js'
 import { platformLocks } from '../cross-tab/platform.js'
 import { TandemError, ValidationError } from '../errors.js'
 import { createEmitter } from '../events.js'
+import type { DiscardFiles } from '../outbox-link.js'
 import { createStore } from '../store.js'
 import { clampDelay } from '../timers.js'
 import { clearAndTell, keyOption, storageKeys } from './clear-persisted.js'
@@ -69,7 +70,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
         'must list its keys (keys()): each held write is stored under its own',
     )
   const d = PERSIST_DEFAULTS
-  const { maxEntries = d.maxEntries, maxBytes = d.maxBytes } = options
+  const { maxEntries = d.maxEntries, maxBytes = d.maxBytes, maxFileBytes = d.maxFileBytes } = options
   const retry = { baseMs: options.retry?.baseMs ?? d.retryBaseMs, maxMs: options.retry?.maxMs ?? d.retryMaxMs }
   const random = options.random ?? Math.random
   const locks = options.locks ?? platformLocks()
@@ -82,7 +83,9 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
   /** Callers in this tab waiting for their write's outcome, by entry id. */
   const waiters = new Map<string, Waiter>()
   /** How each kind of write is sent (each client gives its own). */
-  const senders = new Map<Kind, (entry: OutboxEntry) => Promise<unknown>>()
+  const senders = new Map<Kind, (entry: OutboxEntry, ended: AbortSignal) => Promise<unknown>>()
+  /** Aborted at the end (logout, stop): the sends under way stop (a write with files: its uploads too). */
+  const ended = new AbortController()
   const elections: Election[] = []
   let timer: { at: number; id: ReturnType<typeof setTimeout> } | undefined
   const online = watchOnline((on) => dispatch({ type: on ? 'online' : 'offline' }))
@@ -162,6 +165,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
         online.stop()
         unwatchShow()
         channel.close()
+        ended.abort(endError(effect.why)) // the reason tells the uploader: a stop keeps the uploads, a logout deletes them
         for (const id of [...waiters.keys()]) settle(id, { error: endError(effect.why) })
     }
   }
@@ -171,7 +175,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     new Promise((resolve) => {
       const checked = checkEntry(entry)
       if (!checked || checked.error) throw checked?.error ?? notAnEntry()
-      resolve(senders.get(entry.kind)!(entry))
+      resolve(senders.get(entry.kind)!(entry, ended.signal))
     }).then(
       (result) => dispatch({ type: 'sent', id: entry.id, result }),
       (thrown: unknown) =>
@@ -220,7 +224,7 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     await ready
     check()
     const held = snapshot.getSnapshot().entries
-    const entry = admit(fields, held, { maxEntries, maxBytes }, (error) => events.emit('full', error))
+    const entry = admit(fields, held, { maxEntries, maxBytes, maxFileBytes }, (error) => events.emit('full', error))
     const onAbort = () => dispatch({ type: 'remove', id: entry.id, error: abortError(signal!), aborted: true })
     const outcome = new Promise<unknown>((resolve, reject) =>
       waiters.set(entry.id, { resolve, reject, done: () => signal?.removeEventListener('abort', onAbort) }),
@@ -239,6 +243,16 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     return Promise.resolve(removable)
   }
 
+  /** The client's way to end a dropped write's uploads (given with its REST pipeline). */
+  let discarder: DiscardFiles | undefined
+  async function discard(idempotencyKey: string): Promise<void> {
+    try {
+      await discarder?.(idempotencyKey, await uploads.urls(idempotencyKey))
+    } finally {
+      await uploads.forget(idempotencyKey).catch(() => undefined)
+    }
+  }
+
   const senderOf: Senders = (kind, sender) => {
     senders.set(kind, sender)
     dispatch({ type: 'sender', kind })
@@ -255,9 +269,18 @@ export function durableOutbox(options: DurableOutboxOptions): DurableOutbox {
     getSnapshot: snapshot.getSnapshot,
     subscribe: snapshot.subscribe,
     on: events.on,
-    remove: (id) => drop(id, removedError()),
+    async remove(id) {
+      const entry = snapshot.getSnapshot().entries.find((e) => e.id === id)
+      const removed = await drop(id, removedError())
+      // Its files: the progress row ends, the uploads are deleted, the saved URLs go.
+      if (removed && entry?.kind === 'rest' && entry.files?.length) void discard(entry.idempotencyKey)
+      return removed
+    },
     // A cancel of a write with files that waits for its retry drops it the same way, `upload_cancelled` its outcome.
-    rest: (http) => restLink(http, senderOf, submit, { ...uploads, drop }),
+    rest(http, discardFiles) {
+      discarder = discardFiles
+      return restLink(http, senderOf, submit, { ...uploads, drop })
+    },
     realtime: (send) => realtimeLink(send, senderOf, submit),
     async clearPersisted() {
       dispatch({ type: 'logout', by: 'this-tab' })

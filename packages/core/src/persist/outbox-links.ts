@@ -17,8 +17,14 @@ import type { OutboxUploads } from './outbox-uploads.js'
 
 type Submit = (entry: NewEntry, signal?: AbortSignal) => Promise<unknown>
 
-/** Gives the outbox how stored writes of `kind` are sent. */
-export type Senders = (kind: OutboxEntry['kind'], send: (entry: OutboxEntry) => Promise<unknown>) => void
+/**
+ * Gives the outbox how stored writes of `kind` are sent. `ended` is aborted when the outbox ends
+ * (a logout, `stop()`): a write with files under way stops there and is not sent.
+ */
+export type Senders = (
+  kind: OutboxEntry['kind'],
+  send: (entry: OutboxEntry, ended: AbortSignal) => Promise<unknown>,
+) => void
 
 /** A stored file as the client's `files` take it: a File keeps its name (a Blob alone would be 'file'). */
 const asBlob = ({ blob, name, type }: StoredFile): Blob =>
@@ -35,12 +41,15 @@ export interface RestUploads extends OutboxUploads {
  * attempt); a write's files are stored with it, and their upload URLs as they are made (`uploads`).
  */
 export function restLink(http: Http, senders: Senders, submit: Submit, uploads: RestUploads): Http {
-  senders('rest', async (e) => {
+  senders('rest', async (e, ended) => {
     const { request, files, idempotencyKey, id } = e as Extract<OutboxEntry, { kind: 'rest' }>
+    // A write without files already on its way is let land (it may be applied anyway); one with
+    // files stops with the outbox: its uploads are aborted and deleted, the write is not sent.
     if (!files?.length) return http({ ...request, idempotencyKey })
     const req: FileRequest = {
       ...request,
       idempotencyKey,
+      signal: ended,
       files: files.map(asBlob),
       resume: {
         urls: await uploads.urls(idempotencyKey),

@@ -175,6 +175,12 @@ export interface DurableOutboxOptions extends PersistOptions {
    * @default PERSIST_DEFAULTS.maxBytes (5 MB)
    */
   maxBytes?: number
+  /**
+   * At most this many bytes of files held with the writes (their `files`, stored as they are and
+   * not counted in `maxBytes`); a write whose files would pass it is refused (`OutboxFullError`).
+   * @default PERSIST_DEFAULTS.maxFileBytes (100 MiB)
+   */
+  maxFileBytes?: number
   /** @default navigator.locks: they elect the one tab that sends what is stored */
   locks?: LockManagerLike
   /**

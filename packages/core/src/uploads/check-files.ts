@@ -1,11 +1,12 @@
-import { UPLOADS, isUploadMediaType } from '@tandem/contract'
+import { UPLOADS, UPLOAD_NAME_RULE, isUploadMediaType, isUploadName } from '@tandem/contract'
 import { DEV } from '@tandem/contract/dev'
 import { FileError, ValidationError } from '../errors.js'
 import type { StoredFile } from './types.js'
 
 // A write's `files`, checked against the contract before a byte goes (the service checks again):
-// the count, each one's size and declared type, and its name's length. A `File` gives its name
-// and type; a bare Blob is named 'file'.
+// the count, each one's size and declared type, and its name (the contract's UPLOAD_NAME: no
+// control or bidirectional-override characters, no path). A `File` gives its name and type; a bare
+// Blob is named 'file'.
 
 const isBlob = (v: unknown): v is Blob => typeof Blob === 'function' && v instanceof Blob
 
@@ -47,11 +48,8 @@ export function checkFiles(files: unknown): StoredFile[] {
           `"${name}" is of type "${file.type}": the service takes PNG, JPEG, GIF, WebP, PDF and plain text`,
         type || 'no type',
       )
-    if (name.length > UPLOADS.nameChars)
-      throw new ValidationError(
-        field,
-        DEV && process.env.NODE_ENV !== 'production' && `the name has more than ${UPLOADS.nameChars} characters`,
-      )
+    if (!isUploadName(name))
+      throw new ValidationError(field, DEV && process.env.NODE_ENV !== 'production' && `its name ${UPLOAD_NAME_RULE}`)
     return { blob: file, name, type, size: file.size }
   })
 }
@@ -63,8 +61,7 @@ export function isStoredFile(v: unknown): v is StoredFile {
     typeof f === 'object' &&
     f !== null &&
     isBlob(f.blob) &&
-    typeof f.name === 'string' &&
-    f.name.length <= UPLOADS.nameChars &&
+    isUploadName(f.name) &&
     isUploadMediaType(f.type) &&
     Number.isSafeInteger(f.size) &&
     f.size === f.blob.size &&

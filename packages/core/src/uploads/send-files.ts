@@ -1,12 +1,13 @@
 import { UPLOADS } from '@tandem/contract'
-import { Upload } from 'tus-js-client'
+import { DEV } from '@tandem/contract/dev'
 import { abortError } from '../abort.js'
 import { asTandemError } from '../as-tandem-error.js'
-import { TandemError } from '../errors.js'
+import { FileError, TandemError } from '../errors.js'
 import type { Http } from '../http.js'
 import { randomId } from '../random-id.js'
-import { sendFile, uploadIdOf, type SendingFile } from './tus-upload.js'
+import { sendFile, type SendingFile } from './tus-upload.js'
 import { checkFiles } from './check-files.js'
+import { savedUploadUrl, terminateUpload } from './upload-url.js'
 import { storeOf } from './uploads-store.js'
 import type { FileRequest, FilesContext, FileUpload, MessageUpload } from './types.js'
 
@@ -18,19 +19,31 @@ const cancelledError = () =>
     code: 'upload_cancelled',
   })
 
-/** A saved URL is used only when it is an upload of this endpoint (storage is not trusted). */
-const savedUrl = (url: unknown, endpoint: string): string | undefined =>
-  typeof url === 'string' && url.startsWith(`${endpoint}/`) && uploadIdOf(url) ? url : undefined
+/** Upload ids the caller put in `body.attachments` itself (sent with the new ones). */
+const givenIds = (body: unknown): string[] => {
+  const given = (body as { attachments?: unknown } | null)?.attachments
+  return Array.isArray(given) ? (given as string[]) : []
+}
 
 /** A write with `files`: each checked (FileError), uploaded in turn, then the write with their ids. */
 export async function sendWithFiles<T>(http: Http, req: FileRequest, context: FilesContext): Promise<T> {
   const files = checkFiles(req.files)
   const { resume, files: _files, signal, ...rest } = req
   if (files.length === 0) return http<T>({ ...rest, signal })
+  const given = givenIds(rest.body)
+  if (given.length + files.length > UPLOADS.filesPerMessage)
+    throw new FileError(
+      'too_many_files',
+      `files[${UPLOADS.filesPerMessage - given.length}]`,
+      DEV &&
+        process.env.NODE_ENV !== 'production' &&
+        `${given.length} attachments and ${files.length} files: a message takes at most ${UPLOADS.filesPerMessage}`,
+      `${given.length + files.length} > ${UPLOADS.filesPerMessage}`,
+    )
   const key = req.idempotencyKey ?? randomId()
   const store = storeOf(context.slot)
   if (signal?.aborted) throw abortError(signal)
-  const urls = files.map((_, i) => savedUrl(resume?.urls[i], context.endpoint))
+  const urls = files.map((_, i) => savedUploadUrl(resume?.urls[i], context.endpoint))
   let running: SendingFile | undefined
   let phase: 'uploading' | 'sending' | 'cancelled' = 'uploading'
   /** Rejects the wait for the current file (a cancel, the caller's abort). */
@@ -38,14 +51,12 @@ export async function sendWithFiles<T>(http: Http, req: FileRequest, context: Fi
   /** Read through a function: a cancel changes `phase` while the loop awaits. */
   const now = () => phase
 
-  const headers = async (r: { setHeader(name: string, value: string): void }) =>
-    r.setHeader('Authorization', `Bearer ${await context.auth.getToken()}`)
   /** Each upload deleted once (tus DELETE), best effort: a failure leaves it to expire (`unattachedTtlMs`). */
   const deleted = new Set<string>()
   const terminate = async (url: string | undefined): Promise<void> => {
     if (url === undefined || deleted.has(url)) return
     deleted.add(url)
-    await Upload.terminate(url, { retryDelays: null, onBeforeRequest: headers }).catch(() => {})
+    await terminateUpload(url, context)
   }
   const terminateAll = () => Promise.all(urls.map(terminate))
 
@@ -53,7 +64,7 @@ export async function sendWithFiles<T>(http: Http, req: FileRequest, context: Fi
     if (phase !== 'uploading') return false
     phase = 'cancelled'
     stop?.(cancelledError())
-    await running?.abort(false).catch(() => {})
+    await running?.abort().catch(() => {})
     await terminateAll()
     return true
   }
@@ -88,12 +99,13 @@ export async function sendWithFiles<T>(http: Http, req: FileRequest, context: Fi
         endpoint: context.endpoint,
         chunkSize: UPLOADS.chunkBytes,
         auth: context.auth,
+        fetch: context.fetch,
         limiter: context.limiter,
         uploadUrl: urls[i],
         onUrl(url) {
           urls[i] = url
-          // Made after a cancel (its creation was on its way): deleted too.
-          if (now() === 'cancelled') void terminate(url)
+          // Made after a cancel or an abort (its creation was on its way): deleted too.
+          if (now() === 'cancelled' || signal?.aborted) void terminate(url)
           else void resume?.save(i, url).catch(() => {})
         },
         onProgress: (sent) => fileAt(i, { bytesSent: sent }),
@@ -110,8 +122,9 @@ export async function sendWithFiles<T>(http: Http, req: FileRequest, context: Fi
     }
     phase = 'sending'
     store.update(key, (m) => ({ ...m, status: 'sending', error: null }))
-    const body = (rest.body ?? {}) as { attachments?: unknown }
-    const given = Array.isArray(body.attachments) ? (body.attachments as string[]) : []
+    const body = (rest.body ?? {}) as Record<string, unknown>
+    // The outbox ended (a logout) or the caller let go while the last file went: the write is not sent.
+    if (signal?.aborted) throw abortError(signal)
     const idempotencyKey = context.idempotency || req.idempotencyKey ? key : undefined
     const result = await http<T>({
       ...rest,
@@ -125,11 +138,18 @@ export async function sendWithFiles<T>(http: Http, req: FileRequest, context: Fi
   } catch (thrown) {
     const error = asTandemError(thrown, 'upload_failed', 'An upload failed')
     const cancelled = now() === 'cancelled'
-    await running?.abort(false).catch(() => {})
-    // While uploading, the caller's abort and a cancel delete the uploads on the service; once the
-    // write is on its way, its files may be attached: left alone.
-    if (now() !== 'sending' && (cancelled || error.code === 'aborted')) await terminateAll()
-    if (resume && !cancelled && resume.retryable(error)) {
+    await running?.abort().catch(() => {})
+    // The outbox stopped (not a logout): what is stored stays for the next page, uploads and saved URLs too.
+    if (signal?.aborted && (signal.reason as { code?: unknown } | undefined)?.code === 'outbox_stopped') {
+      store.end(key)
+      throw error
+    }
+    // Sent again later only through a durable outbox that still runs (its end aborts `signal`).
+    const later = resume !== undefined && !cancelled && !signal?.aborted && resume.retryable(error)
+    // Else this write is over: its uploads are deleted (they count against the caller's quota). Once
+    // the write is on its way its files may be attached, unless the service answered (a refusal is atomic).
+    if (!later && (now() !== 'sending' || error.status !== undefined)) await terminateAll()
+    if (later && resume) {
       // The outbox sends it again after its backoff; meanwhile a cancel drops it there.
       store.update(key, (m) => ({ ...m, status: 'failed', error }))
       store.onCancel(key, async () => {

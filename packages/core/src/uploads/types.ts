@@ -93,9 +93,11 @@ export interface UploadResume {
 /** What the client's seam (files-seam.ts) gives the uploader. */
 export interface FilesContext {
   auth: TokenProvider
+  /** The client's fetch: the SDK's own resume HEAD and DELETE of an upload go through it. */
+  fetch: typeof globalThis.fetch
   /** The tus endpoint: the support service's base URL + `UPLOAD_PATH`. */
   endpoint: string
-  /** The support service's rate limiter: each tus request takes a slot, as a REST call does. */
+  /** The support service's rate limiter: an upload's creation (POST) and deletion take a slot; its HEAD and PATCHes do not (nor does the service count them). */
   limiter: RateLimiter | undefined
   slot: UploadsSlot
   /** Whether writes carry an `Idempotency-Key` (`ClientOptions.idempotency`). */

@@ -4,7 +4,8 @@ import type { MessageUpload, UploadsSlot, UploadsStore, UploadsSnapshot } from '
 // The client's writes with files, as one snapshot (a new object only when something changed), and
 // what cancelling each does. Lives on the client's `uploadsSlot`, made on first use.
 
-const EMPTY: UploadsSnapshot = { messages: [] }
+/** Frozen: one empty snapshot for every client, which nobody can change. */
+const EMPTY: UploadsSnapshot = Object.freeze({ messages: Object.freeze([]) })
 
 export function createUploadsStore(): UploadsStore {
   const store = createStore<UploadsSnapshot>(EMPTY)

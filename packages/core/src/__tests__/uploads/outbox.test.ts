@@ -4,7 +4,7 @@
 import { UPLOADS } from '@tandem/contract'
 import { startEmulator } from '@tandem/emulator'
 import { describe, expect, it } from 'vitest'
-import { waitUntil } from '../../../../../test/utils/wait.js'
+import { during, waitUntil } from '../../../../../test/utils/wait.js'
 import { durableOutbox, memoryStorage, type PersistStorage } from '../../entries/persist.js'
 import { uploads } from '../../entries/uploads.js'
 import type { Thread } from '../../index.js'
@@ -107,6 +107,58 @@ describe('durableOutbox with files', () => {
       expect(deletes.sort()).toEqual(patched.map((id) => `/support/v1/uploads/${id} 204`).sort())
       const threads = (await client.support.conversations.threads(c!.id, { limit: 100 })).data
       expect(threads.map((t) => t.text)).not.toContain('cancelled')
+      outbox.stop()
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('remove(id) of a write with files waiting for its retry: progress row ended, saved URL gone, upload deleted', async () => {
+    const emu = await startEmulator()
+    try {
+      const storage = memoryStorage()
+      const { outbox, client } = await page(emu.url, storage)
+      const [c] = (await client.support.conversations.list({ limit: 1 })).data
+      const call = client.support.conversations.reply(c!.id, { text: 'removed', files: [png(UPLOADS.chunkBytes * 3)] })
+      call.catch(() => undefined)
+      const progress = uploads(client)
+      await waitUntil(() => (progress.getSnapshot().messages[0]?.bytesSent ?? 0) >= UPLOADS.chunkBytes, {
+        what: 'a chunk sent',
+      })
+      emu.faults.failNext(1, { service: 'support', status: 503 })
+      await waitUntil(() => progress.getSnapshot().messages[0]?.status === 'failed', { what: 'failed for now' })
+      const [m] = progress.getSnapshot().messages
+      const id = emu.log
+        .find((l) => l.method === 'PATCH')!
+        .path.split('/')
+        .pop()!
+      expect(await outbox.remove(outbox.getSnapshot().entries[0]!.id)).toBe(true)
+      await expect(call).rejects.toMatchObject({ code: 'outbox_removed' })
+      await waitUntil(() => progress.getSnapshot().messages.length === 0, { what: 'the progress row ended' })
+      expect(await progress.cancel(m!.key)).toBe(false)
+      await waitUntil(() => emu.uploads.get(id) === undefined, { what: 'the upload deleted' })
+      for (let i = 0; i < 200 && (await uploadKeys(storage)).length > 0; i++) await during(10)
+      expect(await uploadKeys(storage)).toEqual([])
+      outbox.stop()
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('the files held are bounded (maxFileBytes): a write whose files would pass it is refused, OutboxFullError', async () => {
+    const emu = await startEmulator()
+    try {
+      emu.faults.latency(200, { service: 'support' })
+      const outbox = durableOutbox({ key: 'agent:1', storage: memoryStorage(), maxFileBytes: 5_000 })
+      const { client } = createClientOfStyle({ baseUrl: emu.url, auth: { url: `${emu.url}/dev/token` }, outbox })
+      await outbox.ready
+      const [c] = (await client.support.conversations.list({ limit: 1 })).data
+      const first = client.support.conversations.reply(c!.id, { text: 'held', files: [png(3_000)] })
+      const second = await client.support.conversations
+        .reply(c!.id, { text: 'too much', files: [png(3_000)] })
+        .catch((e: unknown) => e)
+      expect(second).toMatchObject({ name: 'OutboxFullError', code: 'outbox_full' })
+      expect((await first).attachments).toHaveLength(1)
       outbox.stop()
     } finally {
       await emu.close()

@@ -39,9 +39,23 @@ describe('files refused before a byte goes', () => {
     expect(await reply([script])).toMatchObject({ code: 'upload_type_not_allowed', details: [{ field: 'files[0]' }] })
     expect(await reply([new Blob(['no type'])])).toMatchObject({ code: 'upload_type_not_allowed' })
     expect(isValidationError(await reply(['not a file' as unknown as Blob]))).toBe(true)
+    // A name the contract's UPLOAD_NAME refuses (a bidirectional override hides its real extension).
+    const spoofed = new File(['x'], 'invoice\u202Etxt.exe', { type: 'text/plain' })
+    expect(await reply([spoofed])).toMatchObject({
+      name: 'ValidationError',
+      message: expect.stringContaining('files[0]'),
+    })
+
+    // The caller's own attachments count too: 5 ids and one more file is one too many.
+    const given = Array.from({ length: UPLOADS.filesPerMessage }, (_, i) => `upl_${String(i).repeat(20)}`)
+    const path = `/v1/conversations/${c!.id}/reply`
+    const body = { text: 'Here', attachments: given }
+    const over = await rejection(client.request({ service: 'support', method: 'POST', path, body, files: [text(10)] }))
+    expect(over).toMatchObject({ name: 'FileError', code: 'too_many_files' })
 
     expect(requests).toBe(0)
     expect(uploads(client).getSnapshot().messages).toEqual([])
+    expect(Object.isFrozen(uploads(client).getSnapshot().messages)).toBe(true) // one empty snapshot, unchangeable
     expect(emu.log.filter((line) => line.path.includes('/uploads'))).toEqual([])
   })
 

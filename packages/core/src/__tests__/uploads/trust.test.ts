@@ -1,5 +1,6 @@
 // What the uploader does not take on trust: a saved upload URL that is not an upload of the
-// client's endpoint (storage may hold anything) is never requested, a new upload is made instead;
+// client's endpoint (another host, or dot segments leading out of it: storage may hold anything)
+// is never requested, a new upload is made instead;
 // a refused token gets the REST pipeline's one replay with a fresh token, the token in a header.
 import { UPLOADS } from '@tandem/contract'
 import { startEmulator, type Emulator } from '@tandem/emulator'
@@ -44,6 +45,27 @@ describe('the uploader trusts no saved URL and no token', () => {
     expect(foreign.log).toEqual([])
     const threads = (await second.client.support.conversations.threads(c!.id, { limit: 100 })).data
     expect(threads.filter((t) => t.text === 'resent').map((t) => t.attachments.length)).toEqual([1])
+    second.outbox.stop()
+  })
+
+  it('a saved URL whose dot segments lead out of the endpoint is never requested', async () => {
+    const emu = await startEmulator()
+    open.push(emu)
+    const storage = memoryStorage()
+    const first = await page(emu.url, storage, 60_000)
+    const [c] = (await first.client.support.conversations.list({ limit: 1 })).data
+    emu.faults.failNext(1, { service: 'support', status: 503 })
+    const call = first.client.support.conversations.reply(c!.id, { text: 'dots', files: [png(UPLOADS.chunkBytes)] })
+    call.catch(() => undefined)
+    await waitUntil(() => uploads(first.client).getSnapshot().messages[0]?.status === 'failed', { what: 'failed' })
+    const [entry] = first.outbox.getSnapshot().entries
+    first.outbox.stop()
+    const outside = `${emu.url}/support/v1/uploads/../conversations/upl_${'a'.repeat(24)}`
+    await storage.set(`agent:1:uploads#${encodeURIComponent(entry!.idempotencyKey)}`, { v: 1, urls: [outside] })
+
+    const second = await page(emu.url, storage, 20)
+    await waitUntil(() => second.outbox.getSnapshot().entries.length === 0, { what: 'applied' })
+    expect(emu.log.filter((l) => l.path.includes('/conversations/upl_'))).toEqual([])
     second.outbox.stop()
   })
 

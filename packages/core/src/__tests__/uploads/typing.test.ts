@@ -1,16 +1,14 @@
-// The customer's typing (`messenger(client).conversations.typing(id, on)`): `setMyTyping` at most
-// every CUSTOMER_TYPING_RENEW_MS while it goes on, `false` at once when it stops, never stored by
-// a durable outbox, never a throw (errors go to `on('error')`).
+// The customer's typing (`messenger(client).conversations.typing(id, on)`): at most one
+// `setMyTyping` per conversation per CUSTOMER_TYPING_RENEW_MS (changes included), the last state at
+// the window's end, never stored by a durable outbox, never a throw (errors go to `on('error')`).
 import { CUSTOMER_TYPING_RENEW_MS } from '@tandem/contract'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { waitUntil } from '../../../../../test/utils/wait.js'
+import { describe, expect, it } from 'vitest'
+import { during, waitUntil } from '../../../../../test/utils/wait.js'
 import { messenger } from '../../entries/messenger.js'
 import { durableOutbox, memoryStorage } from '../../entries/persist.js'
 import type { TandemError } from '../../index.js'
 import { createClientOfStyle } from '../client-style.js'
 import { setup } from '../helpers.js'
-
-afterEach(() => vi.useRealTimers())
 
 async function customerDesk(withOutbox = false) {
   const { emu } = await setup()
@@ -42,22 +40,30 @@ async function customerDesk(withOutbox = false) {
 }
 
 describe('conversations.typing(id, on)', () => {
-  it('true at once, again only after the renew interval, false at once when it stops', async () => {
+  it('at most one per window: flapping true/false sends the first, then the last state when the window ends', async () => {
     const { desk, sent, errors, id } = await customerDesk()
-    vi.useFakeTimers({ toFake: ['Date'] })
+    for (let i = 0; i < 20; i++) {
+      desk.conversations.typing(id, true)
+      desk.conversations.typing(id, false)
+    }
+    await waitUntil(() => sent.length === 2, { what: 'the first and, at the window’s end, the stop' })
+    await during(CUSTOMER_TYPING_RENEW_MS + 100) // another window: nothing more to say
+    expect(sent.map((s) => s.body)).toEqual([{ typing: true }, { typing: false }])
+    expect(sent.every((s) => s.path === `/support/v1/me/conversations/${id}/typing`)).toBe(true)
+    expect(sent.map((s) => s.status)).toEqual([204, 204])
+    expect(errors).toEqual([])
+  })
+
+  it('true renewed by the first call after its window; a stop within a window is sent at its end', async () => {
+    const { desk, sent, errors, id } = await customerDesk()
     desk.conversations.typing(id, true)
-    desk.conversations.typing(id, true)
-    vi.advanceTimersByTime(CUSTOMER_TYPING_RENEW_MS - 1)
     desk.conversations.typing(id, true)
     await waitUntil(() => sent.length === 1, { what: 'the first typing' })
-    vi.advanceTimersByTime(1)
+    await during(CUSTOMER_TYPING_RENEW_MS + 100)
     desk.conversations.typing(id, true)
     desk.conversations.typing(id, false)
-    desk.conversations.typing(id, false)
-    await waitUntil(() => sent.length === 3, { what: 'the renewal and the stop' })
+    await waitUntil(() => sent.length === 3, { what: 'the renewal and, at the window’s end, the stop' })
     expect(sent.map((s) => s.body)).toEqual([{ typing: true }, { typing: true }, { typing: false }])
-    expect(sent.every((s) => s.path === `/support/v1/me/conversations/${id}/typing`)).toBe(true)
-    expect(sent.map((s) => s.status)).toEqual([204, 204, 204])
     expect(errors).toEqual([])
   })
 
