@@ -155,7 +155,9 @@ describe('<tandem-messenger> composer: files', () => {
     const text = root.querySelector('textarea')!
     choose(root, [file('big.txt', 'text/plain', 3 * 512 * 1024)])
     type(text, 'A big one')
-    emu.faults.latency(300, { service: 'support', count: 20 })
+    // Each request held 2 s: Cancel lands while the bytes go, however slow a busy machine is
+    // between seeing the upload created and the click (at 300 ms the three PATCHes once finished first).
+    emu.faults.latency(2_000, { service: 'support', count: 20 })
     key(text, 'Enter')
     await poll(() => root.querySelector('.sending:not([hidden]) progress') !== null, 'the progress bar')
     const bar = root.querySelector<HTMLProgressElement>('.sending progress')!
