@@ -27,7 +27,7 @@ export const LOCK_TTL_DEFAULT = 60_000
  * A member's `name` (a hint: the service replaces it with the agent's verified name) holds none of
  * the characters that could disguise a name: no controls, no bidirectional overrides.
  */
-export const PRESENCE_NAME = new RegExp(`^[^${UNSHOWABLE}]*$`)
+export const PRESENCE_NAME = /* @__PURE__ */ new RegExp(`^[^${UNSHOWABLE}]*$`)
 export const PRESENCE_NAME_RULE = 'must not hold control or bidirectional-override characters'
 /** `name` without what PRESENCE_NAME refuses: a verified name as the service shows it. */
 export const showableName = (name: string): string => name.replace(new RegExp(`[${UNSHOWABLE}]`, 'g'), '')
