@@ -56,6 +56,9 @@ describe.skipIf(!hasChromium)('an upload across a reload', () => {
     expect(after.sha256).toBe(sha256(file))
     // Resumed, not restarted: what was sent twice is at most the chunk the reload cut.
     expect(after.received).toBeGreaterThanOrEqual(file.length)
+    console.info(
+      `[uploads] reload at ${before.upload?.offset} of ${file.length} bytes: ${after.received - file.length} bytes sent again (one chunk: ${UPLOADS.chunkBytes})`,
+    )
     expect(after.received - file.length).toBeLessThanOrEqual(UPLOADS.chunkBytes)
 
     // Once: the thread shows the message one time, with its picture.
