@@ -2,43 +2,15 @@
 // of a given size, a PDF), the customer's messenger and the agent's inbox driven as a person does,
 // the page's tus requests watched, and what the service holds of an upload (the dev route
 // `/api/dev/uploads`, playground/tandem-plugin.ts).
-import { createHash, randomBytes } from 'node:crypto'
-import { crc32, deflateSync } from 'node:zlib'
+import { createHash } from 'node:crypto'
 import { UPLOAD_PATH } from '@tandem/contract'
 import type { CDPSession, Page, Response } from 'playwright-core'
 import { WAIT, type TestPage } from './harness.js'
 
+export { png } from '../../test/utils/png.js'
+
 /** A phone's width: the issue's "phone-width window". */
 export const PHONE_360 = { width: 360, height: 740 }
-
-const chunk = (type: string, data: Buffer) => {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'ascii')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
-  return Buffer.concat([head, data, crc])
-}
-
-/**
- * A valid RGB PNG of `width`×`height`. `noise`: random pixels stored uncompressed, so the file is
- * about width×height×3 bytes (a few MB for a throttled upload); else one colour, a few hundred bytes.
- */
-export function png(width: number, height: number, { noise = false } = {}): Buffer {
-  const row = width * 3 + 1 // the filter byte (0: none), then the pixels
-  const raw = noise ? randomBytes(row * height) : Buffer.alloc(row * height, 0x5a)
-  for (let y = 0; y < height; y++) raw[y * row] = 0
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr.set([8, 2, 0, 0, 0], 8) // 8 bits, RGB, deflate, no filter, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: noise ? 0 : 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
 
 /** A one-page PDF ("Invoice #1042"), enough for the service's check of the first bytes and for a reader. */
 export function pdf(): Buffer {

@@ -5,10 +5,10 @@
 // axe finds nothing serious with the attach flow open (chips, a refusal, the progress bar and its
 // Cancel button) at desktop width and at 360 px.
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { crc32, deflateSync } from 'node:zlib'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { png } from '../../test/utils/png.js'
 import { axeFindings, hasChromium, WAIT } from './harness.js'
 import { servePlainPage, type PlainPage } from './messenger/plain-page.js'
 
@@ -18,26 +18,6 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 /** Records every violation of the policy before the page's own script runs. */
 const WATCH = `window.__violations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI), true);`
-
-/** A `width`×`height` PNG of one colour (RGB), encoded here so the test needs no image file. */
-function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const out = Buffer.alloc(body.length + 8)
-    out.writeUInt32BE(data.length, 0)
-    body.copy(out, 4)
-    out.writeUInt32BE(crc32(body), body.length + 4)
-    return out
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header.set([8, 2, 0, 0, 0], 8) // 8 bits, RGB, deflate, no filter, no interlace
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())])
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
-  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))])
-}
 
 /** What the messenger's shadow root shows, read in the page. */
 const inMessenger = <T>(page: Page, read: (root: ShadowRoot) => T) =>
@@ -101,7 +81,7 @@ describe.skipIf(!hasChromium)('<tandem-messenger> files on the plain page (stric
     expect(await inMessenger(page, (r) => r.activeElement?.getAttribute('aria-label'))).toBe('Attach files')
     const picker = page.locator('tandem-messenger input[type=file]')
     await picker.setInputFiles([
-      { name: 'screenshot.png', mimeType: 'image/png', buffer: png(64, 48, [200, 30, 40]) },
+      { name: 'screenshot.png', mimeType: 'image/png', buffer: png(64, 48, { rgb: [200, 30, 40] }) },
       { name: 'page.html', mimeType: 'text/html', buffer: Buffer.from('<p>hi</p>') },
     ])
     await untilInMessenger(page, (r) => r.querySelector('.chip canvas') !== null, "the image chip's thumbnail")

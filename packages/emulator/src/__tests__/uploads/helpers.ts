@@ -1,7 +1,6 @@
 // Uploads over real HTTP: a tus creation and PATCH by hand (to see each refusal as sent), a whole
 // upload by tus-js-client (what the SDK uses), and files whose bytes are what they claim.
 import { createHash } from 'node:crypto'
-import { crc32, deflateSync } from 'node:zlib'
 import { CUSTOMER_SCOPE, UPLOADS } from '@tandem/contract'
 import { Upload } from 'tus-js-client'
 import type { Emulator } from '../../types.js'
@@ -16,31 +15,7 @@ export const agentToken = (emu: Emulator, id = 'agt_files') =>
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
-const chunk = (type: string, data: Buffer) => {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'latin1')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
-  return Buffer.concat([head, data, crc])
-}
-
-/** A real PNG of `width`×`height` RGB pixels; `noise` fills them with random bytes (incompressible: a big file). */
-export function png(width: number, height: number, noise = false): Buffer {
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr.set([8, 2, 0, 0, 0], 8) // 8-bit RGB
-  const row = 1 + width * 3
-  const pixels = Buffer.alloc(row * height)
-  if (noise) for (let i = 0; i < pixels.length; i++) pixels[i] = i % row === 0 ? 0 : (Math.random() * 256) | 0
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(pixels, { level: noise ? 0 : 6 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
+export { png } from '../../../../../test/utils/png.js'
 
 /** A minimal PDF (file-type reads its `%PDF-` signature). */
 export const pdf = (): Buffer =>

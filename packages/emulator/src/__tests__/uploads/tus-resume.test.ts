@@ -17,7 +17,7 @@ describe('a tus upload through a connection cut at 30, 60 and 90 %', () => {
   it(
     'resumes from the offset the service holds each time; what is stored hashes equal to the file',
     async () => {
-      const file = png(1200, 800, true) // ~2.9 MB of noise: no chunk compresses away
+      const file = png(1200, 800, { noise: true }) // ~2.9 MB of noise: no chunk compresses away
       const size = file.length
       expect(size).toBeGreaterThan(4 * UPLOADS.chunkBytes)
       proxy = await startCuttingProxy(
