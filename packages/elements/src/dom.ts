@@ -35,3 +35,16 @@ export function sheet(css: string): () => CSSStyleSheet {
 export const LAUNCHER_CSS = `[hidden]{display:none!important}
 :focus-visible{outline:3px solid #1b1f24;outline-offset:2px;box-shadow:0 0 0 5px #fff}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}`
+
+const SVG = 'http://www.w3.org/2000/svg'
+
+/** An icon of one path in a 24×24 box, hidden from screen readers (its button has a name). */
+export function icon(d: string): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg')
+  svg.setAttribute('viewBox', '0 0 24 24')
+  svg.setAttribute('aria-hidden', 'true')
+  const path = document.createElementNS(SVG, 'path')
+  path.setAttribute('d', d)
+  svg.append(path)
+  return svg
+}

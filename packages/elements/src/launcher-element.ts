@@ -4,24 +4,11 @@
 // back to the button if it was inside. Styles are constructed sheets adopted by the root, so a
 // strict CSP (no inline <style>) shows it. Each element brings its icon, sheet, words, panel and
 // event names; what it shows besides (a badge, sources) is its own.
-import { h } from './dom.js'
+import { h, icon } from './dom.js'
 import { mergeStrings } from './strings.js'
 
 /** Importing this module outside a browser (SSR, tests in Node) must not throw: nothing is defined then. */
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement
-
-const SVG = 'http://www.w3.org/2000/svg'
-
-/** The launcher's icon: one path in a 24×24 box, hidden from screen readers (the button has a name). */
-function icon(d: string): SVGSVGElement {
-  const svg = document.createElementNS(SVG, 'svg')
-  svg.setAttribute('viewBox', '0 0 24 24')
-  svg.setAttribute('aria-hidden', 'true')
-  const path = document.createElementNS(SVG, 'path')
-  path.setAttribute('d', d)
-  svg.append(path)
-  return svg
-}
 
 /** One import for every element of the page; a failed one (offline) is tried again on the next call. */
 export function once<T>(load: () => Promise<T>): () => Promise<T> {

@@ -10,7 +10,7 @@ import { h } from '@tandem/elements'
 import { createCustomerTyping } from './customer-typing.js'
 import { createFileChips } from './file-chips.js'
 import { codeOf, refusalOf } from './file-checks.js'
-import { icon } from './thumbnail.js'
+import { icon } from '@tandem/elements'
 import { createUploadProgress } from './upload-progress.js'
 import type { PanelContext } from './view.js'
 

@@ -2,7 +2,6 @@
 // so no `img-src` of any page's policy applies (a strict page's `img-src 'self'` refuses both
 // `blob:` previews and the service's own origin, and a refused load is a CSP violation). A browser
 // without `createImageBitmap`, or bytes that do not decode, keep the name alone (the caller's).
-const SVG = 'http://www.w3.org/2000/svg'
 
 /**
  * Draws `blob` on `canvas` (its width and height set by the caller), filling it (`cover`, cropped)
@@ -51,15 +50,4 @@ export function whenVisible(node: Element, load: () => void): () => void {
   })
   observer.observe(node)
   return () => observer.disconnect()
-}
-
-/** An icon of one path in a 24×24 box, hidden from screen readers (its button has a name). */
-export function icon(d: string): SVGSVGElement {
-  const svg = document.createElementNS(SVG, 'svg')
-  svg.setAttribute('viewBox', '0 0 24 24')
-  svg.setAttribute('aria-hidden', 'true')
-  const path = document.createElementNS(SVG, 'path')
-  path.setAttribute('d', d)
-  svg.append(path)
-  return svg
 }
