@@ -134,7 +134,9 @@ describe('<tandem-messenger> composer: files', () => {
     const text = root.querySelector('textarea')!
     choose(root, [file('a.txt', 'text/plain')])
     type(text, 'See the file')
-    emu.faults.failNext(1, { service: 'support', status: 413, code: 'upload_quota_exceeded' })
+    // Queued many times over: the customer's typing (its stop may go at the end of its window)
+    // takes faults too, and the upload's creation must meet one (a single fault went to typing once).
+    emu.faults.failNext(50, { service: 'support', status: 413, code: 'upload_quota_exceeded' })
     key(text, 'Enter')
     const alert = alertOf(root)
     await poll(() => !alert.hidden, 'the refusal')
@@ -142,6 +144,7 @@ describe('<tandem-messenger> composer: files', () => {
     expect(text.value).toBe('See the file')
     expect(chipNames(root)).toEqual(['a.txt'])
 
+    emu.faults.clear()
     emu.faults.failNext(50, { service: 'support', status: 500, code: 'internal' })
     key(text, 'Enter')
     await poll(() => alert.textContent === el.strings.fileFailed, 'the failure')
